@@ -1,0 +1,192 @@
+"""Board geometry: cell names, bitboard masks, neighbour shifts and the two published maps.
+
+A cell is an index ``row * 16 + col`` (0..175); a set of cells is a Python int whose bit ``i``
+stands for cell ``i``. Everything here is computed once at import and never changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidAction
+
+COLS = 16
+ROWS = 11
+NCELLS = COLS * ROWS
+FULL = (1 << NCELLS) - 1
+
+COLOURS = ("red", "blue", "green", "black")
+RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
+COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
+
+#: Tiles of each colour in the game (the starting temples come out of the red ones).
+TILE_TOTALS = (57, 36, 30, 30)
+TOTAL_TILES = sum(TILE_TOTALS)
+
+DYNASTIES = ("archer", "bull", "pot", "lion")
+
+#: The six monuments, in notation order; each is a pair of colour indices.
+MONUMENTS = ((RED, BLUE), (RED, GREEN), (RED, BLACK), (BLUE, GREEN), (BLUE, BLACK), (GREEN, BLACK))
+MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
+MONUMENT_INDEX = {name: i for i, name in enumerate(MONUMENT_NAMES)}
+
+
+def _column_mask(col: int) -> int:
+    mask = 0
+    for row in range(ROWS):
+        mask |= 1 << (row * COLS + col)
+    return mask
+
+
+NOT_COL_A = FULL & ~_column_mask(0)
+NOT_COL_P = FULL & ~_column_mask(COLS - 1)
+
+CELL_NAMES = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS))
+_CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
+
+
+def cell_index(name: str) -> int:
+    """The index of a cell name such as ``'e4'`` (case-insensitive)."""
+    try:
+        return _CELL_INDEX[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise InvalidAction("bad-cell", f"{name!r} is not a cell (a1 to p11)") from None
+
+
+def dilate(b: int) -> int:
+    """Cells adjacent to a cell of ``b``, plus ``b`` itself."""
+    return (
+        b
+        | ((b << 1) & NOT_COL_A)
+        | ((b >> 1) & NOT_COL_P)
+        | ((b << COLS) & FULL)
+        | (b >> COLS)
+    )
+
+
+def neighbours(b: int) -> int:
+    """Cells orthogonally adjacent to ``b`` and not in it."""
+    return dilate(b) & ~b
+
+
+NEIGHBOURS = tuple(neighbours(1 << i) for i in range(NCELLS))
+NEIGHBOUR_CELLS = tuple(
+    tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
+)
+
+# 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
+# row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
+BLOCKS: dict[int, int] = {}
+for _r in range(ROWS - 1):
+    for _c in range(COLS - 1):
+        _i = _r * COLS + _c
+        BLOCKS[_i] = (1 << _i) | (1 << (_i + 1)) | (1 << (_i + COLS)) | (1 << (_i + COLS + 1))
+BLOCKS_AT = tuple(tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS))
+
+
+def region(occupied: int, seed: int) -> int:
+    """The connected part of ``occupied`` containing the cells of ``seed``."""
+    r = seed & occupied
+    while True:
+        n = (
+            r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | ((r << COLS) & FULL) | (r >> COLS)
+        ) & occupied
+        if n == r:
+            return r
+        r = n
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cell indices of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+STANDARD_GRID = (
+    "....~~~~~.T.~...",
+    ".C..~.......~..C",
+    "...~~T......~~..",
+    "~~~~.........~~~",
+    ".............T~~",
+    "..............~.",
+    "~~~~....T...~~~.",
+    ".C.~~~~.....~...",
+    "......~~~~~~~.C.",
+    ".....T..........",
+    "..........T.....",
+)
+
+ADVANCED_GRID = (
+    "..~~T....T.....~",
+    "..~~..........T~",
+    ".C~~...........~",
+    "..~...T....T~~~~",
+    "..~.........~...",
+    "..~T........~..C",
+    "..~~........~~..",
+    "C..~~~.T....T~..",
+    ".....~~~.....~..",
+    "....C.~~~~~~~~..",
+    "......~..C....C.",
+)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A map: its grid text plus the masks derived from it."""
+
+    grid: tuple[str, ...]
+    name: str | None
+    rivers: int
+    temples: int
+    specials: int
+
+    @property
+    def land(self) -> int:
+        return FULL & ~self.rivers
+
+    def to_option(self) -> str | dict[str, list[str]]:
+        """The ``board`` option of FORMATS.md for this map."""
+        return self.name if self.name else {"grid": list(self.grid)}
+
+
+def board_from_grid(grid: list[str] | tuple[str, ...], name: str | None = None) -> Board:
+    """Build a board from 11 strings of 16 characters (``.`` land, ``~`` river, ``T``, ``C``)."""
+    if not isinstance(grid, list | tuple) or len(grid) != ROWS:
+        raise InvalidAction("bad-board", "a board grid is 11 strings of 16 characters")
+    rivers = temples = specials = 0
+    for r, line in enumerate(grid):
+        if not isinstance(line, str) or len(line) != COLS:
+            raise InvalidAction("bad-board", f"board row {r + 1} must be 16 characters")
+        for c, ch in enumerate(line):
+            bit = 1 << (r * COLS + c)
+            if ch == "~":
+                rivers |= bit
+            elif ch in "TC":
+                temples |= bit
+                if ch == "C":
+                    specials |= bit
+            elif ch != ".":
+                raise InvalidAction("bad-board", f"unknown board character {ch!r} in row {r + 1}")
+    return Board(tuple(grid), name, rivers, temples, specials)
+
+
+STANDARD = board_from_grid(STANDARD_GRID, "standard")
+ADVANCED = board_from_grid(ADVANCED_GRID, "advanced")
+
+
+def board_from_option(option: object) -> Board:
+    """The board named or drawn by a ``board`` option."""
+    if option is None or option == "standard":
+        return STANDARD
+    if option == "advanced":
+        return ADVANCED
+    if isinstance(option, dict) and "grid" in option:
+        grid = option["grid"]
+        if isinstance(grid, list | tuple):
+            return board_from_grid(list(grid))
+    raise InvalidAction("bad-board", f"unknown board {option!r}: standard, advanced or a grid")

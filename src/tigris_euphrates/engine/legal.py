@@ -1,0 +1,474 @@
+"""Legality: the one source of which actions are allowed now.
+
+The turn actions are computed as bitboards of target cells per kind and colour (``targets``);
+``legal_actions`` expands them into interned action objects, ``sample_legal`` draws one
+uniformly without building the list, and ``check`` explains, with the rule's words, why an
+action is not allowed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from .actions import (
+    CATASTROPHE,
+    COMMIT,
+    DECLINE,
+    LEADER,
+    PASS,
+    TILE,
+    TREASURE as TREASURE_ACTIONS,
+    WAR,
+    WITHDRAW,
+    Action,
+    BuildMonument,
+    BuildWonder,
+    ChooseWar,
+    Commit,
+    Decline,
+    Pass,
+    PlaceBuilding,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    Swap,
+    TakeTreasure,
+    Withdraw,
+    WonderPoint,
+    swap_action,
+)
+from .board import (
+    BLUE,
+    CELL_NAMES,
+    COLOURS,
+    FULL,
+    MONUMENT_NAMES,
+    MONUMENTS,
+    NEIGHBOURS,
+    RED,
+    cells_of,
+    dilate,
+)
+from .errors import IllegalAction
+from .kingdoms import touch_counts, touching_kingdoms
+from .state import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE, State
+
+# Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
+_BYTE_BITS = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
+_NBYTES = 22
+
+STAGE_NAMES = {
+    ACTION: "a turn action",
+    CONFLICT: "a support commitment (commit N)",
+    WAR_CHOICE: "the choice of the next war (war COLOUR)",
+    MONUMENT: "a monument decision (monument C1-C2 CELL or decline)",
+    TREASURE: "a treasure pick (treasure CELL)",
+}
+
+
+def to_act(state: State) -> int | None:
+    """The seat that must decide now, or ``None`` once the game is over."""
+    if state.over:
+        return None
+    stage = state.stage
+    if stage == CONFLICT:
+        c = state.conflict
+        assert c is not None
+        return c[2] if c[6] < 0 else c[3]
+    if stage == TREASURE:
+        assert state.treasure_pick is not None
+        return state.treasure_pick[0]
+    return state.turn
+
+
+def _touch(state: State) -> tuple[int, int]:
+    t = state.cache
+    if t is None:
+        t = state.cache = touch_counts(state.occupied(), state.lmask)
+    return t
+
+
+def tile_targets(state: State, colour: int) -> int:
+    """Cells where the turn player could put a tile of ``colour`` (ignoring the hand)."""
+    threes = _touch(state)[1]
+    board = state.options.board
+    empty = FULL & ~(state.occupied() | state.catastrophes)
+    terrain = board.rivers if colour == BLUE else ~board.rivers
+    return empty & terrain & ~threes
+
+
+def leader_targets(state: State, seat: int, colour: int) -> int:
+    """Cells where ``seat`` could place or move its leader of ``colour``."""
+    cur = state.leaders[seat * 4 + colour]
+    occ = state.occupied()
+    if cur < 0:
+        twos = _touch(state)[0]
+        here = 0
+    else:
+        here = 1 << cur
+        occ &= ~here
+        twos = touch_counts(occ, state.lmask & ~here)[0]
+    red = state.tiles[RED] & ~state.facedown
+    empty = FULL & ~(occ | state.catastrophes)
+    return empty & ~state.options.board.rivers & dilate(red) & ~twos & ~here
+
+
+def catastrophe_targets(state: State) -> int:
+    """Cells a catastrophe may hit: empty cells and tiles without treasure or monument."""
+    return FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
+
+
+def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
+    """Every way to swap 1–6 tiles from ``hand`` (counts per colour)."""
+    for r in range(hand[0] + 1):
+        for b in range(hand[1] + 1):
+            for g in range(hand[2] + 1):
+                for k in range(hand[3] + 1):
+                    if 0 < r + b + g + k <= 6:
+                        yield (r, b, g, k)
+
+
+def support_colour(state: State) -> int:
+    c = state.conflict
+    assert c is not None
+    return RED if c[0] == REVOLT else c[1]
+
+
+def commit_range(state: State) -> list[int]:
+    """The commitments the player to act may make now (English variant limits applied)."""
+    c = state.conflict
+    assert c is not None
+    kind, colour, att, dfn, abase, dbase, acommit = c
+    sc = support_colour(state)
+    seat = att if acommit < 0 else dfn
+    have = state.hands[seat * 4 + sc]
+    if not state.options.english_variant:
+        return list(range(have + 1))
+    if acommit < 0:
+        return [0] + [n for n in range(1, have + 1) if abase + n > dbase]
+    need = abase + acommit - dbase
+    return [0] + ([need] if 0 < need <= have else [])
+
+
+def war_colours(state: State) -> list[int]:
+    """Colours in conflict around the union tile (leaders of the colour in two kingdoms)."""
+    u = state.union
+    if u < 0:
+        return []
+    occ = state.occupied() & ~(1 << u)
+    around = 0
+    for k in touching_kingdoms(occ, state.lmask, u):
+        around |= k
+    out = []
+    leaders = state.leaders
+    for colour in range(4):
+        n = 0
+        for i in range(colour, len(leaders), 4):
+            cell = leaders[i]
+            if cell >= 0 and around >> cell & 1:
+                n += 1
+        if n >= 2:
+            out.append(colour)
+    return out
+
+
+def _expand(mask: int, table: tuple[Action, ...], out: list[Action]) -> None:
+    data = mask.to_bytes(_NBYTES, "little")
+    for idx in range(_NBYTES):
+        b = data[idx]
+        if b:
+            base = idx * 8
+            for o in _BYTE_BITS[b]:
+                out.append(table[base + o])
+
+
+def _kth(mask: int, k: int) -> int:
+    data = mask.to_bytes(_NBYTES, "little")
+    for idx in range(_NBYTES):
+        b = data[idx]
+        if b:
+            bits = _BYTE_BITS[b]
+            if k < len(bits):
+                return idx * 8 + bits[k]
+            k -= len(bits)
+    raise IndexError(k)
+
+
+def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], list[Action]]:
+    """The turn actions as (mask, table) groups plus a list of the others."""
+    seat = state.turn
+    hand = state.hands[seat * 4 : seat * 4 + 4]
+    groups: list[tuple[int, tuple[Action, ...]]] = []
+    for colour in range(4):
+        if hand[colour]:
+            m = tile_targets(state, colour)
+            if m:
+                groups.append((m, TILE[colour]))
+    for colour in range(4):
+        m = leader_targets(state, seat, colour)
+        if m:
+            groups.append((m, LEADER[colour]))
+    if state.cats[seat]:
+        m = catastrophe_targets(state)
+        if m:
+            groups.append((m, CATASTROPHE))
+    others: list[Action] = [
+        WITHDRAW[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
+    ]
+    others.extend(swap_action(t) for t in swap_options(hand))
+    others.append(PASS)
+    return groups, others
+
+
+def _decision_actions(state: State) -> list[Action]:
+    stage = state.stage
+    if stage == CONFLICT:
+        return [COMMIT[n] if n < len(COMMIT) else Commit(n) for n in commit_range(state)]
+    if stage == WAR_CHOICE:
+        return [WAR[c] for c in war_colours(state)]
+    if stage == MONUMENT:
+        offer = state.monument_offer
+        assert offer is not None
+        colour, blocks = offer
+        acts: list[Action] = [
+            BuildMonument(m, tl)
+            for tl in blocks
+            for m in range(6)
+            if state.monuments[m] < 0 and colour in MONUMENTS[m]
+        ]
+        acts.append(DECLINE)
+        return acts
+    if stage == TREASURE:
+        pick = state.treasure_pick
+        assert pick is not None
+        out: list[Action] = []
+        _expand(pick[1], TREASURE_ACTIONS, out)
+        return out
+    raise AssertionError(stage)
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every action the player to act may take now (empty once the game is over)."""
+    if state.over:
+        return []
+    if state.stage != ACTION:
+        return _decision_actions(state)
+    groups, others = _turn_groups(state)
+    out: list[Action] = []
+    for mask, table in groups:
+        _expand(mask, table, out)
+    out.extend(others)
+    return out
+
+
+def sample_legal(state: State, rng: random.Random) -> Action:
+    """One legal action drawn uniformly, without building the whole list."""
+    if state.over:
+        raise IllegalAction("game-over", "the game is over")
+    if state.stage != ACTION:
+        return rng.choice(_decision_actions(state))
+    groups, others = _turn_groups(state)
+    sizes = [m.bit_count() for m, _ in groups]
+    k = int(rng.random() * (sum(sizes) + len(others)))
+    for (mask, table), size in zip(groups, sizes, strict=True):
+        if k < size:
+            return table[_kth(mask, k)]
+        k -= size
+    return others[k]
+
+
+# ---------------------------------------------------------------------------------------------
+# Explaining why an action is illegal. ``check`` agrees with ``legal_actions`` (tests prove it).
+
+
+def _illegal(code: str, message: str) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def _check_tile(state: State, colour: int, cell: int) -> None:
+    seat = state.turn
+    if not state.hands[seat * 4 + colour]:
+        raise _illegal("no-tile", f"you have no {COLOURS[colour]} tile in hand")
+    _check_empty(state, cell, "a tile")
+    rivers = state.options.board.rivers
+    if colour == BLUE and not rivers >> cell & 1:
+        raise _illegal("blue-on-land", "blue tiles go only on rivers")
+    if colour != BLUE and rivers >> cell & 1:
+        raise _illegal(
+            "tile-on-river", f"{COLOURS[colour]} tiles go only on land (only blue on rivers)"
+        )
+    if len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3:
+        raise _illegal("three-kingdoms", "a tile may not touch three or more kingdoms")
+
+
+def _check_empty(state: State, cell: int, what: str) -> None:
+    bit = 1 << cell
+    if state.lmask & bit:
+        raise _illegal("occupied", f"{what} may not go on a leader ({CELL_NAMES[cell]})")
+    if state.catastrophes & bit:
+        raise _illegal("occupied", f"{what} may not go on a catastrophe ({CELL_NAMES[cell]})")
+    if state.occupied() & bit:
+        raise _illegal("occupied", f"{what} needs an empty cell; {CELL_NAMES[cell]} holds a tile")
+
+
+def _check_leader(state: State, colour: int, cell: int) -> None:
+    seat = state.turn
+    cur = state.leaders[seat * 4 + colour]
+    if cur == cell:
+        raise _illegal("same-cell", "a leader cannot be placed on the cell it stands on")
+    lifted = state.copy()
+    if cur >= 0:
+        lifted.leaders[seat * 4 + colour] = -1
+        lifted.lmask &= ~(1 << cur)
+    _check_empty(lifted, cell, "a leader")
+    if state.options.board.rivers >> cell & 1:
+        raise _illegal("leader-on-river", "leaders go only on land, never on a river")
+    red = state.tiles[RED] & ~state.facedown
+    if not NEIGHBOURS[cell] & red:
+        raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
+    if len(touching_kingdoms(lifted.occupied(), lifted.lmask, cell)) >= 2:
+        raise _illegal("unites-kingdoms", "a leader may not unite two kingdoms")
+
+
+def _check_catastrophe(state: State, cell: int) -> None:
+    if not state.cats[state.turn]:
+        raise _illegal("no-catastrophe", "you have no catastrophe tile left")
+    bit = 1 << cell
+    if state.lmask & bit:
+        raise _illegal("catastrophe-on-leader", "a catastrophe may not be placed on a leader")
+    if state.catastrophes & bit:
+        raise _illegal(
+            "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
+        )
+    if state.facedown & bit:
+        raise _illegal(
+            "catastrophe-on-monument", "a catastrophe may not be placed on a monument tile"
+        )
+    if state.treasures & bit:
+        raise _illegal(
+            "catastrophe-on-treasure", "a catastrophe may not be placed on a tile with a treasure"
+        )
+
+
+def _check_swap(state: State, counts: tuple[int, int, int, int]) -> None:
+    total = sum(counts)
+    if not 1 <= total <= 6:
+        raise _illegal("swap-size", "a swap discards 1 to 6 tiles")
+    seat = state.turn
+    for colour, n in enumerate(counts):
+        if n > state.hands[seat * 4 + colour]:
+            raise _illegal(
+                "swap-not-in-hand", f"you cannot swap {n} {COLOURS[colour]}: not in your hand"
+            )
+
+
+def _check_commit(state: State, n: int) -> None:
+    c = state.conflict
+    assert c is not None
+    sc = support_colour(state)
+    role = "attacker" if c[6] < 0 else "defender"
+    seat = c[2] if c[6] < 0 else c[3]
+    if n > state.hands[seat * 4 + sc]:
+        raise _illegal(
+            "support-not-in-hand",
+            f"you cannot commit {n}: support is {COLOURS[sc]} tiles from your hand",
+        )
+    if n not in commit_range(state):
+        if role == "attacker":
+            raise _illegal(
+                "english-attacker",
+                "English variant: the attacker may commit only to get ahead of the defender's base",
+            )
+        raise _illegal(
+            "english-defender",
+            "English variant: the defender may commit only to equal the attacker's total exactly",
+        )
+
+
+def check(state: State, action: Action) -> None:
+    """Raise ``IllegalAction`` (naming the rule) unless ``action`` is legal now."""
+    if state.over:
+        raise _illegal("game-over", "the game is over")
+    stage = state.stage
+    if isinstance(action, BuildWonder | WonderPoint):
+        raise _illegal("no-wonder", "the wonder variant is not in play in this game")
+    if isinstance(action, PlaceBuilding):
+        raise _illegal("no-buildings", "the buildings variant is not in play in this game")
+    expected: type[Action] | tuple[type[Action], ...]
+    if stage == ACTION:
+        expected = (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe, Swap, Pass)
+    elif stage == CONFLICT:
+        expected = Commit
+    elif stage == WAR_CHOICE:
+        expected = ChooseWar
+    elif stage == MONUMENT:
+        expected = (BuildMonument, Decline)
+    else:
+        expected = TakeTreasure
+    if not isinstance(action, expected):
+        raise _illegal("wrong-decision", f"the decision now is {STAGE_NAMES[stage]}, not {action}")
+    if isinstance(action, PlaceTile):
+        _check_tile(state, action.colour, action.cell)
+    elif isinstance(action, PlaceLeader):
+        _check_leader(state, action.colour, action.cell)
+    elif isinstance(action, Withdraw):
+        if state.leaders[state.turn * 4 + action.colour] < 0:
+            raise _illegal(
+                "leader-off-board", f"your {COLOURS[action.colour]} leader is not on the board"
+            )
+    elif isinstance(action, PlaceCatastrophe):
+        _check_catastrophe(state, action.cell)
+    elif isinstance(action, Swap):
+        _check_swap(state, action.counts)
+    elif isinstance(action, Commit):
+        _check_commit(state, action.n)
+    elif isinstance(action, ChooseWar):
+        if action.colour not in war_colours(state):
+            raise _illegal("no-such-war", f"there is no {COLOURS[action.colour]} war to choose")
+    elif isinstance(action, BuildMonument):
+        _check_monument(state, action)
+    elif isinstance(action, TakeTreasure):
+        pick = state.treasure_pick
+        assert pick is not None
+        if not pick[1] >> action.cell & 1:
+            if state.treasures >> action.cell & 1 and pick[1] & state.options.board.specials:
+                raise _illegal(
+                    "special-first", "special treasures (corner temples) must be taken first"
+                )
+            cells = ", ".join(CELL_NAMES[i] for i in cells_of(pick[1]))
+            raise _illegal(
+                "not-takeable",
+                f"no treasure may be taken at {CELL_NAMES[action.cell]}; choose one of {cells}",
+            )
+
+
+def _check_monument(state: State, action: BuildMonument) -> None:
+    offer = state.monument_offer
+    assert offer is not None
+    colour, blocks = offer
+    if action.cell not in blocks:
+        where = ", ".join(CELL_NAMES[t] for t in blocks)
+        raise _illegal(
+            "no-such-block",
+            f"{CELL_NAMES[action.cell]} is not the top-left cell of a completed "
+            f"{COLOURS[colour]} block (choose {where})",
+        )
+    if state.monuments[action.monument] >= 0:
+        raise _illegal(
+            "monument-built", f"the {MONUMENT_NAMES[action.monument]} monument is already built"
+        )
+    if colour not in MONUMENTS[action.monument]:
+        raise _illegal(
+            "monument-colour",
+            f"the {MONUMENT_NAMES[action.monument]} monument has no {COLOURS[colour]} part",
+        )
+
+
+__all__ = [
+    "check",
+    "legal_actions",
+    "sample_legal",
+    "to_act",
+    "war_colours",
+]

@@ -1,0 +1,288 @@
+"""The game state, the options, and setting up a new game.
+
+A ``State`` is a bag of bitboards and small lists with an explicit cheap ``copy``. The flow of
+one action (conflicts, monument offer, treasure picks) is held in a few *pending decision*
+fields, so the state between any two decisions is complete: saving, replay, search and the
+server all work on the same thing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .board import (
+    DYNASTIES,
+    RED,
+    TILE_TOTALS,
+    Board,
+    board_from_option,
+)
+from .errors import InvalidAction
+
+# Stages: what the player to act is being asked.
+ACTION = 0  # the turn player's action
+CONFLICT = 1  # a support commitment (attacker, then defender)
+WAR_CHOICE = 2  # which war next (the placer of the union tile)
+MONUMENT = 3  # build a monument or decline (the placer)
+TREASURE = 4  # which treasure to take (the trader's owner)
+
+REVOLT, WAR = 0, 1
+
+HAND_SIZE = 6
+CATASTROPHES = 2
+
+RULES_VERSION = 1
+
+_BOOL_OPTIONS = ("english_variant", "open_scoring", "wonder", "buildings")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The options of a game (FORMATS.md ``options``), validated."""
+
+    players: int = 2
+    board: Board = board_from_option("standard")
+    english_variant: bool = False
+    open_scoring: bool = False
+    wonder: bool = False
+    buildings: bool = False
+    ruleset: str = "classic"
+
+    @staticmethod
+    def from_dict(data: dict[str, Any] | None) -> Options:
+        data = dict(data or {})
+        unknown = set(data) - {"players", "board", *_BOOL_OPTIONS, "ruleset"}
+        if unknown:
+            raise InvalidAction("bad-option", f"unknown option(s): {', '.join(sorted(unknown))}")
+        players = data.get("players", 2)
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise InvalidAction("bad-option", "players must be 2, 3 or 4")
+        flags = {}
+        for key in _BOOL_OPTIONS:
+            value = data.get(key, False)
+            if not isinstance(value, bool):
+                raise InvalidAction("bad-option", f"option {key} must be true or false")
+            flags[key] = value
+        ruleset = data.get("ruleset", "classic")
+        if ruleset not in ("classic", "galaxy"):
+            raise InvalidAction("bad-option", 'ruleset must be "classic" or "galaxy"')
+        for key in ("wonder", "buildings"):
+            if flags[key]:
+                raise InvalidAction(
+                    "unsupported-option", f"the {key} variant is not implemented in this version"
+                )
+        if ruleset != "classic":
+            raise InvalidAction(
+                "unsupported-option", "the galaxy ruleset is not implemented in this version"
+            )
+        return Options(players, board_from_option(data.get("board", "standard")), **flags)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "board": self.board.to_option(),
+            "english_variant": self.english_variant,
+            "open_scoring": self.open_scoring,
+            "wonder": self.wonder,
+            "buildings": self.buildings,
+            "ruleset": self.ruleset,
+        }
+
+
+class State:
+    """Everything about a game at one moment. Treat as immutable outside the engine.
+
+    Cells are bit indices; per-seat data is flattened: ``leaders[seat * 4 + colour]`` is a
+    cell or -1, ``hands[seat * 4 + colour]`` a count, ``scores[seat * 5 + k]`` the points of
+    colour k (k = 4: treasures).
+    """
+
+    __slots__ = (
+        "actions_left",
+        "bag",
+        "cache",
+        "bag_pos",
+        "catastrophes",
+        "cats",
+        "conflict",
+        "dynasties",
+        "end",
+        "facedown",
+        "hands",
+        "leaders",
+        "lmask",
+        "monument_offer",
+        "monuments",
+        "options",
+        "out_public",
+        "over",
+        "ply",
+        "scores",
+        "stage",
+        "swapped",
+        "tiles",
+        "treasure_pick",
+        "treasures",
+        "turn",
+        "union",
+    )
+
+    options: Options
+    tiles: list[int]
+    facedown: int
+    treasures: int
+    catastrophes: int
+    leaders: list[int]
+    lmask: int
+    monuments: list[int]
+    hands: list[int]
+    cats: list[int]
+    scores: list[int]
+    bag: tuple[int, ...]
+    bag_pos: int
+    out_public: list[int]
+    swapped: list[int]
+    turn: int
+    actions_left: int
+    stage: int
+    conflict: tuple[int, int, int, int, int, int, int] | None
+    union: int
+    monument_offer: tuple[int, tuple[int, ...]] | None
+    treasure_pick: tuple[int, int] | None
+    over: bool
+    end: str | None
+    ply: int
+    dynasties: tuple[str, ...]
+    cache: tuple[int, int] | None  # (two-kingdom cells, three-kingdom cells), filled lazily
+
+    def copy(self) -> State:
+        """A cheap copy: lists are copied, ints and tuples shared."""
+        s = State.__new__(State)
+        s.options = self.options
+        s.tiles = self.tiles[:]
+        s.facedown = self.facedown
+        s.treasures = self.treasures
+        s.catastrophes = self.catastrophes
+        s.leaders = self.leaders[:]
+        s.lmask = self.lmask
+        s.monuments = self.monuments[:]
+        s.hands = self.hands[:]
+        s.cats = self.cats[:]
+        s.scores = self.scores[:]
+        s.bag = self.bag
+        s.bag_pos = self.bag_pos
+        s.out_public = self.out_public[:]
+        s.swapped = self.swapped[:]
+        s.turn = self.turn
+        s.actions_left = self.actions_left
+        s.stage = self.stage
+        s.conflict = self.conflict
+        s.union = self.union
+        s.monument_offer = self.monument_offer
+        s.treasure_pick = self.treasure_pick
+        s.over = self.over
+        s.end = self.end
+        s.ply = self.ply
+        s.dynasties = self.dynasties
+        s.cache = None
+        return s
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def bag_left(self) -> int:
+        return len(self.bag) - self.bag_pos
+
+    def occupied(self) -> int:
+        """Cells holding a civilization tile or a leader."""
+        t = self.tiles
+        return t[0] | t[1] | t[2] | t[3] | self.lmask
+
+    def leader_at(self, cell: int) -> tuple[int, int]:
+        """(seat, colour) of the leader on ``cell``."""
+        i = self.leaders.index(cell)
+        return i >> 2, i & 3
+
+    def __repr__(self) -> str:
+        from .position import to_position
+
+        return f"from_position({to_position(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__ if k != "cache")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def shuffled(items: list[int], seed: int) -> list[int]:
+    """Fisher–Yates over ``random.Random(seed).random()``: stable across Python versions."""
+    rng = random.Random(seed)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def initial_bag(options: Options, seed: int) -> tuple[int, ...]:
+    """The bag of a new game: all tiles but the starting temples, shuffled by ``seed``."""
+    temples = options.board.temples.bit_count()
+    counts = list(TILE_TOTALS)
+    counts[RED] -= temples
+    ordered = [c for c in range(4) for _ in range(counts[c])]
+    return tuple(shuffled(ordered, seed))
+
+
+def blank_state(options: Options) -> State:
+    """A state with the board's temples and treasures and nothing else."""
+    n = options.players
+    s = State.__new__(State)
+    s.options = options
+    s.tiles = [options.board.temples, 0, 0, 0]
+    s.facedown = 0
+    s.treasures = options.board.temples
+    s.catastrophes = 0
+    s.leaders = [-1] * (4 * n)
+    s.lmask = 0
+    s.monuments = [-1] * 6
+    s.hands = [0] * (4 * n)
+    s.cats = [CATASTROPHES] * n
+    s.scores = [0] * (5 * n)
+    s.bag = ()
+    s.bag_pos = 0
+    s.out_public = [0, 0, 0, 0]
+    s.swapped = [0] * (4 * n)
+    s.turn = 0
+    s.actions_left = 2
+    s.stage = ACTION
+    s.conflict = None
+    s.union = -1
+    s.monument_offer = None
+    s.treasure_pick = None
+    s.over = False
+    s.end = None
+    s.ply = 0
+    s.dynasties = DYNASTIES[:n]
+    s.cache = None
+    return s
+
+
+def new_game(options: dict[str, Any] | Options | None = None, seed: int = 0) -> State:
+    """A new game: temples and treasures placed, bag shuffled by ``seed``, six tiles dealt
+    to each seat in seat order (seat 0 draws the first six)."""
+    opts = options if isinstance(options, Options) else Options.from_dict(options)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidAction("bad-seed", "the seed must be an integer")
+    s = blank_state(opts)
+    s.bag = initial_bag(opts, seed)
+    for seat in range(opts.players):
+        for _ in range(HAND_SIZE):
+            s.hands[seat * 4 + s.bag[s.bag_pos]] += 1
+            s.bag_pos += 1
+    return s

@@ -1,0 +1,108 @@
+"""What one seat (or a spectator) may see: the only place where secrets are removed.
+
+Views are *built* field by field from public facts (an allowlist), so a new state field
+stays private until someone adds it here on purpose. Events are redacted per seat by
+``redact_event``. RULES.md §10: hands are private, the bag order secret, other players'
+score rows hidden under hidden scoring, swapped-away colours known only to the swapper;
+at the end everything is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import COLOURS, MONUMENT_NAMES, TILE_TOTALS
+from .legal import legal_actions, to_act
+from .position import (
+    board_cells,
+    board_leaders,
+    built_monuments,
+    colour_counts,
+    pending,
+)
+from .scoring import result
+from .state import State
+
+FORMAT = "tne-view/1"
+
+#: Event fields that only the seat named in the event may see.
+_PRIVATE_FIELDS = {"tiles_drawn": ("tiles",), "tiles_swapped": ("tiles",)}
+
+
+def unseen_tiles(state: State, seat: int | None) -> list[int]:
+    """Per colour, the tiles ``seat`` cannot see: other hands, the bag, others' swaps."""
+    out = []
+    for c in range(4):
+        n = TILE_TOTALS[c] - state.tiles[c].bit_count() - state.out_public[c]
+        if seat is not None:
+            n -= state.hands[seat * 4 + c] + state.swapped[seat * 4 + c]
+        out.append(n)
+    return out
+
+
+def player_view(state: State, seat: int | None) -> dict[str, Any]:
+    """The game as ``seat`` sees it at the table (``None``: a spectator)."""
+    n = state.options.players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} in a {n}-player game")
+    over = state.over
+    open_scores = state.options.open_scoring or over
+    players = []
+    for p in range(n):
+        hand = state.hands[p * 4 : p * 4 + 4]
+        entry: dict[str, Any] = {
+            "seat": p,
+            "dynasty": state.dynasties[p],
+            "hand_size": sum(hand),
+            "catastrophes": state.cats[p],
+            "leaders_off_board": [COLOURS[c] for c in range(4) if state.leaders[p * 4 + c] < 0],
+            "swapped": sum(state.swapped[p * 4 : p * 4 + 4]),
+        }
+        if p == seat or over:
+            entry["hand"] = colour_counts(hand)
+            entry["swapped_tiles"] = colour_counts(state.swapped[p * 4 : p * 4 + 4])
+        if p == seat or open_scores:
+            row = state.scores[p * 5 : p * 5 + 5]
+            entry["score"] = {**colour_counts(row), "treasure": row[4]}
+        players.append(entry)
+    actor = to_act(state)
+    view: dict[str, Any] = {
+        "format": FORMAT,
+        "seat": seat,
+        "options": state.options.to_dict(),
+        "cells": board_cells(state),
+        "monuments": built_monuments(state),
+        "monuments_left": [
+            MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0
+        ],
+        "leaders": board_leaders(state),
+        "players": players,
+        "bag_size": state.bag_left,
+        "removed": colour_counts(state.out_public),
+        "unseen": colour_counts(unseen_tiles(state, seat)),
+        "turn": {"player": state.turn, "actions_left": state.actions_left},
+        "to_act": actor,
+        "pending": pending(state),
+        "legal_actions": (
+            [str(a) for a in legal_actions(state)] if seat is not None and actor == seat else []
+        ),
+        "over": over,
+        "ply": state.ply,
+    }
+    if over:
+        view["end"] = state.end
+        view["result"] = result(state)
+    return view
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """The public view: what someone watching the table sees."""
+    return player_view(state, None)
+
+
+def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The event as ``seat`` may see it (tiles drawn or swapped by others: counts only)."""
+    private = _PRIVATE_FIELDS.get(event.get("type", ""))
+    if not private or event.get("seat") == seat:
+        return dict(event)
+    return {k: v for k, v in event.items() if k not in private}

@@ -70,6 +70,7 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         "format": FORMAT,
         "seat": seat,
         "options": state.options.to_dict(),
+        "grid": list(state.options.board.grid),
         "cells": board_cells(state),
         "monuments": built_monuments(state),
         "monuments_left": [

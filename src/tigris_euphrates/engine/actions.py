@@ -271,7 +271,9 @@ def _colour(word: str) -> int:
     try:
         return COLOUR_INDEX[word]
     except KeyError:
-        raise InvalidAction("bad-colour", f"{word!r} is not a colour (red, blue, green, black)")
+        raise InvalidAction(
+            "bad-colour", f"{word!r} is not a colour (red, blue, green, black)"
+        ) from None
 
 
 def _count(word: str, what: str) -> int:

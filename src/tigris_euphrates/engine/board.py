@@ -55,13 +55,7 @@ def cell_index(name: str) -> int:
 
 def dilate(b: int) -> int:
     """Cells adjacent to a cell of ``b``, plus ``b`` itself."""
-    return (
-        b
-        | ((b << 1) & NOT_COL_A)
-        | ((b >> 1) & NOT_COL_P)
-        | ((b << COLS) & FULL)
-        | (b >> COLS)
-    )
+    return b | ((b << 1) & NOT_COL_A) | ((b >> 1) & NOT_COL_P) | ((b << COLS) & FULL) | (b >> COLS)
 
 
 def neighbours(b: int) -> int:

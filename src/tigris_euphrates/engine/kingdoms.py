@@ -43,9 +43,7 @@ def touch_counts(occupied: int, leaders: int) -> tuple[int, int]:
     """Masks of the cells adjacent to two or more kingdoms, and to three or more."""
     ones = twos = threes = 0
     for k in kingdoms(occupied, leaders):
-        d = (
-            ((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)
-        ) & ~k
+        d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
         threes |= twos & d
         twos |= ones & d
         ones |= d

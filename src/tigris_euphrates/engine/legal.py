@@ -18,7 +18,6 @@ from .actions import (
     LEADER,
     PASS,
     TILE,
-    TREASURE as TREASURE_ACTIONS,
     WAR,
     WITHDRAW,
     Action,
@@ -37,6 +36,9 @@ from .actions import (
     Withdraw,
     WonderPoint,
     swap_action,
+)
+from .actions import (
+    TREASURE as TREASURE_ACTIONS,
 )
 from .board import (
     BLUE,
@@ -139,7 +141,7 @@ def commit_range(state: State) -> list[int]:
     """The commitments the player to act may make now (English variant limits applied)."""
     c = state.conflict
     assert c is not None
-    kind, colour, att, dfn, abase, dbase, acommit = c
+    _kind, _colour, att, dfn, abase, dbase, acommit = c
     sc = support_colour(state)
     seat = att if acommit < 0 else dfn
     have = state.hands[seat * 4 + sc]

@@ -43,7 +43,8 @@ def replay_steps(record: dict[str, Any]) -> Iterator[tuple[State, str, State, li
         try:
             after, events = apply(state, text)
         except ValueError as e:
-            raise type(e)(getattr(e, "code", "bad-record"), f"action {ply + 1} ({text!r}): {e}")
+            code = getattr(e, "code", "bad-record")
+            raise type(e)(code, f"action {ply + 1} ({text!r}): {e}") from e
         yield state, text, after, events
         state = after
 

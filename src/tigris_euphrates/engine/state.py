@@ -16,6 +16,7 @@ from .board import (
     DYNASTIES,
     RED,
     TILE_TOTALS,
+    STANDARD,
     Board,
     board_from_option,
 )
@@ -43,7 +44,7 @@ class Options:
     """The options of a game (FORMATS.md ``options``), validated."""
 
     players: int = 2
-    board: Board = board_from_option("standard")
+    board: Board = STANDARD
     english_variant: bool = False
     open_scoring: bool = False
     wonder: bool = False
@@ -77,7 +78,15 @@ class Options:
             raise InvalidAction(
                 "unsupported-option", "the galaxy ruleset is not implemented in this version"
             )
-        return Options(players, board_from_option(data.get("board", "standard")), **flags)
+        return Options(
+            players,
+            board_from_option(data.get("board", "standard")),
+            english_variant=flags["english_variant"],
+            open_scoring=flags["open_scoring"],
+            wonder=flags["wonder"],
+            buildings=flags["buildings"],
+            ruleset=ruleset,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,8 +111,8 @@ class State:
     __slots__ = (
         "actions_left",
         "bag",
-        "cache",
         "bag_pos",
+        "cache",
         "catastrophes",
         "cats",
         "conflict",

@@ -73,9 +73,7 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         "grid": list(state.options.board.grid),
         "cells": board_cells(state),
         "monuments": built_monuments(state),
-        "monuments_left": [
-            MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0
-        ],
+        "monuments_left": [MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0],
         "leaders": board_leaders(state),
         "players": players,
         "bag_size": state.bag_left,

@@ -15,8 +15,8 @@ from typing import Any
 from .board import (
     DYNASTIES,
     RED,
-    TILE_TOTALS,
     STANDARD,
+    TILE_TOTALS,
     Board,
     board_from_option,
 )

@@ -273,7 +273,7 @@ def from_position(position: dict[str, Any]) -> State:
     if not isinstance(turn, dict):
         raise _bad("turn must be an object")
     s.turn = _int(turn.get("player", 0), "turn player", 0, n - 1)
-    s.actions_left = _int(turn.get("actions_left", 2), "actions left", 1, 2)
+    s.actions_left = _int(turn.get("actions_left", 2), "actions left", 0, 2)
     s.over = bool(position.get("over", False))
     if s.over:
         end = position.get("end", "treasures")

@@ -222,9 +222,13 @@ class State:
         return f"from_position({to_position(self)!r})"
 
     def __eq__(self, other: object) -> bool:
+        """Equal games: same fields, and the same tiles left in the bag in the same order."""
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__ if k != "cache")
+        if self.bag[self.bag_pos :] != other.bag[other.bag_pos :]:
+            return False
+        skip = ("cache", "bag", "bag_pos")
+        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__ if k not in skip)
 
     __hash__ = None  # type: ignore[assignment]
 

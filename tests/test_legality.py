@@ -1,0 +1,118 @@
+"""One source of legality: ``check``/``apply`` accept exactly what ``legal_actions`` lists,
+and a refused action names its rule and leaves the state untouched."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tigris_euphrates import IllegalAction, apply, legal_actions, new_game, to_position
+from tigris_euphrates.engine.actions import (
+    CATASTROPHE,
+    COMMIT,
+    DECLINE,
+    LEADER,
+    PASS,
+    TILE,
+    TREASURE,
+    WAR,
+    WITHDRAW,
+    Action,
+    BuildMonument,
+    swap_action,
+)
+from tigris_euphrates.engine.board import BLOCKS
+from tigris_euphrates.engine.legal import check, sample_legal
+from tigris_euphrates.engine.play import apply_unchecked
+from tigris_euphrates.engine.state import State
+
+
+def universe(state: State) -> list[Action]:
+    """Every action worth trying in ``state`` (a superset of the legal ones)."""
+    acts: list[Action] = []
+    for c in range(4):
+        acts.extend(TILE[c])
+        acts.extend(LEADER[c])
+    acts.extend(WITHDRAW)
+    acts.extend(CATASTROPHE)
+    acts.extend(TREASURE)
+    acts.extend(COMMIT)
+    acts.extend(WAR)
+    acts += [PASS, DECLINE]
+    hand = state.hands[state.turn * 4 : state.turn * 4 + 4]
+    for r in range(hand[0] + 2):
+        for b in range(hand[1] + 2):
+            for g in range(hand[2] + 2):
+                for k in range(hand[3] + 2):
+                    if 0 < r + b + g + k <= 7:
+                        acts.append(swap_action((r, b, g, k)))
+    if state.monument_offer is not None:
+        near = {t + d for t in state.monument_offer[1] for d in (-17, -16, -1, 0, 1, 16)}
+        acts += [BuildMonument(m, t) for m in range(6) for t in near if t in BLOCKS]
+    return acts
+
+
+def sample_states(seed: int, players: int, every: int = 9) -> list[State]:
+    rng = random.Random(seed)
+    state = new_game({"players": players, "english_variant": seed % 2 == 1}, seed)
+    out = []
+    step = 0
+    while not state.over:
+        if step % every == 0 or state.stage != 0:
+            out.append(state)
+        state = apply_unchecked(state, sample_legal(state, rng))
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4), (4, 2)])
+def test_check_agrees_with_legal_actions(seed: int, players: int) -> None:
+    for state in sample_states(seed, players)[:60]:
+        legal = set(legal_actions(state))
+        accepted = set()
+        for a in universe(state):
+            try:
+                check(state, a)
+            except IllegalAction as e:
+                assert e.message and e.code
+                continue
+            accepted.add(a)
+        missing = {str(a) for a in legal - accepted}
+        extra = {str(a) for a in accepted - legal}
+        assert not missing and not extra, (missing, extra, state)
+
+
+def test_refused_actions_leave_the_state_untouched() -> None:
+    rng = random.Random(5)
+    for state in sample_states(5, 3, every=25)[:20]:
+        before = to_position(state)
+        legal = set(legal_actions(state))
+        tried = 0
+        for a in rng.sample(universe(state), 200):
+            if a in legal:
+                continue
+            with pytest.raises(IllegalAction):
+                apply(state, a)
+            tried += 1
+        assert tried
+        assert to_position(state) == before
+
+
+def test_sample_legal_draws_only_legal_actions() -> None:
+    rng = random.Random(3)
+    for state in sample_states(6, 2, every=20)[:15]:
+        legal = set(legal_actions(state))
+        for _ in range(30):
+            assert sample_legal(state, rng) in legal
+
+
+def test_unchecked_path_agrees_with_apply() -> None:
+    rng = random.Random(11)
+    state = new_game({"players": 4}, 11)
+    while not state.over:
+        a = rng.choice(legal_actions(state))
+        checked, _ = apply(state, a)
+        fast = apply_unchecked(state, a)
+        assert checked == fast
+        state = checked

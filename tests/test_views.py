@@ -1,0 +1,109 @@
+"""Hidden information: a view never depends on what its seat cannot see, and events are
+redacted per seat."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tigris_euphrates import apply, legal_actions, new_game, player_view, redact_event
+from tigris_euphrates.engine.state import State
+from tigris_euphrates.engine.view import spectator_view
+
+
+def resample_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """Shuffle the other seats' hands, their swapped tiles and the bag among themselves."""
+    s = state.copy()
+    n = s.options.players
+    others = [p for p in range(n) if p != seat]
+    pool: list[int] = list(s.bag[s.bag_pos :])
+    for p in others:
+        for c in range(4):
+            pool += [c] * (s.hands[p * 4 + c] + s.swapped[p * 4 + c])
+    rng.shuffle(pool)
+    for p in others:
+        size = sum(s.hands[p * 4 : p * 4 + 4])
+        gone = sum(s.swapped[p * 4 : p * 4 + 4])
+        for c in range(4):
+            s.hands[p * 4 + c] = 0
+            s.swapped[p * 4 + c] = 0
+        for _ in range(size):
+            s.hands[p * 4 + pool.pop()] += 1
+        for _ in range(gone):
+            s.swapped[p * 4 + pool.pop()] += 1
+    s.bag = tuple(pool)
+    s.bag_pos = 0
+    return s
+
+
+def states_of_a_game(seed: int, players: int, open_scoring: bool = False) -> list[State]:
+    rng = random.Random(seed)
+    state = new_game({"players": players, "open_scoring": open_scoring}, seed)
+    out = [state]
+    while not state.over:
+        state, _ = apply(state, rng.choice(legal_actions(state)))
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4)])
+def test_view_independent_of_hidden_tiles(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    for state in states_of_a_game(seed, players)[::5]:
+        if state.over:
+            continue
+        for seat in range(players):
+            other = resample_hidden(state, seat, rng)
+            assert player_view(other, seat) == player_view(state, seat)
+        assert spectator_view(resample_hidden(state, 0, rng)) == spectator_view(state)
+
+
+def test_view_shows_own_hand_only_and_hides_scores() -> None:
+    state = states_of_a_game(4, 3)[40]
+    view = player_view(state, 1)
+    text = json.dumps(view)
+    assert "bag" not in {k for k in view if k != "bag_size"}
+    for p in view["players"]:
+        assert ("hand" in p) == (p["seat"] == 1)
+        assert ("score" in p) == (p["seat"] == 1)
+        assert "hand_size" in p
+    assert view["legal_actions"] == [] or view["to_act"] == 1
+    assert '"bag"' not in text
+
+
+def test_open_scoring_shows_every_score() -> None:
+    state = states_of_a_game(4, 3, open_scoring=True)[40]
+    view = player_view(state, 1)
+    assert all("score" in p for p in view["players"])
+    assert sum("hand" in p for p in view["players"]) == 1
+
+
+def test_everything_revealed_at_the_end() -> None:
+    final = states_of_a_game(5, 2)[-1]
+    view = player_view(final, 0)
+    assert all("hand" in p and "score" in p for p in view["players"])
+    assert view["result"]["end"] in ("treasures", "bag")
+
+
+def test_events_redacted_for_other_seats() -> None:
+    rng = random.Random(2)
+    state = new_game({"players": 3}, 2)
+    seen_draw = seen_swap = False
+    while not state.over:
+        legal = legal_actions(state)
+        swaps = [a for a in legal if a.kind == "swap"]
+        a = rng.choice(swaps) if swaps and rng.random() < 0.2 else rng.choice(legal)
+        state, events = apply(state, a)
+        for e in events:
+            for seat in range(3):
+                r = redact_event(e, seat)
+                if e["type"] in ("tiles_drawn", "tiles_swapped"):
+                    seen_draw |= e["type"] == "tiles_drawn"
+                    seen_swap |= e["type"] == "tiles_swapped"
+                    assert ("tiles" in r) == (e["seat"] == seat)
+                    assert r["count"] == e["count"]
+                else:
+                    assert r == e
+    assert seen_draw and seen_swap

@@ -1,0 +1,48 @@
+"""``tne serve``: the web server (lobby, play against bots or friends, replays)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    data_dir: Annotated[
+        Path, typer.Option("--data-dir", help="Folder of the embedded SQLite database.")
+    ] = Path("data"),
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            envvar="TNE_DATABASE_URL",
+            help="Use this database instead, e.g. postgresql://user@host/db.",
+        ),
+    ] = None,
+    bot_seconds: Annotated[float, typer.Option(help="Thinking time per bot move.")] = 2.0,
+    bot_delay: Annotated[
+        float, typer.Option(help="Pause before each bot move so people can follow it.")
+    ] = 0.4,
+) -> None:
+    """Start the web server: play in the browser against the AI, hotseat or online."""
+    import uvicorn
+
+    from .server import create_app
+
+    if database_url:
+        os.environ.setdefault("TNE_DATABASE_URL", database_url)
+    app = create_app(
+        database_url=database_url,
+        data_dir=data_dir,
+        bot_seconds=bot_seconds,
+        bot_delay=bot_delay,
+    )
+    where = database_url.split("@")[-1] if database_url else str(data_dir / "tne.sqlite3")
+    typer.echo(
+        f"Tigris & Euphrates: open http://{host}:{port}/ in your browser  (games in {where})"
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,284 @@
+"""The ASGI app: REST for the lobby and records, a websocket per seat for play, static UI.
+
+``create_app`` is a factory with a lifespan: no settings, engines or connections exist at
+import time. Protocol (JSON frames) on ``/ws/games/{id}``:
+
+- client → ``{"type": "join", "token": "..."}`` first (no token: spectator), then
+  ``{"type": "move", "seq": N, "action": "tile red e4" | {"type": "tile", ...}}``,
+  ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``.
+- server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "log", "log_reset"}``
+  after every change, and ``{"type": "error", "code", "message", "seq"}`` to the sender of
+  a refused message, always followed by a fresh view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .. import InvalidAction, player_view, replay
+from ..store import Store, database_url_for
+from .hub import GameError, Hub, bot_levels, default_level
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(
+    database_url: str | None = None,
+    data_dir: str | Path | None = None,
+    *,
+    bot_seconds: float = 2.0,
+    bot_iterations: int | None = None,
+    bot_delay: float = 0.0,
+    bot_processes: int = 1,
+    table_prefix: str = "",
+) -> FastAPI:
+    """A server app; the database is opened when it starts (SQLite in ``data_dir``)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = database_url_for(data_dir, database_url)
+        store = await asyncio.to_thread(Store, url, table_prefix)
+        hub = Hub(
+            store,
+            bot_seconds=bot_seconds,
+            bot_iterations=bot_iterations,
+            bot_delay=bot_delay,
+            bot_processes=bot_processes,
+        )
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Tigris & Euphrates", lifespan=lifespan, docs_url="/api/docs", redoc_url=None
+    )
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        return request.app.state.hub  # type: ignore[no-any-return]
+
+    @app.exception_handler(GameError)
+    async def _game_error(request: Request, exc: GameError) -> JSONResponse:
+        status = (
+            404 if exc.code == "no-game" else 403 if exc.code in ("bad-token", "spectator") else 400
+        )
+        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
+
+    @app.exception_handler(InvalidAction)
+    async def _invalid(request: Request, exc: InvalidAction) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=400)
+
+    page = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/game/{game_id}", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def index(game_id: str | None = None) -> FileResponse:
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "bot_levels": bot_levels(),
+            "default_level": default_level(),
+            "boards": ["standard", "advanced"],
+        }
+
+    @app.get("/api/games")
+    async def list_games(request: Request) -> list[dict[str, Any]]:
+        hub = hub_of(request)
+        rows = await hub.db(hub.store.list_games, 50)
+        out = []
+        for row in rows:
+            live = hub.games.get(row.id)
+            if live is not None:
+                out.append(live.summary())
+            else:
+                out.append(
+                    {
+                        "id": row.id,
+                        "created": row.created,
+                        "options": row.options,
+                        "status": row.status,
+                        "result": row.result,
+                        "seats": [
+                            {
+                                "seat": i,
+                                "kind": s["kind"],
+                                "level": s.get("level"),
+                                "name": s.get("name"),
+                            }
+                            for i, s in enumerate(row.seats)
+                        ],
+                    }
+                )
+        return out
+
+    @app.post("/api/games")
+    async def create_game(request: Request) -> dict[str, Any]:
+        body = await _json(request)
+        options = body.get("options") or {}
+        seats = body.get("seats")
+        if not isinstance(options, dict) or not isinstance(seats, list) or not seats:
+            raise GameError(
+                "bad-request", "send {options: {...}, seats: [{kind, level?, name?}, ...]}"
+            )
+        options = {**options, "players": len(seats)}
+        seed = body.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise GameError("bad-request", "seed must be an integer")
+        game, tokens = await hub_of(request).create(options, seats, seed)
+        return {
+            "id": game.id,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": game.seats[i]["kind"],
+                    "token": tok,
+                    "link": f"/game/{game.id}#t={tok}" if tok else None,
+                }
+                for i, tok in enumerate(tokens)
+            ],
+            "spectator_link": f"/game/{game.id}",
+        }
+
+    @app.get("/api/games/{game_id}")
+    async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
+        return (await hub_of(request).get(game_id)).summary()
+
+    @app.get("/api/games/{game_id}/view")
+    async def game_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+        hub = hub_of(request)
+        game = await hub.get(game_id)
+        seat = hub.seat_for(game, token)
+        return {"seq": game.seq, "seat": seat, "view": player_view(game.state, seat)}
+
+    @app.get("/api/games/{game_id}/record")
+    async def game_record(game_id: str, request: Request) -> Response:
+        game = await hub_of(request).get(game_id)
+        if not game.over:
+            raise HTTPException(409, "the record of a game is published when the game is over")
+        body = json.dumps(game.record(), indent=1)
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="tne-{game.id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def game_replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
+        """Step ``step`` of a finished game: the action played and the public view after it."""
+        game = await hub_of(request).get(game_id)
+        if not game.over:
+            raise HTTPException(409, "only finished games can be replayed")
+        actions = [e.action for e in game.entries]
+        step = max(0, min(step, len(actions)))
+        record = {"options": game.options, "seed": game.seed, "actions": actions[:step]}
+        return {
+            "id": game.id,
+            "step": step,
+            "total": len(actions),
+            "action": actions[step - 1] if step else None,
+            "seats": game.public_seats(),
+            "view": player_view(replay(record), None),
+        }
+
+    @app.post("/api/games/{game_id}/seats/{seat}/bot")
+    async def seat_to_bot(game_id: str, seat: int, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        body = await _json(request)
+        game = await hub.get(game_id)
+        by = hub.seat_for(game, body.get("token"))
+        if by is None:
+            raise GameError("spectator", "only a player of this game can hand a seat to a bot")
+        await hub.hand_to_bot(game, by, seat, body.get("level"))
+        return game.summary()
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        hub = hub_of(ws)
+        try:
+            game = await hub.get(game_id)
+            hello = await asyncio.wait_for(ws.receive_json(), timeout=30)
+            if not isinstance(hello, dict) or hello.get("type") != "join":
+                raise GameError(
+                    "bad-request", 'the first message must be {"type": "join", "token": ...}'
+                )
+            seat = hub.seat_for(game, hello.get("token"))
+        except GameError as err:
+            await ws.send_json({"type": "error", "code": err.code, "message": err.message})
+            await ws.close(code=4403 if err.code == "bad-token" else 4400)
+            return
+        except (TimeoutError, WebSocketDisconnect, ValueError):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4400)
+            return
+        key, conn = hub.attach(game, seat)
+
+        async def writer() -> None:
+            while True:
+                msg = await conn.queue.get()
+                if msg is None:
+                    await ws.close(code=1001)
+                    return
+                await ws.send_text(json.dumps(msg, separators=(",", ":")))
+
+        send_task = asyncio.create_task(writer())
+        try:
+            while True:
+                try:
+                    msg = json.loads(await ws.receive_text())
+                except ValueError:
+                    hub.send_error(game, conn, GameError("bad-json", "messages are JSON objects"))
+                    continue
+                if not isinstance(msg, dict):
+                    hub.send_error(game, conn, GameError("bad-json", "messages are JSON objects"))
+                    continue
+                kind = msg.get("type")
+                try:
+                    if kind == "move":
+                        await hub.submit(game, seat, msg.get("seq"), msg.get("action"))
+                    elif kind == "undo":
+                        await hub.undo(game, seat, msg.get("seq"))
+                    elif kind == "sync":
+                        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+                    elif kind == "ping":
+                        conn.queue.put_nowait({"type": "pong", "t": msg.get("t")})
+                    else:
+                        raise GameError("bad-request", f"unknown message type {kind!r}")
+                except GameError as err:
+                    hub.send_error(game, conn, err)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.detach(game, key)
+            send_task.cancel()
+            with contextlib.suppress(BaseException):
+                await send_task
+
+    return app
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise GameError("bad-json", "the request body must be JSON") from None
+    if not isinstance(body, dict):
+        raise GameError("bad-json", "the request body must be a JSON object")
+    return body

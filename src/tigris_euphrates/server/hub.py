@@ -1,0 +1,526 @@
+"""Live games: the authoritative states, their locks, connections and bots.
+
+Every change goes through ``Hub.submit``: under the game's lock it checks the sequence the
+move was made against, asks the engine, stores the step (the (game, seq) key makes a second
+writer fail at the database), then queues per-seat messages built only from
+``player_view``/``redact_event``. Bots choose on a worker (thread or process) from their
+seat's view and submit through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .. import apply, new_game, player_view, redact_event, result, to_act
+from ..ai import BOTS, Budget, make_bot
+from ..engine import IllegalAction, InvalidAction, make_record
+from ..engine.actions import to_action
+from ..store import GameRow, StepTaken, Store, UnknownGame
+
+log = logging.getLogger("tigris_euphrates.server")
+
+T = TypeVar("T")
+
+UNDO = "undo"
+#: Bot levels cheap enough to run on a thread next to the event loop.
+FAST_LEVELS = {"random", "greedy", "easy"}
+#: Event types after which an action can no longer be taken back (something was revealed
+#: or the turn moved on).
+_REVEALING = {"tiles_drawn", "tiles_swapped", "turn_started", "game_over", "treasure_choice"}
+LEVEL_PREFERENCE = ("hard", "medium", "easy", "greedy", "random")
+
+
+def bot_levels() -> list[str]:
+    """The registered bot levels, read at call time (the registry grows)."""
+    return list(BOTS)
+
+
+def default_level() -> str:
+    for name in LEVEL_PREFERENCE:
+        if name in BOTS:
+            return name
+    return next(iter(BOTS))
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class GameError(Exception):
+    """A move or request refused: sent as an error frame to the sender only."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Conn:
+    """One websocket: its seat (``None``: spectator) and an ordered outbox."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    last_log: int = 0  # how many log entries this connection has been sent
+
+
+@dataclass
+class Entry:
+    seq: int
+    seat: int | None
+    action: str
+    events: list[dict[str, Any]]
+
+
+def public_action(entry: Entry, seat: int | None) -> str:
+    """The action as ``seat`` may read it: others' swaps show only how many tiles."""
+    if entry.action.startswith("swap ") and entry.seat != seat:
+        n = sum(int(part.split("=")[1]) for part in entry.action[5:].split(","))
+        return f"swap {n} tile{'s' if n != 1 else ''}"
+    return entry.action
+
+
+class LiveGame:
+    def __init__(self, row: GameRow) -> None:
+        self.id = row.id
+        self.options = row.options
+        self.seed = row.seed
+        self.seats = row.seats
+        self.created = row.created
+        self.lock = asyncio.Lock()
+        self.conns: dict[int, Conn] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self.seq = 0
+        self.entries: list[Entry] = []
+        self.state = new_game(self.options, self.seed)
+        for seq, seat, action in row.actions:
+            self._apply_row(seq, seat, action)
+
+    # --- state ----------------------------------------------------------------------------
+
+    def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
+        if action == UNDO:
+            self.entries.pop()
+            self._rebuild()
+        else:
+            self.state, events = apply(self.state, action)
+            self.entries.append(Entry(seq, seat, action, events))
+        self.seq = seq
+
+    def _rebuild(self) -> None:
+        state = new_game(self.options, self.seed)
+        for entry in self.entries:
+            state, _ = apply(state, entry.action)
+        self.state = state
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.over)
+
+    def actor(self) -> int | None:
+        return None if self.state.over else to_act(self.state)
+
+    def can_undo(self, seat: int | None) -> bool:
+        if seat is None or self.over or not self.entries:
+            return False
+        last = self.entries[-1]
+        if last.seat != seat or self.seats[seat]["kind"] != "human":
+            return False
+        if any(e.get("type") in _REVEALING for e in last.events):
+            return False
+        return self.actor() == seat
+
+    def record(self) -> dict[str, Any]:
+        return make_record(
+            self.options,
+            [e.action for e in self.entries],
+            seed=self.seed,
+            final=self.state,
+        )
+
+    # --- what a seat may see --------------------------------------------------------------
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        online = {c.seat for c in self.conns.values()}
+        return [
+            {
+                "seat": i,
+                "kind": s["kind"],
+                "level": s.get("level"),
+                "name": s.get("name")
+                or (f"Bot ({s.get('level')})" if s["kind"] == "bot" else f"Player {i + 1}"),
+                "online": s["kind"] == "bot" or i in online,
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def log_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        return [
+            {
+                "seq": e.seq,
+                "seat": e.seat,
+                "action": public_action(e, seat),
+                "events": [redact_event(ev, seat) for ev in e.events],
+            }
+            for e in self.entries[start:]
+        ]
+
+    def message_for(self, conn: Conn, *, full_log: bool = False) -> dict[str, Any]:
+        start = 0 if full_log or conn.last_log > len(self.entries) else conn.last_log
+        msg = {
+            "type": "view",
+            "game": self.id,
+            "seq": self.seq,
+            "seat": conn.seat,
+            "view": player_view(self.state, conn.seat),
+            "seats": self.public_seats(),
+            "can_undo": self.can_undo(conn.seat),
+            "log_reset": start == 0,
+            "log": self.log_for(conn.seat, start),
+        }
+        conn.last_log = len(self.entries)
+        return msg
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "created": self.created,
+            "options": self.options,
+            "seats": self.public_seats(),
+            "status": "over" if self.over else "active",
+            "seq": self.seq,
+            "to_act": self.actor(),
+            "result": result(self.state) if self.over else None,
+        }
+
+
+def _choose(
+    level: str, seed: int, view: dict[str, Any], seconds: float, iterations: int | None
+) -> str:
+    """Run in a worker: a fresh bot (seeded per step, so restarts are deterministic)."""
+    bot = make_bot(level, seed)
+    return bot.choose(view, Budget(seconds=seconds, iterations=iterations))
+
+
+class Hub:
+    """All live games of one server process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_seconds: float = 2.0,
+        bot_iterations: int | None = None,
+        bot_delay: float = 0.0,
+        bot_processes: int = 1,
+    ) -> None:
+        self.store = store
+        self.bot_seconds = bot_seconds
+        self.bot_iterations = bot_iterations
+        self.bot_delay = bot_delay
+        self.bot_processes = bot_processes
+        self.games: dict[str, LiveGame] = {}
+        self._db = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1 if store.is_sqlite else 4, thread_name_prefix="tne-db"
+        )
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2, thread_name_prefix="tne-bot"
+        )
+        self._procs: concurrent.futures.ProcessPoolExecutor | None = None
+        self._load_lock = asyncio.Lock()
+        self.closing = False
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished game and let its bots resume."""
+        for gid in await self.db(self.store.game_ids, "active"):
+            try:
+                game = await self.get(gid)
+            except Exception:  # a broken record must not stop the server
+                log.exception("cannot load game %s", gid)
+                continue
+            self.kick(game)
+
+    async def stop(self) -> None:
+        self.closing = True
+        for game in list(self.games.values()):
+            if game.bot_task is not None:
+                game.bot_task.cancel()
+            for conn in game.conns.values():
+                conn.queue.put_nowait(None)
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    async def get(self, game_id: str) -> LiveGame:
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        async with self._load_lock:
+            game = self.games.get(game_id)
+            if game is None:
+                try:
+                    row = await self.db(self.store.load, game_id)
+                except UnknownGame:
+                    raise GameError("no-game", f"there is no game {game_id!r}") from None
+                game = LiveGame(row)
+                self.games[game_id] = game
+                if game.over and row.status != "over":
+                    await self.db(self.store.finish, game_id, result(game.state))
+        return game
+
+    async def create(
+        self, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
+    ) -> tuple[LiveGame, list[str | None]]:
+        """A new game; returns it and each human seat's secret token (bots: None)."""
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        new_game(options, seed)  # validates the options (raises InvalidAction)
+        if len(seats) != options.get("players", 2):
+            raise GameError("bad-seats", "give exactly one seat per player")
+        tokens: list[str | None] = []
+        stored = []
+        levels = bot_levels()
+        for i, seat in enumerate(seats):
+            kind = seat.get("kind", "human")
+            name = str(seat.get("name") or "")[:40]
+            if kind == "bot":
+                level = seat.get("level") or default_level()
+                if level not in levels:
+                    raise GameError(
+                        "bad-level", f"unknown bot level {level!r}: {', '.join(levels)}"
+                    )
+                stored.append({"kind": "bot", "level": level, "name": name})
+                tokens.append(None)
+            elif kind == "human":
+                token = secrets.token_urlsafe(18)
+                stored.append(
+                    {"kind": "human", "name": name or f"Player {i + 1}", "token": hash_token(token)}
+                )
+                tokens.append(token)
+            else:
+                raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
+        game_id = secrets.token_hex(6)
+        await self.db(self.store.create_game, game_id, options, seed, stored)
+        game = LiveGame(GameRow(game_id, options, seed, stored, "active", time.time()))
+        self.games[game_id] = game
+        self.kick(game)
+        return game, tokens
+
+    def seat_for(self, game: LiveGame, token: str | None) -> int | None:
+        """The seat a token opens (``None``: spectator); raises on a wrong token."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for i, seat in enumerate(game.seats):
+            if seat.get("token") and secrets.compare_digest(seat["token"], digest):
+                return i
+        raise GameError("bad-token", "this link's token does not open any seat of this game")
+
+    # --- connections ----------------------------------------------------------------------
+
+    def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
+        conn = Conn(seat)
+        key = id(conn)
+        game.conns[key] = conn
+        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+        self.broadcast(game, exclude=key)  # others see who is online
+        return key, conn
+
+    def detach(self, game: LiveGame, key: int) -> None:
+        if game.conns.pop(key, None) is not None and not self.closing:
+            self.broadcast(game)
+
+    def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
+        for key, conn in game.conns.items():
+            if key != exclude:
+                conn.queue.put_nowait(game.message_for(conn))
+
+    def send_error(self, game: LiveGame, conn: Conn, err: GameError) -> None:
+        conn.queue.put_nowait(
+            {"type": "error", "code": err.code, "message": err.message, "seq": game.seq}
+        )
+        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+
+    # --- the one path that changes a game -------------------------------------------------
+
+    async def submit(self, game: LiveGame, seat: int | None, seq: Any, action: Any) -> None:
+        """Play ``action`` for ``seat`` against step ``seq``; raises ``GameError``."""
+        if seat is None:
+            raise GameError("spectator", "spectators cannot act")
+        async with game.lock:
+            self._check_turn(game, seat, seq)
+            try:
+                act = to_action(action)
+                state, events = apply(game.state, act)
+            except (InvalidAction, IllegalAction) as exc:
+                raise GameError(exc.code, exc.message) from None
+            notation = str(act)
+            await self._store_step(game, seat, notation)
+            game.seq += 1
+            game.state = state
+            game.entries.append(Entry(game.seq, seat, notation, events))
+            if game.over:
+                await self.db(self.store.finish, game.id, result(state))
+            self.broadcast(game)
+        self.kick(game)
+
+    async def undo(self, game: LiveGame, seat: int | None, seq: Any) -> None:
+        if seat is None:
+            raise GameError("spectator", "spectators cannot act")
+        async with game.lock:
+            if not isinstance(seq, int) or seq != game.seq:
+                raise GameError("stale", self._stale_message(seq, game.seq))
+            if not game.can_undo(seat):
+                raise GameError(
+                    "no-undo",
+                    "only your own last action can be taken back, and only while it revealed "
+                    "nothing (no tile drawn, no other player asked)",
+                )
+            await self._store_step(game, seat, UNDO)
+            game.seq += 1
+            game.entries.pop()
+            game._rebuild()
+            for conn in game.conns.values():
+                conn.last_log = 0  # the log shrank: send it whole
+            self.broadcast(game)
+
+    async def hand_to_bot(
+        self, game: LiveGame, by_seat: int, target: int, level: str | None
+    ) -> None:
+        """Give a human seat to a bot: one's own seat, or another seat nobody is connected to."""
+        if not 0 <= target < len(game.seats):
+            raise GameError("bad-seat", f"there is no seat {target}")
+        level = level or default_level()
+        if level not in bot_levels():
+            raise GameError("bad-level", f"unknown bot level {level!r}")
+        async with game.lock:
+            seat = game.seats[target]
+            if seat["kind"] == "bot":
+                raise GameError("bad-seat", "that seat is already played by a bot")
+            if target != by_seat and any(c.seat == target for c in game.conns.values()):
+                raise GameError("seat-online", "that player is still connected")
+            seats = [dict(s) for s in game.seats]
+            seats[target] = {
+                "kind": "bot",
+                "level": level,
+                "name": f"{seat.get('name', '')} (bot {level})".strip(),
+            }
+            await self.db(self.store.set_seats, game.id, seats)
+            game.seats = seats
+            self.broadcast(game)
+        self.kick(game)
+
+    def _check_turn(self, game: LiveGame, seat: int, seq: Any) -> None:
+        if game.over:
+            raise GameError("game-over", "the game is over")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq != game.seq:
+            raise GameError("stale", self._stale_message(seq, game.seq))
+        actor = game.actor()
+        if actor != seat:
+            raise GameError("not-your-turn", f"it is not your turn: seat {actor} is to act")
+
+    @staticmethod
+    def _stale_message(seq: Any, now: int) -> str:
+        return (
+            f"your move was made against step {seq!r} but the game is at step {now}: "
+            "here is the current position, please choose again"
+        )
+
+    async def _store_step(self, game: LiveGame, seat: int, action: str) -> None:
+        try:
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action)
+        except StepTaken:
+            # Another process stored this step: our copy is stale, reload it from the log.
+            row = await self.db(self.store.load, game.id)
+            fresh = LiveGame(row)
+            game.seats, game.state, game.entries, game.seq = (
+                fresh.seats,
+                fresh.state,
+                fresh.entries,
+                fresh.seq,
+            )
+            for conn in game.conns.values():
+                conn.last_log = 0
+            self.broadcast(game)
+            raise GameError("stale", "another move was stored for this step first") from None
+
+    # --- bots -----------------------------------------------------------------------------
+
+    def kick(self, game: LiveGame) -> None:
+        """Start the game's bot loop if a bot is to act and none is running."""
+        if self.closing or game.over:
+            return
+        actor = game.actor()
+        if actor is None or game.seats[actor]["kind"] != "bot":
+            return
+        if game.bot_task is None or game.bot_task.done():
+            game.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(game))
+
+    def _executor(self, level: str) -> concurrent.futures.Executor:
+        if level in FAST_LEVELS or self.bot_processes <= 0:
+            return self._threads
+        if self._procs is None:
+            self._procs = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.bot_processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._procs
+
+    async def _bot_loop(self, game: LiveGame) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        while not self.closing and not game.over:
+            actor = game.actor()
+            if actor is None or game.seats[actor]["kind"] != "bot":
+                return
+            level = game.seats[actor]["level"]
+            seq = game.seq
+            view = player_view(game.state, actor)
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            seed = (game.seed * 1_000_003 + seq * 31 + actor) % (2**31)
+            try:
+                choice = await loop.run_in_executor(
+                    self._executor(level),
+                    _choose,
+                    level,
+                    seed,
+                    view,
+                    self.bot_seconds,
+                    self.bot_iterations,
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception(
+                    "bot %s failed in game %s; playing its first legal action", level, game.id
+                )
+                choice = view["legal_actions"][0]
+            try:
+                await self.submit(game, actor, seq, choice)
+                failures = 0
+            except GameError as err:
+                if err.code != "stale":
+                    failures += 1
+                    log.error("bot move %r refused in game %s: %s", choice, game.id, err.message)
+                    if failures > 3:
+                        return

@@ -1,0 +1,229 @@
+"""The store: SQLAlchemy Core tables ``games`` and ``actions`` and a small synchronous API.
+
+Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
+needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
+SHA-256 of each seat's secret token: the tokens themselves are never stored).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+ENV_URL = "TNE_DATABASE_URL"
+
+
+class StepTaken(Exception):
+    """Another writer already stored this step of the game (the (game, seq) key exists)."""
+
+    def __init__(self, game_id: str, seq: int) -> None:
+        super().__init__(f"step {seq} of game {game_id} is already stored")
+        self.game_id = game_id
+        self.seq = seq
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+@dataclass
+class GameRow:
+    id: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    status: str
+    created: float
+    result: dict[str, Any] | None = None
+    actions: list[tuple[int, int | None, str]] = field(default_factory=list)
+
+
+def normalise_url(url: str) -> str:
+    """Plain ``postgresql://`` URLs use psycopg 3 (the driver this project installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def database_url_for(data_dir: str | os.PathLike[str] | None = None, url: str | None = None) -> str:
+    """The URL to use: ``url``, else $TNE_DATABASE_URL, else SQLite in ``data_dir``."""
+    if url:
+        return normalise_url(url)
+    env = os.environ.get(ENV_URL)
+    if env:
+        return normalise_url(env)
+    folder = Path(data_dir or "data")
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(folder / 'tne.sqlite3').resolve()}"
+
+
+class Store:
+    """The games and their action logs in one database."""
+
+    def __init__(self, url: str, table_prefix: str = "") -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {"future": True}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.meta = MetaData()
+        self.games = Table(
+            f"{table_prefix}games",
+            self.meta,
+            Column("id", String(32), primary_key=True),
+            Column("created", Float, nullable=False),
+            Column("updated", Float, nullable=False),
+            Column("options", Text, nullable=False),
+            Column("seed", Integer, nullable=False),
+            Column("seats", Text, nullable=False),
+            Column("status", String(16), nullable=False, index=True),
+            Column("result", Text, nullable=True),
+        )
+        self.actions = Table(
+            f"{table_prefix}actions",
+            self.meta,
+            Column("game_id", String(32), primary_key=True),
+            Column("seq", Integer, primary_key=True, autoincrement=False),
+            Column("seat", Integer, nullable=True),
+            Column("action", String(200), nullable=False),
+            Column("created", Float, nullable=False),
+        )
+        self.meta.create_all(self.engine)
+
+    # --- writes ---------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        game_id: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+    ) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(self.games).values(
+                    id=game_id,
+                    created=now,
+                    updated=now,
+                    options=json.dumps(options),
+                    seed=seed,
+                    seats=json.dumps(seats),
+                    status="active",
+                    result=None,
+                )
+            )
+
+    def append(self, game_id: str, seq: int, seat: int | None, action: str) -> None:
+        """Store step ``seq`` (1-based); raises ``StepTaken`` if it exists already."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(self.actions).values(
+                        game_id=game_id, seq=seq, seat=seat, action=action, created=now
+                    )
+                )
+                conn.execute(
+                    update(self.games).where(self.games.c.id == game_id).values(updated=now)
+                )
+        except IntegrityError as exc:
+            raise StepTaken(game_id, seq) from exc
+
+    def set_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.games)
+                .where(self.games.c.id == game_id)
+                .values(seats=json.dumps(seats), updated=time.time())
+            )
+
+    def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.games)
+                .where(self.games.c.id == game_id)
+                .values(status="over", result=json.dumps(result), updated=time.time())
+            )
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> GameRow:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(self.games).where(self.games.c.id == game_id)).first()
+            if row is None:
+                raise UnknownGame(game_id)
+            acts = conn.execute(
+                select(self.actions.c.seq, self.actions.c.seat, self.actions.c.action)
+                .where(self.actions.c.game_id == game_id)
+                .order_by(self.actions.c.seq)
+            ).all()
+        game = _row(row)
+        game.actions = [(int(a.seq), a.seat, str(a.action)) for a in acts]
+        return game
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        query = select(self.games.c.id).order_by(self.games.c.created)
+        if status is not None:
+            query = query.where(self.games.c.status == status)
+        with self.engine.connect() as conn:
+            return [str(r.id) for r in conn.execute(query)]
+
+    def list_games(self, limit: int = 50) -> list[GameRow]:
+        query = select(self.games).order_by(self.games.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(query)]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def drop_all(self) -> None:
+        """Drop this store's tables (tests)."""
+        self.meta.drop_all(self.engine)
+
+
+def _row(row: Any) -> GameRow:
+    return GameRow(
+        id=str(row.id),
+        options=json.loads(row.options),
+        seed=int(row.seed),
+        seats=json.loads(row.seats),
+        status=str(row.status),
+        created=float(row.created),
+        result=json.loads(row.result) if row.result else None,
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()

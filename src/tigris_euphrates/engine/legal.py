@@ -53,7 +53,7 @@ from .board import (
     dilate,
 )
 from .errors import IllegalAction
-from .kingdoms import touch_counts, touching_kingdoms
+from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
 from .state import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE, State
 
 # Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
@@ -84,16 +84,19 @@ def to_act(state: State) -> int | None:
     return state.turn
 
 
-def _touch(state: State) -> tuple[int, int]:
+def _cached(state: State) -> tuple[int, int, list[int]]:
+    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms), cached."""
     t = state.cache
     if t is None:
-        t = state.cache = touch_counts(state.occupied(), state.lmask)
+        ks = kingdoms(state.occupied(), state.lmask)
+        twos, threes = touch_counts_of(ks)
+        t = state.cache = (twos, threes, ks)
     return t
 
 
 def tile_targets(state: State, colour: int) -> int:
     """Cells where the turn player could put a tile of ``colour`` (ignoring the hand)."""
-    threes = _touch(state)[1]
+    threes = _cached(state)[1]
     board = state.options.board
     empty = FULL & ~(state.occupied() | state.catastrophes)
     terrain = board.rivers if colour == BLUE else ~board.rivers
@@ -104,13 +107,15 @@ def leader_targets(state: State, seat: int, colour: int) -> int:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
     cur = state.leaders[seat * 4 + colour]
     occ = state.occupied()
-    if cur < 0:
-        twos = _touch(state)[0]
-        here = 0
-    else:
+    twos, _, ks = _cached(state)
+    here = 0
+    if cur >= 0:
+        # Lift the leader: only its own kingdom changes (it may split or lose its crown).
         here = 1 << cur
         occ &= ~here
-        twos = touch_counts(occ, state.lmask & ~here)[0]
+        others = [k for k in ks if not k & here]
+        home = next(k for k in ks if k & here) & ~here
+        twos = touch_counts_of(others + kingdoms(home, state.lmask & home))[0]
     red = state.tiles[RED] & ~state.facedown
     empty = FULL & ~(occ | state.catastrophes)
     return empty & ~state.options.board.rivers & dilate(red) & ~twos & ~here
@@ -119,6 +124,18 @@ def leader_targets(state: State, seat: int, colour: int) -> int:
 def catastrophe_targets(state: State) -> int:
     """Cells a catastrophe may hit: empty cells and tiles without treasure or monument."""
     return FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
+
+
+_SWAP_LISTS: dict[tuple[int, ...], list[Action]] = {}
+
+
+def swap_actions(hand: list[int]) -> list[Action]:
+    """The swap actions open to ``hand`` (cached per hand; do not mutate)."""
+    key = tuple(hand)
+    acts = _SWAP_LISTS.get(key)
+    if acts is None:
+        acts = _SWAP_LISTS[key] = [swap_action(t) for t in swap_options(hand)]
+    return acts
 
 
 def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
@@ -218,7 +235,7 @@ def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], li
     others: list[Action] = [
         WITHDRAW[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
     ]
-    others.extend(swap_action(t) for t in swap_options(hand))
+    others.extend(swap_actions(hand))
     others.append(PASS)
     return groups, others
 

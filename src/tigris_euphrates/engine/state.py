@@ -164,7 +164,7 @@ class State:
     end: str | None
     ply: int
     dynasties: tuple[str, ...]
-    cache: tuple[int, int] | None  # (two-kingdom cells, three-kingdom cells), filled lazily
+    cache: tuple[int, int, list[int]] | None  # kingdom touch masks + kingdoms, filled lazily
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""

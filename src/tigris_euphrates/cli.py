@@ -1,0 +1,197 @@
+"""``tne``: the command line (Typer + Rich).
+
+tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean scores
+tne show RECORD.json --ply 40            the board at any point of a record
+tne legal POSITION.json                  the legal actions of a position
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from .ai import make_bot
+from .display import game_panel
+from .engine import (
+    apply,
+    from_position,
+    legal_actions,
+    make_record,
+    new_game,
+    player_view,
+    redact_event,
+    replay,
+    result,
+    spectator_view,
+    to_act,
+    to_position,
+)
+from .engine.errors import EngineError
+from .engine.record import replay_steps
+
+app = typer.Typer(help="Tigris & Euphrates: rules engine, bots and tools.", no_args_is_help=True)
+console = Console()
+
+
+def _options(players: int, board: str, english: bool, open_scoring: bool) -> dict[str, Any]:
+    return {
+        "players": players,
+        "board": board,
+        "english_variant": english,
+        "open_scoring": open_scoring,
+    }
+
+
+def play_bot_game(
+    options: dict[str, Any], seed: int, bots: list[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One game between bots (one per seat) that see only their views; returns
+    (final spectator view, record)."""
+    state = new_game(options, seed)
+    players = [make_bot(name, seed * 101 + seat) for seat, name in enumerate(bots)]
+    actions: list[str] = []
+    while not state.over:
+        seat = to_act(state)
+        assert seat is not None
+        choice = players[seat].choose(player_view(state, seat))
+        state, events = apply(state, choice)
+        actions.append(choice)
+        for i, bot in enumerate(players):
+            bot.observe([redact_event(e, i) for e in events])
+    record = make_record(options, actions, seed=seed, final=state)
+    return spectator_view(state), record
+
+
+@app.command()
+def selfplay(
+    players: Annotated[int, typer.Option(min=2, max=4, help="2, 3 or 4 seats")] = 2,
+    games: Annotated[int, typer.Option(min=1, help="how many games")] = 10,
+    seed: Annotated[int, typer.Option(help="seed of the first game (then +1, +2, …)")] = 1,
+    bots: Annotated[
+        str, typer.Option(help="bot per seat, comma-separated (one name: all seats)")
+    ] = "random",
+    board: Annotated[str, typer.Option(help="standard or advanced")] = "standard",
+    english: Annotated[bool, typer.Option(help="English variant (support limits)")] = False,
+    open_scoring: Annotated[bool, typer.Option(help="open scoring")] = False,
+    save: Annotated[Path | None, typer.Option(help="folder for the game records")] = None,
+    show: Annotated[bool, typer.Option(help="draw the final board of each game")] = False,
+) -> None:
+    """Bots play complete games; prints wins per seat, game length, ends and mean scores."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise typer.BadParameter(f"give one bot or {players} bots, not {len(names)}")
+    options = _options(players, board, english, open_scoring)
+    wins: Counter[int] = Counter()
+    ends: Counter[str] = Counter()
+    lengths: list[int] = []
+    totals: list[list[list[int]]] = []
+    if save:
+        save.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("playing", total=games)
+        for g in range(games):
+            final, record = play_bot_game(options, seed + g, names)
+            res = record["result"]
+            first = res["ranking"][0]
+            for s in first if isinstance(first, list) else [first]:
+                wins[s] += 1
+            ends[res["end"]] += 1
+            lengths.append(len(record["actions"]))
+            totals.append(res["scores"])
+            if save:
+                (save / f"game-{seed + g}.json").write_text(json.dumps(record, indent=1))
+            if show:
+                progress.console.print(game_panel(final, f"game {g + 1} (seed {seed + g})"))
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    table = Table(title=f"{games} game(s), {players} players, bots {', '.join(names)}")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("wins (shared included)")
+    table.add_column("mean lowest colour")
+    table.add_column("mean totals (ascending)")
+    for s in range(players):
+        mean = [statistics.fmean(t[s][i] for t in totals) for i in range(4)]
+        table.add_row(
+            str(s),
+            names[s],
+            f"{wins[s]} ({100 * wins[s] / games:.0f}%)",
+            f"{mean[0]:.2f}",
+            " ".join(f"{m:.1f}" for m in mean),
+        )
+    console.print(table)
+    console.print(
+        f"decisions per game: mean {statistics.fmean(lengths):.0f}, "
+        f"min {min(lengths)}, max {max(lengths)}   "
+        f"ends: {dict(ends)}   time: {elapsed:.1f}s"
+    )
+
+
+@app.command()
+def show(
+    record: Annotated[Path, typer.Argument(help="a tne-record/1 JSON file")],
+    ply: Annotated[
+        int | None, typer.Option(help="after this many actions (default: the end)")
+    ] = None,
+    seat: Annotated[int | None, typer.Option(help="draw the view of this seat")] = None,
+) -> None:
+    """Draw the board of a game record at any point."""
+    data = json.loads(record.read_text())
+    try:
+        state = replay(data, ply)
+    except EngineError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(1) from None
+    actions = data.get("actions", [])
+    done = min(ply if ply is not None else len(actions), len(actions))
+    game = player_view(state, seat) if seat is not None else to_position(state)
+    if seat is None:
+        game["result"] = result(state)
+    last = f"   last action: {actions[done - 1]}" if done else ""
+    console.print(game_panel(game, f"{record.name}: after {done}/{len(actions)} actions{last}"))
+
+
+@app.command()
+def legal(
+    position: Annotated[Path, typer.Argument(help="a tne-position/1 JSON file")],
+) -> None:
+    """Print the legal actions of a position, one per line."""
+    try:
+        state = from_position(json.loads(position.read_text()))
+    except EngineError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(1) from None
+    for action in legal_actions(state):
+        print(action)
+
+
+@app.command()
+def events(
+    record: Annotated[Path, typer.Argument(help="a tne-record/1 JSON file")],
+    seat: Annotated[int | None, typer.Option(help="redact for this seat")] = None,
+) -> None:
+    """Print the game log of a record, one action and its events per line."""
+    data = json.loads(record.read_text())
+    for ply, (_, text, _, evs) in enumerate(replay_steps(data), start=1):
+        shown = [redact_event(e, seat) if seat is not None else e for e in evs]
+        console.print(f"[bold]{ply:>4} {text}[/bold]  " + "; ".join(json.dumps(e) for e in shown))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

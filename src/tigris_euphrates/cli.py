@@ -37,6 +37,7 @@ from .engine import (
 )
 from .engine.errors import EngineError
 from .engine.record import replay_steps
+from .serve_cli import serve
 
 app = typer.Typer(help="Tigris & Euphrates: rules engine, bots and tools.", no_args_is_help=True)
 console = Console()
@@ -187,6 +188,9 @@ def events(
     for ply, (_, text, _, evs) in enumerate(replay_steps(data), start=1):
         shown = [redact_event(e, seat) if seat is not None else e for e in evs]
         console.print(f"[bold]{ply:>4} {text}[/bold]  " + "; ".join(json.dumps(e) for e in shown))
+
+
+app.command("serve")(serve)
 
 
 def main() -> None:

@@ -48,10 +48,23 @@ def position(
     scores: list[dict[str, int]] | None = None,
     catastrophes: list[int] | None = None,
     monuments: dict[str, str] | None = None,
+    spare_treasures: int = 0,
     **options: Any,
 ) -> dict[str, Any]:
-    """A ``tne-position/1`` object for the diagram (see the module docstring)."""
+    """A ``tne-position/1`` object for the diagram (see the module docstring).
+
+    ``spare_treasures`` (0 to 4) adds that many isolated temples with a treasure on row 11
+    (p11, n11, l11, j11), so that a scenario does not end the game by the treasure rule.
+    """
     rows = parse_rows(diagram)
+    if spare_treasures:
+        assert 0 <= spare_treasures <= 4, "at most 4 spare treasures"
+        rows += [""] * (11 - len(rows))
+        last = list(rows[10].ljust(16, "."))
+        for col in (15, 13, 11, 9)[:spare_treasures]:
+            assert last[col] == ".", "spare treasures need p11, n11, l11, j11 free"
+            last[col] = "T"
+        rows[10] = "".join(last)
     grid = []
     cells: dict[str, dict[str, Any]] = {}
     for r in range(11):
@@ -112,3 +125,81 @@ def position(
 def state(diagram: str, **kwargs: Any) -> State:
     """``from_position(position(diagram, ...))``."""
     return from_position(position(diagram, **kwargs))
+
+
+# --- helpers for the rules scenario tests ---------------------------------------------------
+
+
+def play(s: State, *actions: str) -> tuple[State, list[dict[str, Any]]]:
+    """Apply ``actions`` (notation) in order; the final state and all the events."""
+    from tigris_euphrates import apply
+
+    events: list[dict[str, Any]] = []
+    for a in actions:
+        s, ev = apply(s, a)
+        events.extend(ev)
+    return s, events
+
+
+def cells(s: State) -> dict[str, dict[str, Any]]:
+    """The position's ``cells`` object."""
+    from tigris_euphrates import to_position
+
+    return dict(to_position(s)["cells"])
+
+
+def leaders_on_board(s: State) -> set[tuple[int, str, str]]:
+    """The leaders on the board as (seat, colour, cell)."""
+    from tigris_euphrates import to_position
+
+    return {(d["seat"], d["colour"], d["cell"]) for d in to_position(s)["leaders"]}
+
+
+def score(s: State, seat: int) -> dict[str, int]:
+    """The seat's score row (four colours and ``treasure``), zeros included."""
+    from tigris_euphrates import to_position
+
+    return dict(to_position(s)["players"][seat]["score"])
+
+
+def hand(s: State, seat: int) -> dict[str, int]:
+    from tigris_euphrates import to_position
+
+    return dict(to_position(s)["players"][seat]["hand"])
+
+
+def legal(s: State) -> set[str]:
+    """The notation of every legal action now."""
+    from tigris_euphrates import legal_actions
+
+    return {str(a) for a in legal_actions(s)}
+
+
+def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The events of one type."""
+    return [e for e in events if e["type"] == kind]
+
+
+def assert_illegal(s: State, action: str, code: str, words: str = "") -> str:
+    """``action`` raises IllegalAction with ``code`` (its message containing ``words``), is
+    not among the legal actions, and leaves the state unchanged. Returns the message."""
+    import pytest
+
+    from tigris_euphrates import IllegalAction, apply, to_position
+
+    before = to_position(s)
+    with pytest.raises(IllegalAction) as info:
+        apply(s, action)
+    assert info.value.code == code, info.value
+    assert words in str(info.value), str(info.value)
+    assert to_position(s) == before
+    assert action not in legal(s)
+    return str(info.value)
+
+
+def pending(s: State) -> dict[str, Any] | None:
+    """The engine's ``pending`` field of the position (None between actions)."""
+    from tigris_euphrates import to_position
+
+    p = to_position(s).get("pending")
+    return dict(p) if p is not None else None

@@ -16,7 +16,6 @@ from diagram import (
     score,
     state,
 )
-
 from tigris_euphrates import State, to_act, to_position
 
 

@@ -17,7 +17,6 @@ from diagram import (
     score,
     state,
 )
-
 from tigris_euphrates import State, to_act, to_position
 
 

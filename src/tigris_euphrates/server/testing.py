@@ -1,0 +1,182 @@
+"""Run a real server for tests and benchmarks: in a thread, or as a process one can kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from .app import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"no server on port {port} after {timeout}s")
+
+
+class LiveServer:
+    """``create_app(**kwargs)`` served by uvicorn on a free port in a background thread."""
+
+    def __init__(self, **app_kwargs: Any) -> None:
+        self.app_kwargs = app_kwargs
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> LiveServer:
+        app = create_app(**self.app_kwargs)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    @property
+    def app(self) -> Any:
+        assert self._server is not None
+        return self._server.config.app
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._server is not None and self._thread is not None
+        self._server.should_exit = True
+        self._thread.join(timeout=20)
+
+
+class ServerProcess:
+    """``python -m tigris_euphrates.server`` in its own process (``kill()``: SIGKILL)."""
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        database_url: str | None = None,
+        table_prefix: str = "",
+        extra: list[str] | None = None,
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        args = [sys.executable, "-m", "tigris_euphrates.server", "--port", str(self.port)]
+        args += ["--data-dir", str(data_dir), "--bot-delay", "0"]
+        if database_url:
+            args += ["--database-url", database_url]
+        if table_prefix:
+            args += ["--table-prefix", table_prefix]
+        self.args = args + (extra or [])
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
+        env = {k: v for k, v in os.environ.items() if k != "TNE_DATABASE_URL"}
+        self.proc = subprocess.Popen(self.args, env=env)
+        _wait_port(self.port, 30)
+        return self
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+
+class SeatClient:
+    """A websocket client for one seat (``token=None``: spectator); records every frame."""
+
+    def __init__(self, ws_url: str, game_id: str, token: str | None) -> None:
+        from websockets.sync.client import connect
+
+        self._cm = connect(f"{ws_url}/ws/games/{game_id}", max_size=2**24, open_timeout=20)
+        self.ws = self._cm.__enter__()
+        self.ws.send(json.dumps({"type": "join", "token": token}))
+        self.frames: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None  # the last view frame
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        msg = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(msg)
+        if msg.get("type") == "view":
+            self.last = msg
+        return msg
+
+    def try_recv(self, timeout: float = 0.3) -> dict[str, Any] | None:
+        try:
+            return self.recv(timeout)
+        except TimeoutError:
+            return None
+
+    def drain(self, timeout: float = 0.05) -> None:
+        while self.try_recv(timeout) is not None:
+            pass
+
+    def wait_view(self, pred: Any = None, timeout: float = 30) -> dict[str, Any]:
+        """Receive until a view frame satisfying ``pred`` (default: any) arrives."""
+        deadline = time.monotonic() + timeout
+        if self.last is not None and pred is not None and pred(self.last):
+            return self.last
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching view")
+            msg = self.recv(left)
+            if msg.get("type") == "view" and (pred is None or pred(msg)):
+                return msg
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def move(self, action: Any, seq: int | None = None) -> None:
+        assert self.last is not None
+        self.send(
+            {"type": "move", "seq": self.last["seq"] if seq is None else seq, "action": action}
+        )
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+POSTGRES_TEST_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL ($TNE_TEST_POSTGRES_URL or the default) if it answers, else None."""
+    url = os.environ.get("TNE_TEST_POSTGRES_URL", POSTGRES_TEST_URL)
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception:
+        return None
+    return url

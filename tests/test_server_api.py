@@ -1,0 +1,167 @@
+"""The server through real HTTP and websockets: views per seat, refusals, tokens, undo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tigris_euphrates.server.testing import LiveServer, SeatClient
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    data = tmp_path_factory.mktemp("data")
+    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+        yield srv
+
+
+def create(server: LiveServer, seats: list[dict], seed: int = 7, **options) -> dict:
+    r = httpx.post(
+        f"{server.url}/api/games", json={"seats": seats, "seed": seed, "options": options}
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def test_lobby_meta_and_page(server: LiveServer) -> None:
+    meta = httpx.get(f"{server.url}/api/meta").json()
+    assert "random" in meta["bot_levels"] and meta["default_level"] in meta["bot_levels"]
+    page = httpx.get(f"{server.url}/")
+    assert page.status_code == 200 and "app.js" in page.text
+    assert httpx.get(f"{server.url}/static/app.js").status_code == 200
+    g = create(server, HUMANS)
+    assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
+    assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()]
+
+
+def test_bad_requests(server: LiveServer) -> None:
+    r = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "options": {"board": "moon"}})
+    assert r.status_code == 400 and "board" in r.json()["message"]
+    r = httpx.post(f"{server.url}/api/games", json={"seats": [{"kind": "bot", "level": "x"}] * 2})
+    assert r.status_code == 400 and r.json()["error"] == "bad-level"
+    assert httpx.get(f"{server.url}/api/games/nope").status_code == 404
+
+
+def test_two_seats_get_different_views(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    a = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    b = SeatClient(server.ws_url, g["id"], g["seats"][1]["token"])
+    va, vb = a.wait_view()["view"], b.wait_view()["view"]
+    assert va["seat"] == 0 and vb["seat"] == 1
+    assert "hand" in va["players"][0] and "hand" not in va["players"][1]
+    assert "hand" in vb["players"][1] and "hand" not in vb["players"][0]
+    assert va["legal_actions"] and not vb["legal_actions"]  # seat 0 starts
+    a.close()
+    b.close()
+
+
+def test_stale_and_illegal_moves_get_errors_only_to_the_sender(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    a = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    b = SeatClient(server.ws_url, g["id"], g["seats"][1]["token"])
+    first = a.wait_view()
+    b.wait_view()
+    b.drain()
+    a.drain()
+    # illegal: a tile on a river cell
+    a.move("tile red e1")
+    err = a.recv()
+    assert err["type"] == "error" and err["seq"] == 0 and err["message"]
+    fresh = a.recv()
+    assert fresh["type"] == "view" and fresh["seq"] == 0 and fresh["view"] == first["view"]
+    # malformed
+    a.move({"type": "tile", "colour": "purple", "cell": "e4"})
+    assert a.recv()["type"] == "error" and a.recv()["type"] == "view"
+    # a legal move, then a stale one made against step 0
+    move = first["view"]["legal_actions"][0]
+    a.move(move)
+    assert a.wait_view(lambda m: m["seq"] == 1)["view"]["ply"] == 1
+    b.wait_view(lambda m: m["seq"] == 1)
+    a.move(a.last["view"]["legal_actions"][0], seq=0)
+    err = a.recv()
+    assert err["type"] == "error" and err["code"] == "stale" and "step" in err["message"]
+    assert a.recv()["seq"] == 1
+    # not the other seat's turn
+    b.move("pass")
+    err = b.recv()
+    assert err["code"] == "not-your-turn"
+    assert b.recv()["seq"] == 1
+    # the other side saw none of the refusals
+    assert a.try_recv(0.3) is None
+    assert all(f["type"] == "view" for f in b.frames[:-2])
+    a.close()
+    b.close()
+
+
+def test_wrong_token_is_refused(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    c = SeatClient(server.ws_url, g["id"], "not-a-token")
+    err = c.recv()
+    assert err["type"] == "error" and err["code"] == "bad-token"
+    with pytest.raises(Exception):  # noqa: B017 - the server closed the socket
+        c.recv(2)
+    assert c.ws.close_code == 4403
+    r = httpx.get(f"{server.url}/api/games/{g['id']}/view", params={"token": "nope"})
+    assert r.status_code == 403
+
+
+def test_spectator_cannot_act(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    s = SeatClient(server.ws_url, g["id"], None)
+    v = s.wait_view()
+    assert v["seat"] is None and not v["view"]["legal_actions"]
+    assert all("hand" not in p for p in v["view"]["players"])
+    s.move("pass")
+    assert s.recv()["code"] == "spectator"
+    assert s.recv()["seq"] == 0
+    s.close()
+
+
+def test_undo_own_last_action_while_it_revealed_nothing(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    a = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    v0 = a.wait_view()
+    assert v0["can_undo"] is False
+    tile = next(x for x in v0["view"]["legal_actions"] if x.startswith("tile"))
+    a.move(tile)
+    v1 = a.wait_view(lambda m: m["seq"] == 1)
+    assert v1["can_undo"] is True
+    a.send({"type": "undo", "seq": 1})
+    v2 = a.wait_view(lambda m: m["seq"] == 2)
+    assert v2["view"] == v0["view"] and v2["log"] == [] and v2["log_reset"]
+    # the second action of a turn draws tiles: no undo after it
+    a.move(tile)
+    a.wait_view(lambda m: m["seq"] == 3)
+    a.move("pass")
+    v4 = a.wait_view(lambda m: m["seq"] == 4)
+    assert v4["can_undo"] is False
+    a.send({"type": "undo", "seq": 4})
+    assert a.recv()["code"] == "no-undo"
+    a.close()
+
+
+def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
+    g = create(server, HUMANS)
+    gid, tok = g["id"], g["seats"][0]["token"]
+    assert httpx.get(f"{server.url}/api/games/{gid}/record").status_code == 409
+    assert httpx.get(f"{server.url}/api/games/{gid}/replay/1").status_code == 409
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": None})
+    assert r.status_code == 403
+    for seat in (1, 0):  # seat 1 is offline; then seat 0 leaves its own seat
+        r = httpx.post(
+            f"{server.url}/api/games/{gid}/seats/{seat}/bot", json={"token": tok, "level": "random"}
+        )
+        assert r.status_code == 200, r.text
+    s = SeatClient(server.ws_url, gid, None)
+    end = s.wait_view(lambda m: m["view"]["over"], timeout=60)
+    assert end["view"]["result"]["ranking"]
+    record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
+    assert record["format"] == "tne-record/1" and record["seed"] == 7 and record["result"]
+    step = httpx.get(f"{server.url}/api/games/{gid}/replay/3").json()
+    assert step["step"] == 3 and step["action"] == record["actions"][2]
+    s.close()

@@ -1,0 +1,100 @@
+"""The store on SQLite and on the real PostgreSQL: the action log and its (game, seq) key."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from tigris_euphrates.server.testing import POSTGRES_TEST_URL, postgres_url
+from tigris_euphrates.store import StepTaken, Store, UnknownGame, database_url_for
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
+    """(url, table prefix) of an empty store on each database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"t{uuid.uuid4().hex[:10]}_"
+    yield url, prefix
+    Store(url, prefix).drop_all()
+
+
+def test_create_load_append(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    seats = [{"kind": "human", "name": "Ann", "token": "h"}, {"kind": "bot", "level": "random"}]
+    store.create_game("g1", {"players": 2}, 42, seats)
+    for seq, action in enumerate(["tile red e4", "pass", "commit 0"], start=1):
+        store.append("g1", seq, seq % 2, action)
+    row = store.load("g1")
+    assert row.options == {"players": 2} and row.seed == 42 and row.seats == seats
+    assert [a[2] for a in row.actions] == ["tile red e4", "pass", "commit 0"]
+    assert [a[0] for a in row.actions] == [1, 2, 3]
+    assert row.status == "active" and store.game_ids("active") == ["g1"]
+    store.finish("g1", {"ranking": [0, 1]})
+    store.set_seats("g1", seats[::-1])
+    row = store.load("g1")
+    assert row.status == "over" and row.result == {"ranking": [0, 1]} and row.seats == seats[::-1]
+    assert store.game_ids("active") == [] and [g.id for g in store.list_games()] == ["g1"]
+    with pytest.raises(UnknownGame):
+        store.load("nope")
+    store.close()
+
+
+def test_same_step_twice_fails(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    store.create_game("g2", {"players": 2}, 1, [])
+    store.append("g2", 1, 0, "pass")
+    with pytest.raises(StepTaken):
+        store.append("g2", 1, 1, "pass")
+    assert [a[2] for a in store.load("g2").actions] == ["pass"]
+    store.close()
+
+
+def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
+    """Two stores (as two server processes would have) race to write the same step."""
+    first, second = Store(*db), Store(*db)
+    first.create_game("g3", {"players": 2}, 1, [])
+    for round_ in range(1, 11):
+        barrier = threading.Barrier(2)
+        outcome: dict[str, str] = {}
+
+        def write(name: str, store: Store, action: str, seq: int = round_) -> None:
+            barrier.wait()
+            try:
+                store.append("g3", seq, 0, action)
+                outcome[name] = "won"
+            except StepTaken:
+                outcome[name] = "lost"
+
+        threads = [
+            threading.Thread(target=write, args=("a", first, f"tile red a{round_}")),
+            threading.Thread(target=write, args=("b", second, f"tile blue b{round_}")),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcome.values()) == ["lost", "won"], outcome
+        stored = first.load("g3").actions
+        assert len(stored) == round_
+        winner = "a" if outcome["a"] == "won" else "b"
+        assert stored[-1][2] == (f"tile red a{round_}" if winner == "a" else f"tile blue b{round_}")
+    first.close()
+    second.close()
+
+
+def test_database_url_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TNE_DATABASE_URL", raising=False)
+    url = database_url_for(tmp_path / "data")
+    assert url.startswith("sqlite:///") and url.endswith("tne.sqlite3")
+    assert (tmp_path / "data").is_dir()
+    assert database_url_for(None, "postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    monkeypatch.setenv("TNE_DATABASE_URL", "postgresql://x@y/z")
+    assert database_url_for(tmp_path) == "postgresql+psycopg://x@y/z"

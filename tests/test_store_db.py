@@ -65,7 +65,14 @@ def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
         barrier = threading.Barrier(2)
         outcome: dict[str, str] = {}
 
-        def write(name: str, store: Store, action: str, seq: int = round_) -> None:
+        def write(
+            name: str,
+            store: Store,
+            action: str,
+            seq: int = round_,
+            barrier: threading.Barrier = barrier,
+            outcome: dict[str, str] = outcome,
+        ) -> None:
             barrier.wait()
             try:
                 store.append("g3", seq, 0, action)

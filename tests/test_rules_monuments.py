@@ -28,7 +28,7 @@ ZERO = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0}
 
 def test_completing_a_block_offers_the_monuments_of_its_colour() -> None:
     s = st("T r .\nr . .\n. . .", leaders="0 black a3", hands=[{"red": 1}, {}])
-    s, _events = play(s, "tile red b2")
+    s, _ = play(s, "tile red b2")
     assert score(s, 0)["red"] == 1  # the tile's point comes first (the king takes it)
     assert pending(s) == {
         "stage": "monument",
@@ -160,9 +160,9 @@ UNION_BLOCK = """
 
 def test_the_monument_check_runs_on_the_union_tile_after_its_wars() -> None:
     s = st(UNION_BLOCK, leaders="0 black a1, 1 black e1", hands=[{"black": 1}, {}])
-    s, events = play(s, "tile black c2")
+    s, _ = play(s, "tile black c2")
     assert pending(s)["stage"] == "conflict"  # type: ignore[index]
-    s, _events = play(s, "commit 0", "commit 0")  # 3 against 1: seat 0 wins, d2 removed
+    s, _ = play(s, "commit 0", "commit 0")  # 3 against 1: seat 0 wins, d2 removed
     assert "d2" not in cells(s)
     assert pending(s) == {
         "stage": "monument",

@@ -1,0 +1,190 @@
+"""The page in real headless Chromium (Debian's ``chromium``), driven only by clicks.
+
+Select with ``pytest -m browser`` (or ``-k browser``); skipped with a message when no
+Chromium is installed (``make test`` installs it). Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tigris_euphrates.server.testing import LiveServer
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    data = tmp_path_factory.mktemp("browser")
+    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        pytest.skip("no chromium on PATH (apt-get install chromium): browser tests skipped")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def wait_seq_change(page, seq: str, timeout: float = 15_000) -> None:
+    page.wait_for_function(
+        "s => document.body.dataset.seq !== s || document.body.dataset.over === '1'",
+        arg=seq,
+        timeout=timeout,
+    )
+
+
+def wait_my_turn(page) -> None:
+    page.wait_for_function(
+        "() => document.body.dataset.myturn === '1' || document.body.dataset.over === '1'"
+        " || document.querySelector('#ready')",
+        timeout=30_000,
+    )
+
+
+def play_one_action(page, rng: random.Random, n: int) -> None:
+    """One action, chosen only among what the page offers (buttons, highlighted cells)."""
+    seq = page.evaluate("() => document.body.dataset.seq")
+    buttons = page.locator("#decision [data-action]")
+    if buttons.count():
+        buttons.nth(rng.randrange(buttons.count())).click()
+        return wait_seq_change(page, seq)
+    legal = page.locator(".hit.legal")
+    if legal.count():  # a treasure to pick
+        legal.first.click()
+        return wait_seq_change(page, seq)
+    swap = page.locator("#swap")
+    if n % 2 == 1 and swap.count():  # swapping every tile drains the bag: a short game
+        swap.click()
+        for tile in page.locator(".hand-tile").all():
+            tile.click()
+        go = page.locator("#swapgo")
+        if go.is_enabled():
+            go.click()
+            return wait_seq_change(page, seq)
+        page.keyboard.press("Escape")
+    pieces = page.locator(".hand-tile, .leader-chip").all()
+    rng.shuffle(pieces)
+    for piece in pieces:
+        piece.click()
+        cells = page.locator(".hit.legal")
+        if cells.count():
+            cells.nth(rng.randrange(cells.count())).click()
+            return wait_seq_change(page, seq)
+    page.locator("[data-action='pass']").click()
+    wait_seq_change(page, seq)
+
+
+def test_play_a_whole_game_against_a_bot_from_the_lobby(server: LiveServer, browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    t0 = time.monotonic()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    shot(page, "lobby")
+    page.select_option("select[data-seat='1']", "bot:random")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    assert page.locator(".hit.legal").count() == 0
+    page.locator(".hand-tile").first.click()
+    assert page.locator(".hit.legal").count() > 0  # the legal cells light up
+    page.keyboard.press("Escape")
+    rng = random.Random(1)
+    n = 0
+    while page.evaluate("() => document.body.dataset.over") != "1":
+        assert time.monotonic() - t0 < 150, "the game took too long"
+        wait_my_turn(page)
+        if page.evaluate("() => document.body.dataset.over") == "1":
+            break
+        play_one_action(page, rng, n)
+        n += 1
+        if n == 12:
+            shot(page, "midgame")
+    page.wait_for_selector("#endscreen")
+    assert "Game over" in page.locator("#endscreen").inner_text()
+    shot(page, "endscreen")
+    assert n > 5 and not errors, errors
+    page.close()
+
+
+def test_two_players_resolve_a_revolt_through_the_panel(server: LiveServer, browser) -> None:
+    import httpx
+
+    g = httpx.post(
+        f"{server.url}/api/games",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]},
+    ).json()
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    for page, seat in ((a, 0), (b, 1)):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.goto(server.url + g["seats"][seat]["link"])
+        page.wait_for_selector("#hand")
+    # Ann: black leader next to the temple f3, then pass
+    a.click(".leader-chip[data-leader='black']")
+    seq = a.evaluate("() => document.body.dataset.seq")
+    a.click("[data-cell='g3'].legal")
+    wait_seq_change(a, seq)
+    seq = a.evaluate("() => document.body.dataset.seq")
+    a.click("[data-action='pass']")
+    wait_seq_change(a, seq)
+    # Bob: his black leader into the same kingdom: a revolt
+    b.wait_for_function("() => document.body.dataset.myturn === '1'")
+    b.click(".leader-chip[data-leader='black']")
+    b.click("[data-cell='f4'].legal")
+    b.wait_for_selector("#decision .vs")
+    panel = b.locator("#decision").inner_text()
+    assert "Revolt" in panel and "Attacker" in panel and "Bob" in panel and "Ann" in panel
+    shot(b, "conflict-attacker")
+    b.locator("#decision [data-action^='commit']").last.click()  # commit every temple
+    a.wait_for_selector("#decision [data-action^='commit']")
+    assert "support: +" in a.locator("#decision").inner_text()
+    shot(a, "conflict-defender")
+    a.locator("#decision [data-action='commit 0']").click()
+    a.wait_for_function("() => !document.querySelector('#decision .vs')")
+    log = a.locator("#log").inner_text()
+    assert "revolt won by Bob" in log
+    b.wait_for_function("() => document.querySelector('#log').innerText.includes('revolt won')")
+    shot(b, "after-revolt")
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_hotseat_hides_the_hand_between_players(server: LiveServer, browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("select[data-seat='1']", "here")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    for _ in range(2):
+        seq = page.evaluate("() => document.body.dataset.seq")
+        page.click("[data-action='pass']")
+        wait_seq_change(page, seq)
+    page.wait_for_selector("#passdevice")
+    shot(page, "hotseat-pass")
+    page.click("#ready")
+    assert page.locator("#passdevice").count() == 0
+    assert "Player 2" in page.locator("#hand h3").inner_text()
+    page.close()

@@ -1,20 +1,45 @@
-"""AI players. They receive a seat's view, never the state (see ``base.Bot``)."""
+"""AI players. They receive a seat's view, never the state (see ``base.Bot``).
+
+Levels, weakest first: ``random``, ``easy`` (greedy look-ahead with softmax noise),
+``greedy`` (one-step look-ahead), ``medium`` and ``hard`` (information-set MCTS over
+determinizations, with a larger budget for ``hard``). See docs/ai.md.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .base import Bot, Budget, RandomBot
+from .greedy import EasyBot, GreedyBot
+from .search import HardBot, MediumBot, SearchBot
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "greedy": GreedyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by level name (``random``, ...) with its own seeded RNG."""
+    """A bot by level name (``random``, ``easy``, ``greedy``, ``medium``, ``hard``) with its
+    own seeded RNG."""
     try:
         return BOTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}") from None
 
 
-__all__ = ["BOTS", "Bot", "Budget", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "Budget",
+    "EasyBot",
+    "GreedyBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+]

@@ -1,0 +1,88 @@
+"""Playing bots against each other: the referee loop used by the tournament and the tests.
+
+The referee holds the true state; each bot only ever receives ``player_view(state, seat)``
+and the events redacted for its seat (``redact_event``), exactly what a server sends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import apply, make_record, new_game, player_view, redact_event, result, to_act
+from .base import Bot, Budget
+
+
+@dataclass
+class GameOutcome:
+    """What one game produced: the result, the record and per-seat decision times."""
+
+    options: dict[str, Any]
+    seed: int
+    bots: list[str]
+    result: dict[str, Any]
+    actions: list[str]
+    plies: int
+    turns: int
+    times: list[list[float]] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``tne-record/1``) with the bots named in an extra field."""
+        rec = make_record(self.options, self.actions, seed=self.seed)
+        rec["result"] = self.result
+        rec["players"] = list(self.bots)
+        return rec
+
+
+def play_game(
+    bots: Sequence[Bot],
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    budgets: Sequence[Budget | None] | None = None,
+    names: Sequence[str] | None = None,
+    max_plies: int = 20000,
+) -> GameOutcome:
+    """Play one game; ``bots[i]`` sits in seat i. Every action goes through ``apply``
+    (validated), so an illegal choice raises ``IllegalAction``."""
+    opts = dict(options or {})
+    opts.setdefault("players", len(bots))
+    if opts["players"] != len(bots):
+        raise ValueError(f"{len(bots)} bots for a {opts['players']}-player game")
+    state = new_game(opts, seed)
+    n = len(bots)
+    times: list[list[float]] = [[] for _ in range(n)]
+    actions: list[str] = []
+    turns = 1
+    while not state.over:
+        if state.ply >= max_plies:
+            raise RuntimeError(f"game {seed} did not end after {max_plies} plies")
+        seat = to_act(state)
+        assert seat is not None
+        view = player_view(state, seat)
+        budget = budgets[seat] if budgets is not None else None
+        t0 = time.perf_counter()
+        choice = bots[seat].choose(view, budget)
+        times[seat].append(time.perf_counter() - t0)
+        if choice not in view["legal_actions"]:
+            raise ValueError(f"bot in seat {seat} chose {choice!r}, not a legal action")
+        state, events = apply(state, choice)
+        actions.append(choice)
+        for e in events:
+            if e.get("type") == "turn_started":
+                turns += 1
+        for p, bot in enumerate(bots):
+            bot.observe([redact_event(e, p) for e in events])
+    res = result(state)
+    assert res is not None
+    return GameOutcome(
+        options=state.options.to_dict(),
+        seed=seed,
+        bots=list(names) if names is not None else [getattr(b, "name", "?") for b in bots],
+        result=res,
+        actions=actions,
+        plies=state.ply,
+        turns=turns,
+        times=times,
+    )

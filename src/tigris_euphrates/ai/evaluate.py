@@ -1,0 +1,197 @@
+"""A static evaluation of a state, and the small fixed policies the bots share.
+
+The evaluation values each seat's position in victory points:
+
+* **scores, lowest colour first**: a seat's final score is its lowest colour (treasures fill
+  the lowest colours), so the colour totals, sorted ascending after treasures, are weighted
+  1, 0.3, 0.1, 0.03 — a point in the weakest colour is worth most, which keeps colours
+  balanced;
+* **leaders well placed**: each leader on the board is worth future points of its colour,
+  weighted by how much that colour is needed, more when it stands in a big kingdom, is guarded
+  by temples (revolt strength) and backed by tiles of its colour (war strength);
+* a little for tiles in hand (support) and for catastrophes left.
+
+``utilities`` turns the values into one number per seat: how far the seat is ahead of its
+best opponent.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import State, apply_unchecked, legal_actions
+from ..engine.actions import Action, BuildMonument, Commit, Decline
+from ..engine.board import MONUMENTS, NEIGHBOURS, RED, region
+from ..engine.legal import commit_range
+from ..engine.scoring import final_totals
+from ..engine.state import ACTION, CONFLICT, MONUMENT
+
+RANK_WEIGHTS = (1.0, 0.3, 0.1, 0.03)
+LEADER_VALUE = 1.2
+TEMPLE_GUARD = 0.25
+WAR_GUARD = 0.08
+KINGDOM_SIZE = 0.04
+HAND_TILE = 0.04
+CATASTROPHE = 0.25
+
+
+def seat_values(s: State) -> list[float]:
+    """Each seat's value in (weighted) victory points."""
+    n = s.options.players
+    scores = s.scores
+    leaders = s.leaders
+    occ = s.occupied()
+    fd = s.facedown
+    red_up = s.tiles[RED] & ~fd
+    tiles = s.tiles
+    hands = s.hands
+    cats = s.cats
+    w0, w1, w2, w3 = RANK_WEIGHTS
+    known: list[int] = []  # kingdoms found so far (one region() per kingdom)
+    out = []
+    for p in range(n):
+        b = p * 5
+        row = scores[b : b + 4]
+        t = scores[b + 4]
+        totals = sorted(row)
+        while t:  # treasures fill the lowest colour first
+            totals[0] += 1
+            t -= 1
+            if totals[0] > totals[1]:
+                totals.sort()
+        v = w0 * totals[0] + w1 * totals[1] + w2 * totals[2] + w3 * totals[3]
+        base = p * 4
+        for c in range(4):
+            cell = leaders[base + c]
+            if cell < 0:
+                continue
+            bit = 1 << cell
+            for k in known:
+                if k & bit:
+                    break
+            else:
+                k = region(occ, bit)
+                known.append(k)
+            # Marginal value of a point of this colour: its rank among the seat's colours.
+            mine = row[c]
+            rank = 0
+            for d in range(4):
+                if row[d] < mine or (row[d] == mine and d < c):
+                    rank += 1
+            temples = (NEIGHBOURS[cell] & red_up).bit_count()
+            backing = (tiles[c] & ~fd & k).bit_count()
+            size = k.bit_count()
+            w = (
+                LEADER_VALUE
+                + TEMPLE_GUARD * (temples if temples < 3 else 3)
+                + WAR_GUARD * (backing if backing < 6 else 6)
+                + KINGDOM_SIZE * (size if size < 15 else 15)
+            )
+            v += (0.35 + RANK_WEIGHTS[rank]) * w
+        v += HAND_TILE * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
+        v += CATASTROPHE * cats[p]
+        out.append(v)
+    return out
+
+
+def final_key(s: State, seat: int) -> list[int]:
+    row = s.scores[seat * 5 : seat * 5 + 5]
+    return final_totals(row[:4], row[4])
+
+
+def utilities(s: State) -> list[float]:
+    """Per seat, its lead over the best opponent in (weighted) points; a finished game is
+    worth +/- 30 plus the margin of the lowest colours."""
+    n = s.options.players
+    if s.over:
+        keys = [final_key(s, p) for p in range(n)]
+        out = []
+        for p in range(n):
+            best_other = max(keys[q] for q in range(n) if q != p)
+            margin = keys[p][0] - best_other[0]
+            if keys[p] > best_other:
+                out.append(30.0 + margin)
+            elif keys[p] == best_other:
+                out.append(0.0)
+            else:
+                out.append(-30.0 + margin)
+        return out
+    v = seat_values(s)
+    out = []
+    for p in range(n):
+        best_other = max(v[q] for q in range(n) if q != p)
+        out.append(v[p] - best_other)
+    return out
+
+
+def value_for(s: State, seat: int) -> float:
+    """One seat's evaluation (final position: +/- 100 for a win/loss)."""
+    n = s.options.players
+    if s.over:
+        keys = [final_key(s, p) for p in range(n)]
+        best_other = max(keys[q] for q in range(n) if q != seat)
+        if keys[seat] > best_other:
+            return 100.0 + keys[seat][0]
+        if keys[seat] == best_other:
+            return 0.0
+        return -100.0 + keys[seat][0]
+    v = seat_values(s)
+    best_other = max(v[q] for q in range(n) if q != seat)
+    return v[seat] - best_other
+
+
+# --- fixed policies for the decisions inside an action ---------------------------------------
+
+
+def commit_choice(s: State) -> Action:
+    """A sensible support commitment with what the actor's hand holds (no look-ahead).
+
+    Attacker: commit everything if that can beat the defender's base, else nothing.
+    Defender: commit the least that wins (ties go to the defender), else nothing.
+    The English variant's limits are respected (``commit_range``).
+    """
+    c = s.conflict
+    assert c is not None
+    _kind, _colour, _att, _dfn, abase, dbase, acommit = c
+    options = commit_range(s)
+    if acommit < 0:
+        best = max(options)
+        return Commit(best) if abase + best > dbase else Commit(0)
+    need = abase + acommit - dbase
+    if need <= 0:
+        return Commit(0)
+    for n in options:
+        if n >= need:
+            return Commit(n)
+    return Commit(0)
+
+
+def monument_choice(s: State) -> Action:
+    """Build the monument whose colours the placer's leaders can collect, else the first."""
+    acts = legal_actions(s)
+    seat = s.turn
+    best: Action = Decline()
+    best_v = -1.0
+    for a in acts:
+        if isinstance(a, BuildMonument):
+            v = sum(1.0 for col in MONUMENTS[a.monument] if s.leaders[seat * 4 + col] >= 0)
+            if v > best_v:
+                best, best_v = a, v
+    return best
+
+
+def settle(s: State, rng: random.Random | None = None, limit: int = 40) -> State:
+    """Play the decisions inside the current action with the fixed policies, until a turn
+    action (or the end) is due. Returns a new state (``s`` untouched)."""
+    steps = 0
+    while not s.over and s.stage != ACTION and steps < limit:
+        steps += 1
+        if s.stage == CONFLICT:
+            a = commit_choice(s)
+        elif s.stage == MONUMENT:
+            a = monument_choice(s)
+        else:
+            acts = legal_actions(s)
+            a = acts[0] if rng is None else rng.choice(acts)
+        s = apply_unchecked(s, a)
+    return s

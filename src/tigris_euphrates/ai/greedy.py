@@ -1,0 +1,121 @@
+"""The greedy player: one-step look-ahead with the static evaluation.
+
+For every legal action it plays the action on a state built from its view, lets the decisions
+inside that action (support, war order, monument, treasure) run with the fixed policies of
+``evaluate.settle``, and scores the result with ``evaluate.value_for``. When the outcome
+depends on hidden tiles (a conflict: the opponent's support; a swap: the draw) it averages
+over several determinizations, so it attacks in conflicts it can expect to win.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..engine import State, apply_unchecked, parse_action
+from ..engine.actions import Action, Swap
+from ..engine.state import ACTION
+from .base import Budget
+from .determinize import Determinizer, ScoreTally
+from .evaluate import settle, value_for
+
+_PARSED: dict[str, Action] = {}
+
+
+def parse(text: str) -> Action:
+    a = _PARSED.get(text)
+    if a is None:
+        a = _PARSED[text] = parse_action(text)
+    return a
+
+
+def rank_actions(
+    state: State,
+    seat: int,
+    actions: list[Action],
+    worlds: list[State] | None = None,
+) -> list[tuple[float, Action]]:
+    """(value for ``seat``, action) for each action, best first (stable for equal values).
+
+    ``state`` is one world; ``worlds`` (optional, each of which must allow the actions) are
+    used to average the actions whose outcome depends on hidden tiles.
+    """
+    scored: list[tuple[float, int, Action]] = []
+    for i, a in enumerate(actions):
+        s2 = apply_unchecked(state, a)
+        uncertain = s2.stage != ACTION or isinstance(a, Swap)
+        if uncertain and worlds:
+            total = 0.0
+            for w in worlds:
+                total += value_for(settle(apply_unchecked(w, a)), seat)
+            v = total / len(worlds)
+        else:
+            v = value_for(settle(s2), seat)
+        scored.append((v, i, a))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(v, a) for v, _, a in scored]
+
+
+class ViewBot:
+    """Shared plumbing: a seeded RNG, the score tally, determinizers from views."""
+
+    name = "view"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.tally = ScoreTally()
+        self._last_ply = -1
+
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        self.tally.observe(events)
+
+    def determinizer(self, view: dict[str, Any]) -> Determinizer:
+        ply = view.get("ply", 0)
+        if ply < self._last_ply:  # a new game with the same bot
+            self.tally.reset()
+        self._last_ply = ply
+        return Determinizer(view, self.tally.scores(view))
+
+    @staticmethod
+    def legal(view: dict[str, Any]) -> list[str]:
+        legal = view["legal_actions"]
+        if not legal:
+            raise ValueError("the view offers no legal action: it is not this seat's decision")
+        return list(legal)
+
+
+class GreedyBot(ViewBot):
+    """One-step look-ahead with the static evaluation (see module docstring)."""
+
+    name = "greedy"
+    worlds = 8
+    temperature = 0.0
+
+    def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
+        legal = self.legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        det = self.determinizer(view)
+        worlds = [det.sample(self.rng) for _ in range(self.worlds)]
+        actions = [parse(t) for t in legal]
+        ranked = rank_actions(worlds[0], det.seat, actions, worlds)
+        if self.temperature <= 0:
+            return str(ranked[0][1])
+        best = ranked[0][0]
+        weights = [math.exp((v - best) / self.temperature) for v, _ in ranked]
+        pick = self.rng.random() * sum(weights)
+        for w, (_, a) in zip(weights, ranked, strict=True):
+            pick -= w
+            if pick <= 0:
+                return str(a)
+        return str(ranked[-1][1])
+
+
+class EasyBot(GreedyBot):
+    """The greedy look-ahead, but it picks among good actions at random (softmax, T = 1)."""
+
+    name = "easy"
+    worlds = 3
+    temperature = 1.0

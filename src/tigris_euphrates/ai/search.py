@@ -1,0 +1,191 @@
+"""The search player: single-observer information-set MCTS over determinizations.
+
+Each iteration deals the tiles this seat cannot see at random, consistently with its view
+(``Determinizer.sample``: other hands, other seats' swapped tiles, bag order), and walks one
+tree shared by all those worlds. A node is reached by the sequence of actions from the root;
+its children are the candidate actions of the player to act there. In a given world only the
+children that are legal there are *available*; selection is UCB1 over available children
+with availability counts (Cowling, Powley & Whitehouse 2012), so a child that is often
+impossible (it needs a tile an opponent may not hold) is not over-rated.
+
+Branching is large (a turn action has 100–400 choices), so children are not all actions:
+the greedy one-step look-ahead (``greedy.rank_actions``) ranks the actions and only the best
+``root_k`` (at the root, averaged over several worlds) or ``node_k`` (deeper; ranked on a
+random sample of ``node_sample`` legal actions) become children. Other players' nodes rank
+from *their* point of view, with the hands this world dealt them. A leaf is not rolled out
+to the end: the decisions inside the current action are settled with the fixed policies and
+the position is scored by the static evaluation (an evaluation cut-off), giving a utility
+per seat that is backed up to every node for the seat that chose there.
+
+Decisions are reproducible: all randomness comes from the bot's seeded RNG, and an
+iteration budget (``Budget.iterations``) fixes the amount of work; a time budget stops
+earlier on a slow machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..engine import State, apply_unchecked, legal_actions, to_act
+from ..engine.actions import Action
+from ..engine.errors import IllegalAction
+from ..engine.legal import check
+from ..engine.state import ACTION
+from .base import Budget
+from .evaluate import settle, utilities
+from .greedy import ViewBot, parse, rank_actions
+
+
+class Node:
+    __slots__ = ("avail", "children", "order", "visits", "wins")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.wins = 0.0  # sum of the utility for the seat that chose the action leading here
+        self.avail = 0
+        self.children: dict[Action, Node] | None = None
+        self.order: list[Action] = []  # candidates, best prior first
+
+
+def _legal_in(s: State, a: Action) -> bool:
+    try:
+        check(s, a)
+    except IllegalAction:
+        return False
+    return True
+
+
+class SearchBot(ViewBot):
+    """ISMCTS with greedy-ranked candidates and an evaluation cut-off."""
+
+    name = "search"
+    iterations = 200
+    seconds: float | None = 0.9
+    root_k = 8
+    root_worlds = 6
+    node_k = 5
+    node_sample = 60
+    exploration = 0.6
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.last_iterations = 0
+        self._seat = -1
+
+    def default_budget(self) -> Budget:
+        return Budget(seconds=self.seconds, iterations=self.iterations)
+
+    def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
+        legal = self.legal(view)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        if budget is None or (budget.seconds is None and budget.iterations is None):
+            budget = self.default_budget()
+        start = time.perf_counter()
+        deadline = None if budget.seconds is None else start + budget.seconds
+        max_iter = budget.iterations if budget.iterations is not None else 10**9
+        det = self.determinizer(view)
+        seat = det.seat
+        self._seat = seat
+        rng = self.rng
+        actions = [parse(t) for t in legal]
+        worlds = [det.sample(rng) for _ in range(self.root_worlds)]
+        ranked = rank_actions(worlds[0], seat, actions, worlds)
+        root = Node()
+        root.order = [a for _, a in ranked[: self.root_k]]
+        root.children = {a: Node() for a in root.order}
+        if len(root.order) == 1:
+            return str(root.order[0])
+        it = 0
+        while it < max_iter:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            it += 1
+            self._iterate(root, det.sample(rng))
+        self.last_iterations = it
+        assert root.children is not None
+        best = max(
+            enumerate(root.order),
+            key=lambda ia: (root.children[ia[1]].visits, root.children[ia[1]].wins, -ia[0]),  # type: ignore[index]
+        )[1]
+        return str(best)
+
+    # --- one iteration ----------------------------------------------------------------------
+
+    def _iterate(self, root: Node, world: State) -> None:
+        path: list[tuple[Node, int]] = []  # (node, seat that chose the action leading to it)
+        node = root
+        s = world
+        c = self.exploration
+        while True:
+            if s.over:
+                break
+            actor = to_act(s)
+            assert actor is not None
+            if node.children is None:
+                if node.visits == 0 and node is not root:
+                    break  # a new leaf: evaluate it
+                self._expand(node, s, actor)
+            assert node.children is not None
+            available = [a for a in node.order if _legal_in(s, a)]
+            if not available:
+                self._expand(node, s, actor, extend=True)
+                available = [a for a in node.order if _legal_in(s, a)]
+                if not available:
+                    break
+            pick: Action | None = None
+            best = -math.inf
+            for a in available:
+                child = node.children[a]
+                child.avail += 1
+                if child.visits == 0:
+                    if pick is None or node.children[pick].visits > 0:
+                        pick = a
+                        best = math.inf
+                    continue
+                if best == math.inf:
+                    continue
+                ucb = child.wins / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if ucb > best:
+                    best, pick = ucb, a
+            assert pick is not None
+            node = node.children[pick]
+            path.append((node, actor))
+            s = apply_unchecked(s, pick)
+        if not s.over and s.stage != ACTION:
+            s = settle(s)
+        u = utilities(s)
+        root.visits += 1
+        for n, who in path:
+            n.visits += 1
+            n.wins += u[who]
+
+    def _expand(self, node: Node, s: State, actor: int, extend: bool = False) -> None:
+        acts = legal_actions(s)
+        if actor != self._seat and len(acts) > self.node_sample:
+            acts = self.rng.sample(acts, self.node_sample)
+        ranked = rank_actions(s, actor, acts)
+        if node.children is None:
+            node.children = {}
+        for _, a in ranked[: self.node_k]:
+            if a not in node.children:
+                node.children[a] = Node()
+                node.order.append(a)
+        node.visits = max(node.visits, 1)
+
+
+class MediumBot(SearchBot):
+    name = "medium"
+    iterations = 40
+    seconds = 0.4
+    root_k = 6
+    root_worlds = 4
+
+
+class HardBot(SearchBot):
+    name = "hard"

@@ -1,0 +1,132 @@
+"""``tne tournament``: bots against bots, in parallel, with win rates, ratings and a plot.
+
+Registered in ``cli.py`` as ``app.command("tournament")(tournament)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .ai.base import Budget
+from .ai.tournament import parse_options, run_tournament, write_outputs
+
+
+def tournament(
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bot levels (random, easy, greedy, medium, hard). Every "
+            "combination of PLAYERS of them is a lineup; list one per seat for a fixed lineup, "
+            "e.g. hard,greedy,greedy,greedy with --players 4."
+        ),
+    ] = "random,greedy,hard",
+    players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,
+    games: Annotated[
+        int, typer.Option(help="Games per lineup (seats rotate: use a multiple of PLAYERS).")
+    ] = 20,
+    seed: Annotated[int, typer.Option(help="Tournament seed (game and bot seeds derive).")] = 0,
+    options: Annotated[
+        str,
+        typer.Option(
+            help="Game options: key=value,... or advanced, english, open "
+            "(e.g. 'board=advanced,english_variant=true')."
+        ),
+    ] = "",
+    seconds: Annotated[
+        float | None, typer.Option(help="Time budget per decision (default: each level's).")
+    ] = None,
+    iterations: Annotated[
+        int | None, typer.Option(help="Search iterations per decision (default: each level's).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    out: Annotated[Path, typer.Option(help="Where to write the JSON summary.")] = Path(
+        "tournament.json"
+    ),
+    plot: Annotated[
+        Path | None, typer.Option(help="PNG of the ratings (default: OUT with .png).")
+    ] = None,
+    records: Annotated[
+        Path | None, typer.Option(help="Save every game's record (JSON) in this directory.")
+    ] = None,
+) -> None:
+    """Play seat-balanced games between bots and report win rates, scores and ratings."""
+    console = Console()
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        opts = parse_options(options, players)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from e
+    budget = None if seconds is None and iterations is None else Budget(seconds, iterations)
+    with Progress(
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as bar:
+        task = bar.add_task("games", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            summary = run_tournament(
+                names,
+                players=players,
+                games=games,
+                seed=seed,
+                options=opts,
+                budget=budget,
+                jobs=jobs,
+                records=records is not None,
+                progress=advance,
+            )
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from e
+    plot_path = plot if plot is not None else out.with_suffix(".png")
+    write_outputs(summary, out, plot_path, records)
+    _print(console, summary)
+    console.print(f"wrote {out} and {plot_path}" + (f"; records in {records}" if records else ""))
+
+
+def _print(console: Console, summary: dict) -> None:  # type: ignore[type-arg]
+    table = Table(title=f"{summary['games']} games, {summary['players']} players")
+    for col in ("lineup", "bot", "win rate", "95% CI", "mean score", "mean rank", "turns"):
+        table.add_column(col)
+    for p in summary["pairings"]:
+        lineup = " vs ".join(p["lineup"])
+        for name, b in p["bots"].items():
+            lo, hi = b["ci95"]
+            label = name if b["seats"] == 1 else f"{name} (x{b['seats']})"
+            table.add_row(
+                lineup,
+                label,
+                f"{100 * b['win_rate']:.1f}%",
+                f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                f"{b['mean_score']:.2f}",
+                f"{b['mean_rank']:.2f}",
+                f"{p['length']['mean_turns']:.1f}",
+            )
+    console.print(table)
+    rt = Table(title="ratings (openskill Plackett-Luce)")
+    for col in ("bot", "mu", "sigma", "ordinal", "median s", "p99 s", "max s"):
+        rt.add_column(col)
+    for name, r in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]["mu"]):
+        t = summary["decision_seconds"][name]
+        rt.add_row(
+            name,
+            f"{r['mu']:.2f}",
+            f"{r['sigma']:.2f}",
+            f"{r['ordinal']:.2f}",
+            f"{t['median']:.3f}",
+            f"{t['p99']:.3f}",
+            f"{t['max']:.3f}",
+        )
+    console.print(rt)

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean venv
+.PHONY: run test lint typecheck bench clean venv chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,14 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/tne selfplay --players 4 --games 1 --show
+	$(BIN)/tne serve
+
+# The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -24,7 +31,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck
+test: $(STAMP) chromium lint typecheck
 	$(BIN)/pytest -n 2 -q
 
 bench: $(STAMP)

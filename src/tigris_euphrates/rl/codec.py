@@ -1,0 +1,122 @@
+"""A fixed integer encoding of every action (3042 indices), stable across versions.
+
+Blocks, in order: tile (colour × cell), leader (colour × cell), withdraw (colour),
+catastrophe (cell), swap (the 209 count vectors of 1–6 tiles, in ``swap_options`` order),
+pass, commit 0–6, war (colour), monument (monument × top-left cell), decline,
+treasure (cell). Cells are ``row * 16 + col``; colours red, blue, green, black.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..engine.actions import (
+    CATASTROPHE,
+    COMMIT,
+    DECLINE,
+    LEADER,
+    PASS,
+    TILE,
+    TREASURE,
+    WAR,
+    WITHDRAW,
+    Action,
+    BuildMonument,
+    ChooseWar,
+    Commit,
+    Decline,
+    Pass,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    Swap,
+    TakeTreasure,
+    Withdraw,
+    parse_action,
+    swap_action,
+)
+from ..engine.board import NCELLS
+from ..engine.legal import swap_options
+
+SWAPS = tuple(swap_options([6, 6, 6, 6]))
+_SWAP_INDEX = {counts: i for i, counts in enumerate(SWAPS)}
+
+TILE_AT = 0
+LEADER_AT = TILE_AT + 4 * NCELLS
+WITHDRAW_AT = LEADER_AT + 4 * NCELLS
+CATASTROPHE_AT = WITHDRAW_AT + 4
+SWAP_AT = CATASTROPHE_AT + NCELLS
+PASS_AT = SWAP_AT + len(SWAPS)
+COMMIT_AT = PASS_AT + 1
+WAR_AT = COMMIT_AT + 7
+MONUMENT_AT = WAR_AT + 4
+DECLINE_AT = MONUMENT_AT + 6 * NCELLS
+TREASURE_AT = DECLINE_AT + 1
+NUM_ACTIONS = TREASURE_AT + NCELLS
+
+
+def encode(action: Action | str) -> int:
+    """The index of an action (object or notation)."""
+    a = parse_action(action) if isinstance(action, str) else action
+    if isinstance(a, PlaceTile):
+        return TILE_AT + a.colour * NCELLS + a.cell
+    if isinstance(a, PlaceLeader):
+        return LEADER_AT + a.colour * NCELLS + a.cell
+    if isinstance(a, Withdraw):
+        return WITHDRAW_AT + a.colour
+    if isinstance(a, PlaceCatastrophe):
+        return CATASTROPHE_AT + a.cell
+    if isinstance(a, Swap):
+        return SWAP_AT + _SWAP_INDEX[a.counts]
+    if isinstance(a, Pass):
+        return PASS_AT
+    if isinstance(a, Commit):
+        if a.n > 6:
+            raise ValueError("commitments above 6 cannot occur (a hand holds 6 tiles)")
+        return COMMIT_AT + a.n
+    if isinstance(a, ChooseWar):
+        return WAR_AT + a.colour
+    if isinstance(a, BuildMonument):
+        return MONUMENT_AT + a.monument * NCELLS + a.cell
+    if isinstance(a, Decline):
+        return DECLINE_AT
+    if isinstance(a, TakeTreasure):
+        return TREASURE_AT + a.cell
+    raise ValueError(f"{a} has no index in the classic codec")
+
+
+def decode(index: int) -> Action:
+    """The action of an index (the inverse of ``encode``)."""
+    if not 0 <= index < NUM_ACTIONS:
+        raise ValueError(f"action index {index} out of range 0..{NUM_ACTIONS - 1}")
+    if index < LEADER_AT:
+        return TILE[index // NCELLS][index % NCELLS]
+    if index < WITHDRAW_AT:
+        i = index - LEADER_AT
+        return LEADER[i // NCELLS][i % NCELLS]
+    if index < CATASTROPHE_AT:
+        return WITHDRAW[index - WITHDRAW_AT]
+    if index < SWAP_AT:
+        return CATASTROPHE[index - CATASTROPHE_AT]
+    if index < PASS_AT:
+        return swap_action(SWAPS[index - SWAP_AT])
+    if index == PASS_AT:
+        return PASS
+    if index < WAR_AT:
+        return COMMIT[index - COMMIT_AT]
+    if index < MONUMENT_AT:
+        return WAR[index - WAR_AT]
+    if index < DECLINE_AT:
+        i = index - MONUMENT_AT
+        return BuildMonument(i // NCELLS, i % NCELLS)
+    if index == DECLINE_AT:
+        return DECLINE
+    return TREASURE[index - TREASURE_AT]
+
+
+def mask_of(legal: Iterable[Action | str]) -> list[int]:
+    """A 0/1 list of length ``NUM_ACTIONS`` marking the given legal actions."""
+    mask = [0] * NUM_ACTIONS
+    for a in legal:
+        mask[encode(a)] = 1
+    return mask

@@ -1,0 +1,105 @@
+"""Observation tensors built from a seat's view (seat-relative, so seat 0 is always "me").
+
+``observe(view)`` returns ``(planes, features)``: ``planes`` has ``PLANES`` boards of 11×16
+cells, ``features`` ``FEATURES`` numbers. Only what the view holds is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+COLOURS = ("red", "blue", "green", "black")
+STAGES = ("action", "conflict", "war", "monument", "treasure")
+
+# Planes: 0-3 face-up tiles by colour, 4 face-down tiles, 5 treasures, 6 special treasure
+# cells, 7 catastrophes, 8 rivers, 9-24 leaders (relative seat × colour), 25 union tile,
+# 26 blocks offered for a monument, 27 treasures that may be picked now.
+PLANES = 28
+# Features: own hand (4), own score (5), visible scores of others (3 × 5, 0 when hidden),
+# hand sizes (4), catastrophes left (4), leaders off board (4 × 4), bag size, unseen (4),
+# actions left, stage (5), my role in a conflict (attacker, defender), conflict bases (2),
+# attacker commitment, players (3: 2/3/4), my turn, I act now.
+FEATURES = 4 + 5 + 15 + 4 + 4 + 16 + 1 + 4 + 1 + 5 + 2 + 2 + 1 + 3 + 1 + 1
+
+
+def _rc(name: str) -> tuple[int, int]:
+    return int(name[1:]) - 1, ord(name[0]) - 97
+
+
+def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Planes (PLANES, 11, 16) and features (FEATURES,) as float32, relative to the seat."""
+    seat = view["seat"] if view["seat"] is not None else 0
+    n = view["options"]["players"]
+    planes = np.zeros((PLANES, 11, 16), dtype=np.float32)
+    for name, cell in view["cells"].items():
+        r, c = _rc(name)
+        if cell.get("catastrophe"):
+            planes[7, r, c] = 1
+            continue
+        if cell.get("face_down"):
+            planes[4, r, c] = 1
+        else:
+            planes[COLOURS.index(cell["tile"]), r, c] = 1
+        if cell.get("treasure"):
+            planes[5, r, c] = 1
+    for r, row in enumerate(view["grid"]):
+        for c, ch in enumerate(row):
+            if ch == "C":
+                planes[6, r, c] = 1
+            elif ch == "~":
+                planes[8, r, c] = 1
+    for lead in view["leaders"]:
+        r, c = _rc(lead["cell"])
+        rel = (lead["seat"] - seat) % n
+        planes[9 + rel * 4 + COLOURS.index(lead["colour"]), r, c] = 1
+    pending = view.get("pending") or {}
+    if pending.get("union"):
+        r, c = _rc(pending["union"])
+        planes[25, r, c] = 1
+    for name in (pending.get("monument") or {}).get("blocks", []):
+        r, c = _rc(name)
+        planes[26, r : r + 2, c : c + 2] = 1
+    for name in (pending.get("treasure") or {}).get("cells", []):
+        r, c = _rc(name)
+        planes[27, r, c] = 1
+
+    f: list[float] = []
+    players = view["players"]
+    me = players[seat]
+    f += [me.get("hand", {}).get(c, 0) / 6 for c in COLOURS]
+    own = me.get("score") or {}
+    f += [own.get(k, 0) / 10 for k in (*COLOURS, "treasure")]
+    for k in range(1, 4):
+        p = players[(seat + k) % n] if k < n else None
+        score = (p or {}).get("score") or {}
+        f += [score.get(key, 0) / 10 for key in (*COLOURS, "treasure")]
+    for k in range(4):
+        p = players[(seat + k) % n] if k < n else None
+        f.append((p["hand_size"] / 6) if p else 0.0)
+    for k in range(4):
+        p = players[(seat + k) % n] if k < n else None
+        f.append((p["catastrophes"] / 2) if p else 0.0)
+    for k in range(4):
+        p = players[(seat + k) % n] if k < n else None
+        off = p["leaders_off_board"] if p else []
+        f += [1.0 if c in off else 0.0 for c in COLOURS]
+    f.append(view["bag_size"] / 100)
+    f += [view["unseen"][c] / 30 for c in COLOURS]
+    f.append(view["turn"]["actions_left"] / 2)
+    stage = pending.get("stage", "action") if pending else "action"
+    f += [1.0 if stage == s else 0.0 for s in STAGES]
+    conflict = pending.get("conflict") or {}
+    f.append(1.0 if conflict.get("attacker") == seat else 0.0)
+    f.append(1.0 if conflict.get("defender") == seat else 0.0)
+    f.append(conflict.get("attacker_base", 0) / 10)
+    f.append(conflict.get("defender_base", 0) / 10)
+    commit = conflict.get("attacker_commit")
+    f.append((commit or 0) / 6)
+    f += [1.0 if n == k else 0.0 for k in (2, 3, 4)]
+    f.append(1.0 if view["turn"]["player"] == seat else 0.0)
+    f.append(1.0 if view["to_act"] == seat else 0.0)
+    features = np.asarray(f, dtype=np.float32)
+    assert features.shape == (FEATURES,)
+    return planes, features

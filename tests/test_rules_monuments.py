@@ -179,3 +179,10 @@ def test_no_monument_when_the_war_broke_the_block() -> None:
     board = cells(s)
     assert "b1" not in board and "c1" not in board and "b2" not in board
     assert pending(s) is None and to_act(s) == 0
+
+
+def test_face_down_tiles_stay_in_the_region() -> None:
+    # a1 and d1 are connected through the monument: a priest next to d1 meets seat 1's
+    s = st("r R R r\n. R R .", monuments={"red-green": "b1"}, leaders="1 red a2")
+    s, events = play(s, "leader red d2")
+    assert of_type(events, "conflict_started")[0]["kind"] == "revolt"

@@ -130,3 +130,15 @@ def test_the_treasure_rule_runs_after_the_wars_of_a_union() -> None:
     # a2-a1 (seat 1's trader) and c1-c2 (seat 0's king): no war, then the trader picks
     s, _ = play(s, "tile black b1")
     assert to_act(s) == 1 and legal(s) == {"treasure a1", "treasure c1"}
+
+
+def test_the_treasure_rule_runs_after_a_revolt_for_its_winner() -> None:
+    # Seat 0's trader on c2 joins seat 1's kingdom (trader b1, treasure a1) and brings the
+    # leaderless d1-d2 (treasure d1): a revolt first, then the winner's trader picks.
+    s = st("T . . T\nr r . r", leaders="1 green b1", hands=[{"red": 1}, {}])
+    s, events = play(s, "leader green c2")
+    started = of_type(events, "conflict_started")[0]
+    assert (started["attacker_base"], started["defender_base"]) == (2, 2)
+    assert of_type(events, "treasure_taken") == [] and pending(s)["stage"] == "conflict"  # type: ignore[index]
+    s, _ = play(s, "commit 1", "commit 0")  # 3 against 2
+    assert to_act(s) == 0 and legal(s) == {"treasure a1", "treasure d1"}

@@ -149,3 +149,30 @@ def test_shared_first_place_and_a_third() -> None:
         ]
     )
     assert r["ranking"] == [[1, 2], 0, 3]
+
+
+def test_a_treasure_on_a_face_down_tile_counts_for_the_end() -> None:
+    from diagram import position
+    from tigris_euphrates import from_position
+
+    pos = position("R R T\nR R .", monuments={"red-blue": "a1"}, spare_treasures=1)
+    pos["cells"]["a1"]["treasure"] = True
+    pos["players"] = [dict(p, hand={"red": 6}) for p in pos["players"]]
+    s = from_position(pos)  # three treasures: a1 (face down), c1, p11
+    s, _ = play(s, "pass", "pass")
+    assert to_position(s)["over"] is False
+
+
+def test_setup_of_a_new_game() -> None:
+    from tigris_euphrates import new_game
+
+    for players in (2, 3, 4):
+        s = new_game({"players": players}, seed=7)
+        pos = to_position(s)
+        temples = {c for c, v in pos["cells"].items() if v == {"tile": "red", "treasure": True}}
+        assert len(temples) == 10 and len(pos["cells"]) == 10
+        assert all(sum(p["hand"].values()) == 6 and p["catastrophes"] == 2 for p in pos["players"])
+        assert len(pos["bag"]) == 153 - 10 - 6 * players
+        assert pos["turn"] == {"player": 0, "actions_left": 2} and pos["leaders"] == []
+    adv = to_position(new_game({"board": "advanced"}, seed=7))
+    assert sum(1 for v in adv["cells"].values() if v.get("treasure")) == 14

@@ -182,3 +182,11 @@ def test_the_same_action_twice_and_the_refill_from_the_turn_player_clockwise() -
     assert to_position(s)["bag"] == ["black", "black"]
     assert to_act(s) == 1
     assert leaders_on_board(s) == set()
+
+
+def test_a_kingdom_touched_twice_counts_once() -> None:
+    # b2 touches the kingdom through a2 and b1: one kingdom, the tile scores
+    s = st("r r .\nr . .", leaders="1 red a3", hands=[{"red": 1}, {}])
+    s, events = play(s, "tile red b2")
+    assert of_type(events, "kingdoms_united") == []
+    assert score(s, 1)["red"] == 1

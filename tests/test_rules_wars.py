@@ -42,6 +42,7 @@ def test_war_base_strength_excludes_the_union_tile_and_the_tie_goes_to_the_defen
     assert started["support"] == "black"
     assert (started["attacker"], started["defender"]) == (0, 1)
     assert (started["attacker_base"], started["defender_base"]) == (2, 1)
+    assert pending(s)["union"] == "d2"  # type: ignore[index]  # the unification marker
     assert to_act(s) == 0 and legal(s) == {"commit 0", "commit 1"}
     s, _ = play(s, "commit 0")
     assert to_act(s) == 1 and legal(s) == {"commit 0", "commit 1"}

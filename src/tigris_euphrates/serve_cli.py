@@ -45,4 +45,4 @@ def serve(
     typer.echo(
         f"Tigris & Euphrates: open http://{host}:{port}/ in your browser  (games in {where})"
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
         bot_processes=a.bot_processes,
         table_prefix=a.table_prefix,
     )
-    uvicorn.run(app, host=a.host, port=a.port, log_level="warning")
+    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", ws_per_message_deflate=False)
 
 
 if __name__ == "__main__":

@@ -349,6 +349,12 @@ class Hub:
     def detach(self, game: LiveGame, key: int) -> None:
         if game.conns.pop(key, None) is not None and not self.closing:
             self.broadcast(game)
+        self._evict(game)
+
+    def _evict(self, game: LiveGame) -> None:
+        """Finished games nobody watches leave memory (they reload from the store)."""
+        if game.over and not game.conns and self.games.get(game.id) is game:
+            del self.games[game.id]
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
         for key, conn in game.conns.items():
@@ -383,6 +389,7 @@ class Hub:
                 await self.db(self.store.finish, game.id, result(state))
             self.broadcast(game)
         self.kick(game)
+        self._evict(game)
 
     async def undo(self, game: LiveGame, seat: int | None, seq: Any) -> None:
         if seat is None:

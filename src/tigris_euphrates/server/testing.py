@@ -48,7 +48,12 @@ class LiveServer:
     def __enter__(self) -> LiveServer:
         app = create_app(**self.app_kwargs)
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            ws_per_message_deflate=False,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)

@@ -176,3 +176,9 @@ def test_setup_of_a_new_game() -> None:
         assert pos["turn"] == {"player": 0, "actions_left": 2} and pos["leaders"] == []
     adv = to_position(new_game({"board": "advanced"}, seed=7))
     assert sum(1 for v in adv["cells"].values() if v.get("treasure")) == 14
+
+
+def test_an_empty_bag_ends_nothing_while_nobody_must_draw() -> None:
+    s = st(". .", hands=[{"red": 6}, {"red": 6}], bag=[])
+    s, _ = play(s, "pass", "pass")
+    assert to_position(s)["over"] is False and to_act(s) == 1

@@ -68,6 +68,7 @@ def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, l
     s = state.copy()
     events: list[Event] = []
     _play(s, act, events)
+    s.cache = None  # nothing cached while the board was changing may survive
     return s, events
 
 
@@ -75,6 +76,7 @@ def apply_unchecked(state: State, action: Action, events: Events = None) -> Stat
     """The fast path for search and playouts: no validation. Only for legal actions."""
     s = state.copy()
     _play(s, action, events)
+    s.cache = None
     return s
 
 

@@ -119,7 +119,8 @@ def test_play_a_whole_game_against_a_bot_from_the_lobby(server: LiveServer, brow
             break
         play_one_action(page, rng, n)
         n += 1
-        if n == 12:
+        if n == 24:
+            page.locator("input[type=checkbox]").nth(2).check()  # coordinates on
             shot(page, "midgame")
     page.wait_for_selector("#endscreen")
     assert "Game over" in page.locator("#endscreen").inner_text()
@@ -133,7 +134,10 @@ def test_two_players_resolve_a_revolt_through_the_panel(server: LiveServer, brow
 
     g = httpx.post(
         f"{server.url}/api/games",
-        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]},
+        json={
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            "seed": 1,  # Bob holds five temples (red tiles) to support his revolt
+        },
     ).json()
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     a, b = ctx_a.new_page(), ctx_b.new_page()
@@ -166,7 +170,13 @@ def test_two_players_resolve_a_revolt_through_the_panel(server: LiveServer, brow
     log = a.locator("#log").inner_text()
     assert "revolt won by Bob" in log
     b.wait_for_function("() => document.querySelector('#log').innerText.includes('revolt won')")
+    b.wait_for_selector("#conflict-result")
     shot(b, "after-revolt")
+    # a reload (or a dropped connection) returns Ann to her seat and the current view
+    a.reload()
+    a.wait_for_selector("#hand")
+    assert "Ann" in a.locator("#hand h3").inner_text()
+    assert "revolt won by Bob" in a.locator("#log").inner_text()
     ctx_a.close()
     ctx_b.close()
 

@@ -296,14 +296,17 @@ async function gamePage(id, replayMode) {
     document.body.dataset.over = v.over ? "1" : "0";
     document.body.dataset.myturn = legal.length ? "1" : "0";
     const actor = v.to_act;
-    $("#status").textContent = v.over ? "Game over" : (me !== null && actor === me ? "Your turn" : seatName(seats, actor) + " to act")
-      + (v.over ? "" : ` · actions left: ${v.turn.actions_left}`) + ` · bag: ${v.bag_size}`;
+    const turnOf = v.turn.player === me ? "your turn" : seatName(seats, v.turn.player) + "'s turn";
+    $("#status").textContent = v.over ? `Game over · bag: ${v.bag_size}`
+      : (me !== null && actor === me ? (v.pending ? "Your decision" : "Your turn") : seatName(seats, actor) + " to act")
+        + ` · ${turnOf}, actions left: ${v.turn.actions_left} · bag: ${v.bag_size}`;
     document.title = (legal.length ? "▶ " : "") + "Tigris & Euphrates";
     boardBox.replaceChildren(drawBoard(v, { ...ui, targets: targetsFor(v), onCell: act }));
     const panels = [];
     // the decision panel (conflict, war order, monument, treasure)
     const pend = v.pending;
     if (pend && (pend.conflict || pend.stage !== "action")) panels.push(decisionPanel(v, seats, legal));
+    else { const last = lastConflict(c.log, seats); if (last) panels.push(last); }
     if (me !== null) panels.push(handPanel(v, legal, me, m.can_undo, c));
     panels.push(h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(v, p, seats, me, c)))));
     panels.push(h("div", { class: "card toggles" },
@@ -318,6 +321,15 @@ async function gamePage(id, replayMode) {
       h("h2", {}, "Pass the device to " + seatName(seats, passFor.seat)),
       h("p", {}, "The hand on screen is hidden until its player is ready."),
       h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, `I am ${seatName(seats, passFor.seat)}: show my hand`))));
+  }
+  function lastConflict(log, seats) {
+    // the result of a conflict stays on screen until two more actions have been played
+    for (const e of log.slice(-3).reverse()) for (const ev of e.events) if (ev.type === "conflict_resolved")
+      return h("div", { class: "card", id: "conflict-result" }, h("h3", {}, `${ev.kind === "revolt" ? "Revolt" : "War"} (${ev.colour}) — result`),
+        h("div", { class: "vs" }, h("div", {}, h("b", {}, seatName(seats, ev.winner)), h("div", { class: "big" }, ev.winner === ev.loser ? "" : (ev.kind && ev.attacker_total !== undefined ? Math.max(ev.attacker_total, ev.defender_total) : ""))),
+          h("div", {}, "beats"), h("div", {}, h("b", {}, seatName(seats, ev.loser)), h("div", { class: "big" }, Math.min(ev.attacker_total, ev.defender_total)))),
+        h("p", { class: "muted" }, `attacker ${ev.attacker_total} – defender ${ev.defender_total} (base + support); ${seatName(seats, ev.loser)}'s leader is removed.`));
+    return null;
   }
   function toggle(label, key) {
     return h("label", {}, h("input", { type: "checkbox", checked: ui[key], onchange: e => { ui[key] = e.target.checked; render(); } }), " " + label);

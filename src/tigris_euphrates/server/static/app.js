@@ -93,9 +93,11 @@ async function lobby() {
   } }, "Start game");
   const list = h("tbody");
   app.replaceChildren(h("div", { class: "lobby" },
-    h("div", { class: "card" }, h("h2", {}, "New game"), h("div", {}, nSel), seatsBox,
+    h("div", { class: "card" }, h("h2", {}, "New game"),
+      h("p", { class: "muted" }, "Press “Start game” to play against the computer. In the game, click a tile or a leader of your hand, then one of the highlighted cells."),
+      h("div", {}, nSel), seatsBox,
       h("p", {}, h("label", {}, "Board ", board)),
-      h("p", {}, h("label", {}, english, " English variant (leaders in a kingdom of their own colour… see rules §11)")),
+      h("p", {}, h("label", {}, english, " English variant (support limits in conflicts)")),
       h("p", {}, h("label", {}, open, " Open scoring (everyone's points are shown)")),
       create,
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
@@ -103,6 +105,7 @@ async function lobby() {
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "State"), h("th", {}))), list))));
   const games = await api("/api/games");
   const mineIds = new Set(store.games());
+  if (!games.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No games yet.")));
   for (const g of games) {
     const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
     const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")

@@ -126,6 +126,16 @@ def test_play_a_whole_game_against_a_bot_from_the_lobby(server: LiveServer, brow
     assert "Game over" in page.locator("#endscreen").inner_text()
     shot(page, "endscreen")
     assert n > 5 and not errors, errors
+    # replay the finished game step by step
+    page.click("#endscreen >> text=Replay")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    page.click("#next")
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    page.click("#next")
+    page.wait_for_function("() => document.body.dataset.step === '2'")
+    assert "step 2" in page.locator("#status").inner_text()
+    shot(page, "replay")
+    assert not errors, errors
     page.close()
 
 

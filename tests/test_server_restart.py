@@ -93,3 +93,36 @@ def test_killed_server_loses_nothing_and_bots_resume(db: tuple[str, str], tmp_pa
             row = store.load(gid)
             assert row.status == "over" and [a[2] for a in row.actions] == record["actions"]
     store.close()
+
+
+def test_two_server_processes_racing_for_one_step(db: tuple[str, str], tmp_path: Path) -> None:
+    """The same seat moves through two servers on one database: one move wins, the other
+    server answers ``stale`` and shows the winner's position."""
+    url, prefix = db
+    with ServerProcess(tmp_path, url, prefix) as one, ServerProcess(tmp_path, url, prefix) as two:
+        g = httpx.post(
+            f"{one.url}/api/games",
+            json={"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2},
+        ).json()
+        token = g["seats"][0]["token"]
+        a = SeatClient(one.ws_url, g["id"], token)
+        b = SeatClient(two.ws_url, g["id"], token)
+        legal = a.wait_view()["view"]["legal_actions"]
+        b.wait_view()
+        a.move(legal[0], seq=0)
+        b.move(legal[-1], seq=0)
+        a.wait_view(lambda m: m["seq"] == 1)
+        b.wait_view(lambda m: m["seq"] == 1)
+        a.drain(0.3)
+        b.drain(0.3)
+        errors = {k: [f for f in c.frames if f["type"] == "error"] for k, c in (("a", a), ("b", b))}
+        assert sorted(len(v) for v in errors.values()) == [0, 1], errors
+        loser = "a" if errors["a"] else "b"
+        assert errors[loser][0]["code"] == "stale"
+        assert a.last is not None and b.last is not None
+        assert a.last["seq"] == b.last["seq"] == 1 and a.last["view"] == b.last["view"]
+        winner_action = legal[0] if loser == "b" else legal[-1]
+        row = Store(url, prefix).load(g["id"])
+        assert [x[2] for x in row.actions] == [winner_action]
+        a.close()
+        b.close()

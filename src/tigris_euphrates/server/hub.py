@@ -517,6 +517,16 @@ class Hub:
                 )
             except asyncio.CancelledError:
                 raise
+            except concurrent.futures.BrokenExecutor:
+                # a worker process died (killed, out of memory): start a new pool, try again
+                log.error("bot workers broke in game %s; restarting them", game.id)
+                if self._procs is not None:
+                    self._procs.shutdown(wait=False, cancel_futures=True)
+                    self._procs = None
+                failures += 1
+                if failures > 3:
+                    return
+                continue
             except Exception:
                 log.exception(
                     "bot %s failed in game %s; playing its first legal action", level, game.id

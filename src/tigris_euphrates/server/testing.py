@@ -129,7 +129,7 @@ class SeatClient:
         self.last: dict[str, Any] | None = None  # the last view frame
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        msg = json.loads(self.ws.recv(timeout=timeout))
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(msg)
         if msg.get("type") == "view":
             self.last = msg

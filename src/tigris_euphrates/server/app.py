@@ -188,13 +188,18 @@ def create_app(
         actions = [e.action for e in game.entries]
         step = max(0, min(step, len(actions)))
         record = {"options": game.options, "seed": game.seed, "actions": actions[:step]}
+        state = replay(record)
+        view = player_view(state, None)
+        # The game is over, so everything is public (RULES.md §10): every hand and score row.
+        view["players"] = [player_view(state, p)["players"][p] for p in range(len(game.seats))]
         return {
             "id": game.id,
             "step": step,
             "total": len(actions),
             "action": actions[step - 1] if step else None,
+            "actor": game.entries[step - 1].seat if step else None,
             "seats": game.public_seats(),
-            "view": player_view(replay(record), None),
+            "view": view,
         }
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot")

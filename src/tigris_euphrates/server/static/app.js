@@ -413,6 +413,8 @@ async function gamePage(id, replayMode) {
       h("span", {}, p.score ? "score " + scoreOf(p.score) : "score hidden"))];
     rows.push(h("div", { class: "muted" }, `hand ${p.hand_size} · catastrophes ${p.catastrophes}` + (s.kind === "bot" ? ` · bot ${s.level}` : "")));
     if (p.score) rows.push(h("div", { class: "chips" }, COLOURS.map(col => h("span", { class: "chip c-" + col }, p.score[col])), h("span", { class: "chip c-treasure" }, "◆" + p.score.treasure)));
+    if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, "hand: ",
+      COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col }, col[0].toUpperCase())))));
     if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, "off board: ", p.leaders_off_board.map(col => h("span", { class: "chip c-" + col }, DYN[p.dynasty]))));
     if (s.kind === "human" && !v.over && c.token && (p.seat === me || !s.online))
       rows.push(h("button", { class: "tobot", onclick: async () => {
@@ -454,9 +456,9 @@ async function gamePage(id, replayMode) {
     boardBox.replaceChildren(drawBoard(v, { ...ui, targets: {}, onCell: () => {} }));
     const go = n => () => loadStep(Math.max(0, Math.min(replay.total, n)));
     side.replaceChildren(h("div", { class: "card" }, h("h3", {}, "Replay"),
-      h("div", { class: "actions" }, h("button", { onclick: go(0) }, "⏮"), h("button", { id: "prev", onclick: go(replay.step - 1) }, "◀"),
-        h("button", { id: "next", onclick: go(replay.step + 1) }, "▶"), h("button", { onclick: go(replay.total) }, "⏭")),
-      h("p", {}, replay.action ? `${seatName(seats, null)}` && `Last action: ${replay.action}` : "Start of the game"),
+      h("div", { class: "actions" }, h("button", { onclick: go(0), title: "start" }, "«"), h("button", { id: "prev", onclick: go(replay.step - 1) }, "◀"),
+        h("button", { id: "next", onclick: go(replay.step + 1) }, "▶"), h("button", { onclick: go(replay.total), title: "end" }, "»")),
+      h("p", {}, replay.action ? `Last action: ${seatName(seats, replay.actor)} — ${replay.action}` : "Start of the game"),
       h("a", { href: `/api/games/${id}/record`, download: "" }, "Download the record")),
       h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(v, p, seats, null, {})))),
       h("div", { class: "card toggles" }, toggle("Kingdoms", "kingdoms"), toggle("Leader strengths", "strengths"), toggle("Coordinates", "coords")));

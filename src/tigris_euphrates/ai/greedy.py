@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from ..engine import State, apply_unchecked, parse_action
-from ..engine.actions import Action, Swap
+from ..engine.actions import Action
 from ..engine.state import ACTION
 from .base import Budget
 from .determinize import Determinizer, ScoreTally
@@ -44,8 +44,9 @@ def rank_actions(
     scored: list[tuple[float, int, Action]] = []
     for i, a in enumerate(actions):
         s2 = apply_unchecked(state, a)
-        uncertain = s2.stage != ACTION or isinstance(a, Swap)
-        if uncertain and worlds:
+        # Only decisions inside the action (support!) depend much on hidden tiles; a swap's
+        # draw changes nothing the evaluation looks at but the hand size, so one world will do.
+        if worlds and s2.stage != ACTION:
             total = 0.0
             for w in worlds:
                 total += value_for(settle(apply_unchecked(w, a)), seat)

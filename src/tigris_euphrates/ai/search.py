@@ -66,7 +66,8 @@ class SearchBot(ViewBot):
     root_k = 8
     root_worlds = 6
     node_k = 5
-    node_sample = 60
+    node_sample = 50
+    own_sample = 120
     exploration = 0.6
 
     def __init__(self, seed: int = 0) -> None:
@@ -167,8 +168,9 @@ class SearchBot(ViewBot):
 
     def _expand(self, node: Node, s: State, actor: int, extend: bool = False) -> None:
         acts = legal_actions(s)
-        if actor != self._seat and len(acts) > self.node_sample:
-            acts = self.rng.sample(acts, self.node_sample)
+        limit = self.own_sample if actor == self._seat else self.node_sample
+        if len(acts) > limit:
+            acts = self.rng.sample(acts, limit)
         ranked = rank_actions(s, actor, acts)
         if node.children is None:
             node.children = {}

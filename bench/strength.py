@@ -1,0 +1,178 @@
+"""Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
+bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
+
+    .venv/bin/python bench/strength.py            # the full benchmark (long: about an hour)
+    .venv/bin/python bench/strength.py --quick    # a smoke run with few games
+
+Each experiment is exactly what ``tne tournament`` with the printed arguments runs; bots use
+their level's default budget unless the experiment says otherwise. Results are written after
+each experiment, so a partial run leaves its figures behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from tigris_euphrates.ai.tournament import run_tournament
+
+HERE = Path(__file__).parent
+
+EXPERIMENTS: list[dict[str, Any]] = [
+    {
+        "key": "greedy_vs_random",
+        "title": "greedy vs random, 2 players",
+        "bots": "greedy,random",
+        "players": 2,
+        "games": 200,
+        "seed": 1,
+        "subject": "greedy",
+        "target": 0.95,
+    },
+    {
+        "key": "hard_vs_greedy",
+        "title": "hard vs greedy, 2 players",
+        "bots": "hard,greedy",
+        "players": 2,
+        "games": 200,
+        "seed": 2,
+        "subject": "hard",
+        "target": 0.80,
+    },
+    {
+        "key": "hard_vs_3_greedy",
+        "title": "one hard vs three greedy, 4 players",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 60,
+        "seed": 3,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "ladder",
+        "title": "every level against every other, 2 players (ratings)",
+        "bots": "random,easy,greedy,medium,hard",
+        "players": 2,
+        "games": 10,
+        "seed": 4,
+        "subject": None,
+        "target": None,
+    },
+]
+
+
+def command(exp: dict[str, Any], games: int) -> str:
+    return (
+        f"tne tournament --bots {exp['bots']} --players {exp['players']} --games {games} "
+        f"--seed {exp['seed']} --out bench/{exp['key']}.json"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="few games per experiment")
+    ap.add_argument("--only", default="", help="comma-separated experiment keys")
+    ap.add_argument("--jobs", type=int, default=None)
+    args = ap.parse_args()
+    out_json = HERE / "strength.json"
+    data: dict[str, Any] = json.loads(out_json.read_text()) if out_json.exists() else {}
+    data.setdefault("experiments", {})
+    data["machine"] = {"python": platform.python_version(), "cpus": __import__("os").cpu_count()}
+    only = {k for k in args.only.split(",") if k}
+    for exp in EXPERIMENTS:
+        if only and exp["key"] not in only:
+            continue
+        games = exp["games"] if not args.quick else exp["players"] * 2
+        t0 = time.time()
+        print(f"== {exp['title']}: {command(exp, games)}", flush=True)
+        summary = run_tournament(
+            exp["bots"].split(","),
+            players=exp["players"],
+            games=games,
+            seed=exp["seed"],
+            jobs=args.jobs,
+        )
+        summary.pop("_records", None)
+        summary["wall_seconds"] = time.time() - t0
+        summary["command"] = command(exp, games)
+        data["experiments"][exp["key"]] = summary
+        out_json.write_text(json.dumps(data, indent=1) + "\n")
+        write_markdown(data)
+        print(f"   done in {summary['wall_seconds']:.0f} s", flush=True)
+
+
+def write_markdown(data: dict[str, Any]) -> None:
+    lines = [
+        "# Bot strength",
+        "",
+        "Written by `bench/strength.py` (figures in `bench/strength.json`). Win rates count a",
+        "shared first place as a fraction; intervals are 95 % Wilson intervals.",
+        "",
+        "| experiment | games | subject | win rate | 95 % CI | target | mean score (subject / others) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    by_key = {e["key"]: e for e in EXPERIMENTS}
+    exps = data["experiments"]
+    for key, s in exps.items():
+        exp = by_key.get(key)
+        if exp is None or exp["subject"] is None:
+            continue
+        (p,) = s["pairings"]
+        b = p["bots"][exp["subject"]]
+        others = [o for n, o in p["bots"].items() if n != exp["subject"]]
+        other_score = others[0]["mean_score"] if others else 0.0
+        lo, hi = b["ci95"]
+        met = "met" if b["win_rate"] >= exp["target"] else "**not met**"
+        lines.append(
+            f"| {exp['title']} | {p['games']} | {exp['subject']} | {100 * b['win_rate']:.1f} % "
+            f"| {100 * lo:.1f}–{100 * hi:.1f} % | ≥ {100 * exp['target']:.0f} % ({met}) "
+            f"| {b['mean_score']:.1f} / {other_score:.1f} |"
+        )
+    if "ladder" in exps:
+        s = exps["ladder"]
+        lines += [
+            "",
+            f"Ratings (openskill Plackett–Luce, {s['games']} two-player games, "
+            "every pairing, seats balanced):",
+            "",
+            "| level | μ | σ | μ − 3σ |",
+            "|---|---|---|---|",
+        ]
+        for name, r in sorted(s["ratings"].items(), key=lambda kv: -kv[1]["mu"]):
+            lines.append(f"| {name} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |")
+        lines += ["", "| pairing | games | win rate of the first | 95 % CI |", "|---|---|---|---|"]
+        for p in s["pairings"]:
+            a = p["lineup"][0]
+            b = p["bots"][a]
+            lo, hi = b["ci95"]
+            lines.append(
+                f"| {' vs '.join(p['lineup'])} | {p['games']} | {100 * b['win_rate']:.0f} % "
+                f"| {100 * lo:.0f}–{100 * hi:.0f} % |"
+            )
+    timing = None
+    for key in ("hard_vs_greedy", "hard_vs_3_greedy", "ladder"):
+        if key in exps and "hard" in exps[key]["decision_seconds"]:
+            timing = (key, exps[key]["decision_seconds"]["hard"])
+            break
+    if timing:
+        key, t = timing
+        lines += [
+            "",
+            f"Decision time of `hard` at its default budget (from `{key}`, "
+            f"{t['decisions']} decisions, two games in parallel on the two cores): "
+            f"median {t['median']:.3f} s, p99 {t['p99']:.3f} s, max {t['max']:.3f} s.",
+        ]
+    lines += ["", "Commands:", "", "```"]
+    for key, s in exps.items():
+        lines.append(s["command"])
+    lines += ["```", ""]
+    (HERE / "strength.md").write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

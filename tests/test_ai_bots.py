@@ -1,0 +1,220 @@
+"""The bots: complete legal games for every player count and option, reproducibility,
+iteration budgets, and the proof that the search player cannot see hidden tiles."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tigris_euphrates.ai import BOTS, Budget, make_bot
+from tigris_euphrates.ai.arena import play_game
+from tigris_euphrates.ai.determinize import Determinizer
+from tigris_euphrates.ai.search import SearchBot
+from tigris_euphrates.engine import (
+    apply,
+    new_game,
+    player_view,
+    redact_event,
+    replay,
+    to_act,
+)
+
+OPTION_SETS = [
+    {},
+    {"board": "advanced", "english_variant": True},
+    {"open_scoring": True, "english_variant": True},
+    {"board": "advanced", "open_scoring": True},
+]
+SMART = ["easy", "greedy", "medium", "hard"]
+TINY = Budget(iterations=4)
+
+
+def _lineup(players: int, k: int) -> list[str]:
+    """Seats cycling through every level so each bot meets every player count."""
+    names = list(BOTS)
+    return [names[(k + i) % len(names)] for i in range(players)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
+def test_every_bot_plays_legal_complete_games(players: int, opt: int) -> None:
+    options = {"players": players, **OPTION_SETS[opt]}
+    names = _lineup(players, opt + players)
+    bots = [make_bot(name, 7 + i) for i, name in enumerate(names)]
+    out = play_game(bots, options, seed=100 + 10 * players + opt, budgets=[TINY] * players)
+    assert out.result["end"] in ("treasures", "bag")
+    # play_game applies through the validating ``apply``; the record replays to the result.
+    final = replay(out.record())
+    assert final.over
+
+
+def test_each_level_in_each_player_count() -> None:
+    seen = {(p, name) for p in (2, 3, 4) for k in range(4) for name in _lineup(p, k + p)}
+    assert {(p, n) for p in (2, 3, 4) for n in BOTS} <= seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_bots_cover_every_option(players: int) -> None:
+    for board in ("standard", "advanced"):
+        for english in (False, True):
+            for open_scoring in (False, True):
+                options = {
+                    "players": players,
+                    "board": board,
+                    "english_variant": english,
+                    "open_scoring": open_scoring,
+                }
+                bots = [make_bot("random", s) for s in range(players)]
+                out = play_game(bots, options, seed=players * 8 + english + 2 * open_scoring)
+                assert out.result is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SMART)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_smart_bot_all_options(name: str, players: int) -> None:
+    for k, extra in enumerate(OPTION_SETS):
+        bots = [make_bot(name, k * 10 + s) for s in range(players)]
+        play_game(bots, {"players": players, **extra}, seed=k, budgets=[TINY] * players)
+
+
+def _play_until(seed: int, plies: int, players: int = 2) -> tuple[object, list[list[dict]]]:
+    """A game of random bots stopped after ``plies`` actions, and each seat's observed
+    events (its hidden parts are as rich as a real game's; the play is fast)."""
+    bots = [make_bot("random", seed * 10 + s) for s in range(players)]
+    s = new_game({"players": players}, seed)
+    seen: list[list[dict]] = [[] for _ in range(players)]
+    while s.ply < plies and not s.over:
+        seat = to_act(s)
+        s, events = apply(s, bots[seat].choose(player_view(s, seat)))
+        for p in range(players):
+            seen[p].extend(redact_event(e, p) for e in events)
+    return s, seen
+
+
+def _resample(state, seat: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    """The true state with every hidden part (other hands, their swaps, the bag order) dealt
+    again at random: a different game that ``seat`` cannot tell apart from the real one."""
+    view = player_view(state, seat)
+    det = Determinizer(view, None)
+    alt = det.sample(rng)
+    # Keep the true scores (the resampling is about tiles).
+    alt.scores = state.scores[:]
+    return alt
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("seed,plies", [(1, 12), (2, 41), (3, 80), (4, 120)])
+def test_search_cannot_see_hidden_tiles(level: str, seed: int, plies: int) -> None:
+    state, seen = _play_until(seed, plies)
+    seat = to_act(state)
+    assert seat is not None
+    other = 1 - seat
+    rng = random.Random(seed)
+    changed = 0
+    decisions = set()
+    for _ in range(3):
+        alt = _resample(state, seat, rng)
+        # The hidden parts really differ...
+        hidden_true = (state.hands[other * 4 : other * 4 + 4], state.bag[state.bag_pos :])
+        hidden_alt = (alt.hands[other * 4 : other * 4 + 4], alt.bag[alt.bag_pos :])
+        changed += hidden_true != hidden_alt
+        # ...the seat's view does not...
+        assert player_view(alt, seat) == player_view(state, seat)
+        # ...and so neither does the decision (same seed, same iteration budget).
+        for s in (state, alt):
+            bot = make_bot(level, 99)
+            bot.observe(seen[seat])
+            decisions.add(bot.choose(player_view(s, seat), Budget(iterations=30)))
+    assert changed >= 2
+    assert len(decisions) == 1
+
+
+def test_determinizations_match_the_view() -> None:
+    for seed, plies, players in ((5, 30, 2), (6, 70, 3), (7, 50, 4)):
+        state, _ = _play_until(seed, plies, players)
+        for seat in range(players):
+            view = player_view(state, seat)
+            det = Determinizer(view)
+            rng = random.Random(seed)
+            for _ in range(5):
+                world = det.sample(rng)
+                wv = player_view(world, seat)
+                assert wv == view or {**wv, "players": None} == {**view, "players": None}
+                assert world.bag_left == state.bag_left
+                for p in range(players):
+                    assert sum(world.hands[p * 4 : p * 4 + 4]) == sum(
+                        state.hands[p * 4 : p * 4 + 4]
+                    )
+
+
+@pytest.mark.parametrize("level", ["easy", "greedy", "medium", "hard"])
+def test_same_seed_and_iterations_same_decisions(level: str) -> None:
+    def run() -> list[str]:
+        bots = [make_bot(level, 3), make_bot("greedy", 4)]
+        s = new_game({"players": 2}, 11)
+        out = []
+        while s.ply < 30 and not s.over:
+            seat = to_act(s)
+            a = bots[seat].choose(player_view(s, seat), Budget(iterations=20))
+            out.append(a)
+            s, events = apply(s, a)
+            for p, b in enumerate(bots):
+                b.observe([redact_event(e, p) for e in events])
+        return out
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize("iterations", [1, 7, 25])
+def test_iteration_budget_is_honoured(iterations: int) -> None:
+    state, seen = _play_until(8, 20)
+    seat = to_act(state)
+    bot = make_bot("hard", 1)
+    assert isinstance(bot, SearchBot)
+    bot.observe(seen[seat])
+    view = player_view(state, seat)
+    assert len(view["legal_actions"]) > 1
+    choice = bot.choose(view, Budget(iterations=iterations))
+    assert choice in view["legal_actions"]
+    assert bot.last_iterations == iterations
+
+
+def test_time_budget_is_used_without_an_iteration_count() -> None:
+    state, _ = _play_until(9, 10)
+    seat = to_act(state)
+    bot = make_bot("medium", 1)
+    view = player_view(state, seat)
+    assert bot.choose(view, Budget(seconds=0.05)) in view["legal_actions"]
+    assert isinstance(bot, SearchBot) and bot.last_iterations >= 1
+
+
+def test_every_kind_of_decision_is_answered() -> None:
+    """Random games reach conflicts, war choices, monuments and treasure picks; every level
+    answers each kind with a legal action."""
+    kinds: dict[str, int] = {}
+    rng = random.Random(0)
+    seed = 0
+    while len(kinds) < 5 and seed < 40:
+        s = new_game({"players": 3}, seed)
+        seed += 1
+        while not s.over:
+            seat = to_act(s)
+            view = player_view(s, seat)
+            stage = (view["pending"] or {}).get("stage", "action")
+            if stage != "action" and kinds.get(stage, 0) < 2 and len(view["legal_actions"]) > 1:
+                kinds[stage] = kinds.get(stage, 0) + 1
+                for level in SMART:
+                    choice = make_bot(level, 1).choose(view, TINY)
+                    assert choice in view["legal_actions"], (level, stage, choice)
+            s, _ = apply(s, rng.choice(view["legal_actions"]))
+    assert {"conflict", "monument", "treasure"} <= set(kinds)
+
+
+def test_unknown_bot_and_spectator_view() -> None:
+    with pytest.raises(ValueError):
+        make_bot("grandmaster")
+    s = new_game({"players": 2}, 0)
+    with pytest.raises(ValueError):
+        make_bot("greedy").choose(player_view(s, 1 - to_act(s)))

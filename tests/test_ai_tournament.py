@@ -1,0 +1,118 @@
+"""The tournament: seat balance, statistics, and valid output files (small runs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from tigris_euphrates.ai.tournament import (
+    lineups,
+    parse_options,
+    run_tournament,
+    wilson,
+    write_outputs,
+)
+from tigris_euphrates.engine import replay, result
+from tigris_euphrates.tournament_cli import tournament
+
+
+def test_lineups_and_options() -> None:
+    assert lineups(["random", "greedy", "hard"], 2) == [
+        ("random", "greedy"),
+        ("random", "hard"),
+        ("greedy", "hard"),
+    ]
+    assert lineups(["hard", "greedy", "greedy", "greedy"], 4) == [
+        ("hard", "greedy", "greedy", "greedy")
+    ]
+    with pytest.raises(ValueError):
+        lineups(["hard", "greedy"], 4)
+    assert parse_options("advanced,english,open", 3) == {
+        "players": 3,
+        "board": "advanced",
+        "english_variant": True,
+        "open_scoring": True,
+    }
+    assert parse_options("board=advanced,open_scoring=false", 2)["open_scoring"] is False
+    lo, hi = wilson(95, 100)
+    assert lo < 0.95 < hi and 0.88 < lo and hi < 0.99
+
+
+def test_tournament_summary_and_files(tmp_path: Path) -> None:
+    summary = run_tournament(["random", "greedy"], players=2, games=4, seed=3, jobs=1, records=True)
+    assert summary["games"] == 4
+    # Seat balance: each bot sits in each seat equally often.
+    seats = [r["seats"] for r in summary["results"]]
+    assert seats.count(["random", "greedy"]) == seats.count(["greedy", "random"]) == 2
+    (pairing,) = summary["pairings"]
+    bots = pairing["bots"]
+    assert bots["greedy"]["games"] == 4
+    assert abs(bots["greedy"]["wins"] + bots["random"]["wins"] - 4) < 1e-9
+    for b in bots.values():
+        lo, hi = b["ci95"]
+        assert 0 <= lo <= b["win_rate"] <= hi <= 1
+    assert set(summary["ratings"]) == {"random", "greedy"}
+    assert summary["decision_seconds"]["greedy"]["decisions"] > 0
+    out = tmp_path / "t.json"
+    png = tmp_path / "t.png"
+    recs = tmp_path / "records"
+    write_outputs(summary, out, png, recs)
+    data = json.loads(out.read_text())
+    assert data["format"] == "tne-tournament/1"
+    assert data["pairings"][0]["length"]["mean_turns"] > 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    files = sorted(recs.glob("*.json"))
+    assert len(files) == 4
+    for f, r in zip(files, data["results"], strict=True):
+        rec = json.loads(f.read_text())
+        final = replay(rec)
+        assert result(final) == rec["result"]
+        assert [s[0] for s in rec["result"]["scores"]] == r["scores"]
+
+
+def test_tournament_is_reproducible() -> None:
+    a = run_tournament(["easy", "greedy"], games=2, seed=5, jobs=1)
+    b = run_tournament(["easy", "greedy"], games=2, seed=5, jobs=1)
+    assert a["results"] == b["results"]
+    assert a["ratings"] == b["ratings"]
+
+
+def test_cli_in_parallel_processes(tmp_path: Path) -> None:
+    app = typer.Typer()
+    app.command("tournament")(tournament)
+    app.command("noop")(lambda: None)
+    out = tmp_path / "cli.json"
+    res = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "random,random,greedy",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--options",
+            "advanced,english",
+            "--iterations",
+            "4",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert data["games"] == 3
+    assert data["options"]["board"] == "advanced"
+    assert data["budget"] == {"seconds": None, "iterations": 4}
+    assert Path(data["plot"]).exists()
+    bad = CliRunner().invoke(app, ["tournament", "--bots", "nobody", "--out", str(out)])
+    assert bad.exit_code != 0

@@ -75,7 +75,10 @@ def test_killed_server_loses_nothing_and_bots_resume(db: tuple[str, str], tmp_pa
             httpx.post(f"{srv.url}/api/games", json={"seats": bots, "seed": s}).json()["id"]
             for s in range(3)
         ]
-        time.sleep(0.8)
+        deadline = time.monotonic() + 30
+        while min(len(store.load(gid).actions) for gid in ids) < 5:  # every game under way
+            assert time.monotonic() < deadline, "the bots did not start"
+            time.sleep(0.05)
     finally:
         srv.kill()  # SIGKILL: no shutdown code runs
     stored = {gid: len(store.load(gid).actions) for gid in ids}

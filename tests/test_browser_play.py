@@ -208,3 +208,77 @@ def test_hotseat_hides_the_hand_between_players(server: LiveServer, browser) -> 
     assert page.locator("#passdevice").count() == 0
     assert "Player 2" in page.locator("#hand h3").inner_text()
     page.close()
+
+
+def decision_script() -> tuple[int, list[str], list[int], dict[int, str]]:
+    """A random 2-player game that meets a monument offer, a treasure pick and a war order
+    choice: (seed, actions, actor of each action, {index: stage} of the first of each)."""
+    from tigris_euphrates import apply, new_game, player_view, to_act
+
+    for seed in range(50):
+        state, rng = new_game({"players": 2}, seed), random.Random(seed)
+        script: list[str] = []
+        actors: list[int] = []
+        first: dict[str, int] = {}
+        while not state.over and len(first) < 3:
+            seat = to_act(state)
+            view = player_view(state, seat)
+            stage = view["pending"]["stage"] if view["pending"] else "action"
+            if stage in ("monument", "treasure", "war"):
+                first.setdefault(stage, len(script))
+            action = rng.choice(view["legal_actions"])
+            script.append(action)
+            actors.append(seat)
+            state, _ = apply(state, action)
+        if len(first) == 3:
+            return (
+                seed,
+                script,
+                actors,
+                {i: st for st, i in sorted(first.items(), key=lambda x: x[1])},
+            )
+    raise AssertionError("no seed meets all three decisions")
+
+
+def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, browser) -> None:
+    """A seeded game brought (through websockets) to a monument offer, a treasure pick and a
+    war order choice; each decision is then taken in the page by clicking."""
+    import httpx
+
+    from tigris_euphrates.server.testing import SeatClient
+
+    seed, script, actors, decisions = decision_script()
+    g = httpx.post(
+        f"{server.url}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": seed}
+    ).json()
+    clients = [SeatClient(server.ws_url, g["id"], s["token"]) for s in g["seats"]]
+    pages = []
+    for s in g["seats"]:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+        page = ctx.new_page()
+        page.goto(server.url + s["link"])
+        page.wait_for_selector("#hand")
+        pages.append(page)
+    step = 0
+    for at, stage in decisions.items():
+        while step < at:  # play the script up to the decision through websockets
+            c = clients[actors[step]]
+            c.wait_view(lambda m, s=step: m["seq"] == s)
+            c.move(script[step], seq=step)
+            step += 1
+        page = pages[actors[at]]
+        page.wait_for_function("s => document.body.dataset.seq === s", arg=str(at))
+        page.wait_for_selector("#decision")
+        action = script[at]
+        if stage == "treasure":
+            page.click(f"[data-cell='{action.split()[1]}'].legal")
+        else:
+            assert page.locator(f"#decision [data-action='{action}']").count() == 1
+            shot(page, f"decision-{stage}")
+            page.click(f"#decision [data-action='{action}']")
+        clients[actors[at]].wait_view(lambda m, s=at: m["seq"] == s + 1)
+        step += 1
+    for c in clients:
+        c.close()
+    for page in pages:
+        page.context.close()

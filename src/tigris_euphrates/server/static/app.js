@@ -189,6 +189,12 @@ function drawBoard(view, opts) {
       root.append(svg("text", { x: x + 10, y: y - 8, class: "strength" }, s));
     }
   }
+  // a monument offer: outline each 2×2 block that may hold it
+  const offer = view.pending && view.pending.monument;
+  if (offer) for (const at of offer.blocks) {
+    const [c, r] = cellPos(at);
+    root.append(svg("rect", { x: c * CS + 1, y: r * CS + 1, width: 2 * CS - 2, height: 2 * CS - 2, fill: "none", stroke: "#f6c700", "stroke-width": 4, "stroke-dasharray": "8 4" }));
+  }
   // click targets on top: the legal cells for the current selection light up
   const targets = opts.targets || {};
   for (let r = 0; r < 11; r++) for (let c = 0; c < 16; c++) {
@@ -350,7 +356,8 @@ async function gamePage(id, replayMode) {
             h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "waits" : "…")))),
         h("p", { class: "muted" }, k.kind === "revolt" ? "Support: temples (red tiles) from the hand." : `Support: ${k.colour} tiles from the hand.`));
     } else if (p.stage === "war") box.append(h("h3", {}, "Kingdoms united: choose which war to fight first"));
-    else if (p.stage === "monument") box.append(h("h3", {}, "Build a monument?"));
+    else if (p.stage === "monument") box.append(h("h3", {}, "Build a monument?"),
+      h("p", { class: "muted" }, `Four ${p.monument.colour} tiles form a square (outlined): build a monument with ${p.monument.colour} and another colour on it, or decline.`));
     else if (p.stage === "treasure") box.append(h("h3", {}, "Take a treasure: click a highlighted treasure"));
     const buttons = legal.filter(a => /^(commit|war|decline|monument)/.test(a));
     if (buttons.length) box.append(h("div", { class: "actions" }, buttons.map(a => h("button", { "data-action": a, class: a.startsWith("commit") ? "" : "", onclick: () => act(a) }, label(a)))));

@@ -113,7 +113,8 @@ def write_markdown(data: dict[str, Any]) -> None:
         "Written by `bench/strength.py` (figures in `bench/strength.json`). Win rates count a",
         "shared first place as a fraction; intervals are 95 % Wilson intervals.",
         "",
-        "| experiment | games | subject | win rate | 95 % CI | target | mean score (subject / others) |",
+        "| experiment | games | subject | win rate | 95 % CI | target "
+        "| mean score (subject / others) |",
         "|---|---|---|---|---|---|---|",
     ]
     by_key = {e["key"]: e for e in EXPERIMENTS}
@@ -168,7 +169,7 @@ def write_markdown(data: dict[str, Any]) -> None:
             f"median {t['median']:.3f} s, p99 {t['p99']:.3f} s, max {t['max']:.3f} s.",
         ]
     lines += ["", "Commands:", "", "```"]
-    for key, s in exps.items():
+    for s in exps.values():
         lines.append(s["command"])
     lines += ["```", ""]
     (HERE / "strength.md").write_text("\n".join(lines))

@@ -39,7 +39,9 @@ def test_lineups_and_options() -> None:
     }
     assert parse_options("board=advanced,open_scoring=false", 2)["open_scoring"] is False
     lo, hi = wilson(95, 100)
-    assert lo < 0.95 < hi and 0.88 < lo and hi < 0.99
+    assert lo < 0.95 < hi
+    assert lo > 0.88
+    assert hi < 0.99
 
 
 def test_tournament_summary_and_files(tmp_path: Path) -> None:
@@ -75,8 +77,8 @@ def test_tournament_summary_and_files(tmp_path: Path) -> None:
 
 
 def test_tournament_is_reproducible() -> None:
-    a = run_tournament(["easy", "greedy"], games=2, seed=5, jobs=1)
-    b = run_tournament(["easy", "greedy"], games=2, seed=5, jobs=1)
+    a = run_tournament(["random", "easy"], games=2, seed=5, jobs=1)
+    b = run_tournament(["random", "easy"], games=2, seed=5, jobs=1)
     assert a["results"] == b["results"]
     assert a["ratings"] == b["ratings"]
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from ..store import Store, database_url_for
 from .hub import GameError, Hub, bot_levels, default_level
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("tigris_euphrates.server")
 
 
 def create_app(
@@ -268,6 +270,11 @@ def create_app(
                         raise GameError("bad-request", f"unknown message type {kind!r}")
                 except GameError as err:
                     hub.send_error(game, conn, err)
+                except Exception:  # e.g. the database is down: nothing was changed
+                    log.exception("message %r failed in game %s", kind, game.id)
+                    hub.send_error(
+                        game, conn, GameError("server-error", "the server failed; try again")
+                    )
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

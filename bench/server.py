@@ -203,6 +203,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--duration", type=float, default=30.0)
     ap.add_argument("--no-page", action="store_true")
+    ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary folder")
+    ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
     ap.add_argument(
         "--think", type=float, default=0.2, help="mean bot thinking time of the paced run (s)"
@@ -211,7 +213,11 @@ def main() -> None:
     global COMPRESSION, THINK
     COMPRESSION = None if a.no_compression else "deflate"
     runs = {}
-    with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp) as srv:
+    prefix = f"bench{os.getpid()}_" if a.database_url else ""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ServerProcess(tmp, a.database_url, prefix) as srv,
+    ):
         assert srv.proc is not None
         for name, think in (("paced", a.think), ("saturated", 0.0)):
             THINK = think
@@ -224,11 +230,15 @@ def main() -> None:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": "2 cores shared with other jobs; server and load generator on the same host",
         "load_average_1m": os.getloadavg()[0],
-        "database": "sqlite (WAL), the default",
+        "database": "postgresql" if a.database_url else "sqlite (WAL), the default",
         "websockets": runs,
         "page": page,
     }
-    OUT.write_text(json.dumps(result, indent=2) + "\n")
+    if a.database_url:
+        from tigris_euphrates.store import Store
+
+        Store(a.database_url, prefix).drop_all()
+    Path(a.out).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
 
 

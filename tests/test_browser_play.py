@@ -203,6 +203,7 @@ def test_hotseat_hides_the_hand_between_players(server: LiveServer, browser) -> 
         page.click("[data-action='pass']")
         wait_seq_change(page, seq)
     page.wait_for_selector("#passdevice")
+    assert page.locator("#hand").count() == 0  # no hand in the page behind the screen
     shot(page, "hotseat-pass")
     page.click("#ready")
     assert page.locator("#passdevice").count() == 0

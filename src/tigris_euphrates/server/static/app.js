@@ -316,7 +316,7 @@ async function gamePage(id, replayMode) {
     const pend = v.pending;
     if (pend && (pend.conflict || pend.stage !== "action")) panels.push(decisionPanel(v, seats, legal));
     else { const last = lastConflict(c.log, seats); if (last) panels.push(last); }
-    if (me !== null) panels.push(handPanel(v, legal, me, m.can_undo, c));
+    if (me !== null && !passFor) panels.push(handPanel(v, legal, me, m.can_undo, c));
     panels.push(h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(v, p, seats, me, c)))));
     panels.push(h("div", { class: "card toggles" },
       toggle("Kingdoms", "kingdoms"), toggle("Leader strengths", "strengths"), toggle("Coordinates", "coords")));
@@ -326,7 +326,7 @@ async function gamePage(id, replayMode) {
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
     if (v.over) document.body.append(endScreen(v, seats));
-    else if (passFor) document.body.append(h("div", { class: "overlay", id: "passdevice" }, h("div", { class: "card" },
+    else if (passFor) document.body.append(h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
       h("h2", {}, "Pass the device to " + seatName(seats, passFor.seat)),
       h("p", {}, "The hand on screen is hidden until its player is ready."),
       h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, `I am ${seatName(seats, passFor.seat)}: show my hand`))));

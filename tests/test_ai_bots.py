@@ -218,3 +218,15 @@ def test_unknown_bot_and_spectator_view() -> None:
     s = new_game({"players": 2}, 0)
     with pytest.raises(ValueError):
         make_bot("greedy").choose(player_view(s, 1 - to_act(s)))
+
+
+def test_score_tally_rebuilds_hidden_scores_from_public_events() -> None:
+    from tigris_euphrates.ai.determinize import ScoreTally
+
+    state, seen = _play_until(12, 150, 3)
+    for seat in range(3):
+        tally = ScoreTally()
+        tally.observe(seen[seat])
+        rows = tally.scores(player_view(state, seat))
+        assert rows is not None
+        assert [x for row in rows for x in row] == state.scores

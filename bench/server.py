@@ -182,10 +182,9 @@ def page_figures(url: str) -> dict[str, Any] | None:
                     "framereceived", lambda f, frames=frames: frames.append(len(f))
                 ),
             )
-            t = time.perf_counter()
             page.goto(url + path)
             page.wait_for_selector(ready)
-            first = time.perf_counter() - t
+            first = page.evaluate("() => performance.now()") / 1000  # since navigation start
             page.wait_for_timeout(300)
             out[name] = {
                 "first_render_ms": round(first * 1000, 1),

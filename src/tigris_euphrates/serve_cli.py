@@ -40,6 +40,7 @@ def serve(
         data_dir=data_dir,
         bot_seconds=bot_seconds,
         bot_delay=bot_delay,
+        tune_gc=True,
     )
     where = database_url.split("@")[-1] if database_url else str(data_dir / "tne.sqlite3")
     typer.echo(

@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> None:
         bot_delay=a.bot_delay,
         bot_processes=a.bot_processes,
         table_prefix=a.table_prefix,
+        tune_gc=True,
     )
     uvicorn.run(app, host=a.host, port=a.port, log_level="warning", ws_per_message_deflate=False)
 

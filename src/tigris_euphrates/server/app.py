@@ -44,8 +44,13 @@ def create_app(
     bot_delay: float = 0.0,
     bot_processes: int = 1,
     table_prefix: str = "",
+    tune_gc: bool = False,
 ) -> FastAPI:
-    """A server app; the database is opened when it starts (SQLite in ``data_dir``)."""
+    """A server app; the database is opened when it starts (SQLite in ``data_dir``).
+
+    ``tune_gc`` (for a process that only serves: ``tne serve``) freezes the objects alive
+    at start-up out of the garbage collector and makes young collections rarer.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -60,10 +65,11 @@ def create_app(
         )
         app.state.hub = hub
         await hub.start()
-        # Long-lived objects (modules, loaded games) leave the collector's young generations,
-        # and young collections run less often: fewer pauses in the middle of a move.
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 20)
+        if tune_gc:
+            # Long-lived objects (modules, loaded games) leave the collector's generations and
+            # young collections run less often: fewer pauses in the middle of a move.
+            gc.freeze()
+            gc.set_threshold(20_000, 20, 20)
         try:
             yield
         finally:

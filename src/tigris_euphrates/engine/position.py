@@ -48,7 +48,7 @@ def colour_counts(values: list[int] | tuple[int, ...]) -> dict[str, int]:
 
 def board_cells(state: State) -> dict[str, dict[str, Any]]:
     """The ``cells`` object: every cell that holds a tile, treasure or catastrophe."""
-    cells: dict[str, dict[str, Any]] = {}
+    found: dict[int, dict[str, Any]] = {}
     for colour in range(4):
         for i in cells_of(state.tiles[colour]):
             entry: dict[str, Any] = {"tile": COLOURS[colour]}
@@ -56,10 +56,10 @@ def board_cells(state: State) -> dict[str, dict[str, Any]]:
                 entry["treasure"] = True
             if state.facedown >> i & 1:
                 entry["face_down"] = True
-            cells[CELL_NAMES[i]] = entry
+            found[i] = entry
     for i in cells_of(state.catastrophes):
-        cells[CELL_NAMES[i]] = {"catastrophe": True}
-    return dict(sorted(cells.items(), key=lambda kv: cell_index(kv[0])))
+        found[i] = {"catastrophe": True}
+    return {CELL_NAMES[i]: found[i] for i in sorted(found)}
 
 
 def board_leaders(state: State) -> list[dict[str, Any]]:

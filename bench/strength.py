@@ -54,6 +54,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.45,
     },
     {
+        "key": "expert_vs_greedy",
+        "title": "expert (hard, 3x iterations) vs greedy, 2 players",
+        "bots": "expert,greedy",
+        "players": 2,
+        "games": 40,
+        "seed": 5,
+        "subject": "expert",
+        "target": 0.80,
+    },
+    {
         "key": "ladder",
         "title": "every level against every other, 2 players (ratings)",
         "bots": "random,easy,greedy,medium,hard",

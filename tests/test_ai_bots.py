@@ -26,21 +26,21 @@ OPTION_SETS = [
     {"open_scoring": True, "english_variant": True},
     {"board": "advanced", "open_scoring": True},
 ]
-SMART = ["easy", "greedy", "medium", "hard"]
+SMART = ["easy", "greedy", "medium", "hard", "expert"]
 TINY = Budget(iterations=4)
 
 
 def _lineup(players: int, k: int) -> list[str]:
     """Seats cycling through every level so each bot meets every player count."""
     names = list(BOTS)
-    return [names[(k + i) % len(names)] for i in range(players)]
+    return [names[(k * players + i) % len(names)] for i in range(players)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
 def test_every_bot_plays_legal_complete_games(players: int, opt: int) -> None:
     options = {"players": players, **OPTION_SETS[opt]}
-    names = _lineup(players, opt + players)
+    names = _lineup(players, opt)
     bots = [make_bot(name, 7 + i) for i, name in enumerate(names)]
     out = play_game(bots, options, seed=100 + 10 * players + opt, budgets=[TINY] * players)
     assert out.result["end"] in ("treasures", "bag")
@@ -50,7 +50,7 @@ def test_every_bot_plays_legal_complete_games(players: int, opt: int) -> None:
 
 
 def test_each_level_in_each_player_count() -> None:
-    seen = {(p, name) for p in (2, 3, 4) for k in range(4) for name in _lineup(p, k + p)}
+    seen = {(p, name) for p in (2, 3, 4) for k in range(4) for name in _lineup(p, k)}
     assert {(p, n) for p in (2, 3, 4) for n in BOTS} <= seen
 
 

@@ -2,7 +2,8 @@
 
 Levels, weakest first: ``random``, ``easy`` (greedy look-ahead with softmax noise),
 ``greedy`` (one-step look-ahead), ``medium`` and ``hard`` (information-set MCTS over
-determinizations, with a larger budget for ``hard``). See docs/ai.md.
+determinizations, with a larger budget for ``hard``), ``expert`` (hard with three times the
+iterations, same time cap). See docs/ai.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 from .base import Bot, Budget, RandomBot
 from .greedy import EasyBot, GreedyBot
-from .search import HardBot, MediumBot, SearchBot
+from .search import ExpertBot, HardBot, MediumBot, SearchBot
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
@@ -19,6 +20,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "greedy": GreedyBot,
     "medium": MediumBot,
     "hard": HardBot,
+    "expert": ExpertBot,
 }
 
 
@@ -36,6 +38,7 @@ __all__ = [
     "Bot",
     "Budget",
     "EasyBot",
+    "ExpertBot",
     "GreedyBot",
     "HardBot",
     "MediumBot",

@@ -191,3 +191,11 @@ class MediumBot(SearchBot):
 
 class HardBot(SearchBot):
     name = "hard"
+
+
+class ExpertBot(SearchBot):
+    """The hard search with three times the iterations (still capped at 0.9 s a decision)."""
+
+    name = "expert"
+    iterations = 600
+    root_k = 10

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tigris_euphrates.ai.tournament import run_tournament
+from tigris_euphrates.ai.tournament import plot_ratings, run_tournament
 
 HERE = Path(__file__).parent
 
@@ -79,7 +79,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
 def command(exp: dict[str, Any], games: int) -> str:
     return (
         f"tne tournament --bots {exp['bots']} --players {exp['players']} --games {games} "
-        f"--seed {exp['seed']} --out bench/{exp['key']}.json"
+        f"--seed {exp['seed']} --out bench/{exp['key']}.json --plot bench/{exp['key']}.png"
     )
 
 
@@ -110,6 +110,7 @@ def main() -> None:
         summary.pop("_records", None)
         summary["wall_seconds"] = time.time() - t0
         summary["command"] = command(exp, games)
+        plot_ratings(summary, HERE / f"{exp['key']}.png")
         data["experiments"][exp["key"]] = summary
         out_json.write_text(json.dumps(data, indent=1) + "\n")
         write_markdown(data)
@@ -178,6 +179,9 @@ def write_markdown(data: dict[str, Any]) -> None:
             f"{t['decisions']} decisions, two games in parallel on the two cores): "
             f"median {t['median']:.3f} s, p99 {t['p99']:.3f} s, max {t['max']:.3f} s.",
         ]
+    notes = HERE / "strength_notes.md"
+    if notes.exists():
+        lines += ["", notes.read_text().rstrip()]
     lines += ["", "Commands:", "", "```"]
     for s in exps.values():
         lines.append(s["command"])

@@ -182,20 +182,25 @@ class SearchBot(ViewBot):
 
 
 class MediumBot(SearchBot):
+    """The search with 200 iterations (at most 0.9 s a decision)."""
+
     name = "medium"
-    iterations = 40
-    seconds = 0.4
-    root_k = 6
-    root_worlds = 4
+    iterations = 200
+    seconds = 0.9
 
 
 class HardBot(SearchBot):
+    """The search with 600 iterations and ten root candidates (at most 0.9 s a decision)."""
+
     name = "hard"
+    iterations = 600
+    root_k = 10
 
 
 class ExpertBot(SearchBot):
-    """The hard search with three times the iterations (still capped at 0.9 s a decision)."""
+    """Hard with 2.5 times the iterations and a 2.5 s cap: for patient players."""
 
     name = "expert"
-    iterations = 600
+    iterations = 1500
+    seconds = 2.5
     root_k = 10

@@ -55,7 +55,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     },
     {
         "key": "expert_vs_greedy",
-        "title": "expert (hard, 3x iterations) vs greedy, 2 players",
+        "title": "expert (1500 iterations) vs greedy, 2 players",
         "bots": "expert,greedy",
         "players": 2,
         "games": 40,

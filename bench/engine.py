@@ -175,9 +175,11 @@ def _table(result: dict[str, object]) -> str:
 def _update_readme(table: str) -> None:
     readme = ROOT / "README.md"
     text = readme.read_text()
-    pattern = re.compile(r"(<!-- bench:engine -->\n).*?(\n<!-- /bench:engine -->)", re.S)
+    pattern = re.compile(r"(<!-- bench:engine -->).*?(<!-- /bench:engine -->)", re.S)
     if pattern.search(text):
-        readme.write_text(pattern.sub(lambda m: m.group(1) + table + m.group(2), text))
+        readme.write_text(
+            pattern.sub(lambda m: m.group(1) + "\n" + table + "\n" + m.group(2), text)
+        )
 
 
 if __name__ == "__main__":

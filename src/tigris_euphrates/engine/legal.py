@@ -170,15 +170,22 @@ def commit_range(state: State) -> list[int]:
     return [0] + ([need] if 0 < need <= have else [])
 
 
-def war_colours(state: State) -> list[int]:
-    """Colours in conflict around the union tile (leaders of the colour in two kingdoms)."""
+def around_union(state: State) -> tuple[int, int]:
+    """(pieces on the board without the union tile, the kingdoms touching the union tile):
+    during a war the union tile belongs to no kingdom (RULES §4, §6.2)."""
     u = state.union
-    if u < 0:
-        return []
     occ = state.occupied() & ~(1 << u)
     around = 0
     for k in touching_kingdoms(occ, state.lmask, u):
         around |= k
+    return occ, around
+
+
+def war_colours(state: State) -> list[int]:
+    """Colours in conflict around the union tile (leaders of the colour in two kingdoms)."""
+    if state.union < 0:
+        return []
+    around = around_union(state)[1]
     out = []
     leaders = state.leaders
     for colour in range(4):

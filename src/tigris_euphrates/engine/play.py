@@ -39,7 +39,7 @@ from .board import (
     region,
 )
 from .kingdoms import touching_kingdoms
-from .legal import check, war_colours
+from .legal import around_union, check, war_colours
 from .scoring import result
 from .state import (
     ACTION,
@@ -354,11 +354,7 @@ def _union_step(s: State, ev: Events) -> None:
 
 
 def _start_war(s: State, ev: Events, colour: int) -> None:
-    u = 1 << s.union
-    occ = s.occupied() & ~u
-    around = 0
-    for k in touching_kingdoms(occ, s.lmask, s.union):
-        around |= k
+    occ, around = around_union(s)
     n = s.options.players
     seats = [
         seat

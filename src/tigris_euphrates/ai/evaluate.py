@@ -18,24 +18,52 @@ best opponent.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ..engine import State, apply_unchecked, legal_actions
 from ..engine.actions import Action, BuildMonument, Commit, Decline
-from ..engine.board import MONUMENTS, NEIGHBOURS, RED, region
+from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED, region
 from ..engine.legal import commit_range
 from ..engine.scoring import final_totals
 from ..engine.state import ACTION, CONFLICT, MONUMENT
 
 RANK_WEIGHTS = (1.0, 0.3, 0.1, 0.03)
-LEADER_VALUE = 1.2
-TEMPLE_GUARD = 0.25
-WAR_GUARD = 0.08
-KINGDOM_SIZE = 0.04
-HAND_TILE = 0.04
-CATASTROPHE = 0.25
 
 
-def seat_values(s: State) -> list[float]:
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights. ``BASIC`` is greedy's; ``FULL`` adds what a one-step player
+    cannot use but a search can: monument income, and leaders worth less as the game ends."""
+
+    leader: float = 1.2
+    temple_guard: float = 0.25
+    war_guard: float = 0.08
+    kingdom_size: float = 0.04
+    hand_tile: float = 0.04
+    catastrophe: float = 0.25
+    #: Points per future own turn for each monument colour a leader collects (0: ignored).
+    monument_income: float = 0.0
+    #: Own turns left at which leaders keep their full value (0: always full value).
+    horizon: float = 0.0
+    #: Own turns of monument income counted at most.
+    income_turns: float = 6.0
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"Weights({fields})"
+
+
+BASIC = Weights()
+FULL = Weights(monument_income=0.5, horizon=4.0)
+
+
+def own_turns_left(s: State) -> float:
+    """About how many more turns each seat gets: a turn draws about two tiles."""
+    left = len(s.bag) - s.bag_pos
+    return left / (2.2 * s.options.players)
+
+
+def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     """Each seat's value in (weighted) victory points."""
     n = s.options.players
     scores = s.scores
@@ -48,6 +76,20 @@ def seat_values(s: State) -> list[float]:
     cats = s.cats
     w0, w1, w2, w3 = RANK_WEIGHTS
     known: list[int] = []  # kingdoms found so far (one region() per kingdom)
+    leader_w, temple_w, war_w, size_w = wt.leader, wt.temple_guard, wt.war_guard, wt.kingdom_size
+    income = wt.monument_income
+    scale = 1.0
+    turns = 0.0
+    if wt.horizon > 0 or income > 0:
+        turns = own_turns_left(s)
+        if wt.horizon > 0 and turns < wt.horizon:
+            scale = turns / wt.horizon
+        turns = min(turns, wt.income_turns)
+    monument_cells: list[tuple[int, int]] = []  # (2x2 block, monument index) of built ones
+    if income > 0:
+        for m, top_left in enumerate(s.monuments):
+            if top_left >= 0:
+                monument_cells.append((BLOCKS[top_left], m))
     out = []
     for p in range(n):
         b = p * 5
@@ -81,15 +123,18 @@ def seat_values(s: State) -> list[float]:
             temples = (NEIGHBOURS[cell] & red_up).bit_count()
             backing = (tiles[c] & ~fd & k).bit_count()
             size = k.bit_count()
-            w = (
-                LEADER_VALUE
-                + TEMPLE_GUARD * (temples if temples < 3 else 3)
-                + WAR_GUARD * (backing if backing < 6 else 6)
-                + KINGDOM_SIZE * (size if size < 15 else 15)
+            w = scale * (
+                leader_w
+                + temple_w * (temples if temples < 3 else 3)
+                + war_w * (backing if backing < 6 else 6)
+                + size_w * (size if size < 15 else 15)
             )
+            for block, m in monument_cells:
+                if block & k and c in MONUMENTS[m]:
+                    w += income * turns
             v += (0.35 + RANK_WEIGHTS[rank]) * w
-        v += HAND_TILE * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
-        v += CATASTROPHE * cats[p]
+        v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
+        v += wt.catastrophe * cats[p]
         out.append(v)
     return out
 
@@ -99,7 +144,7 @@ def final_key(s: State, seat: int) -> list[int]:
     return final_totals(row[:4], row[4])
 
 
-def utilities(s: State) -> list[float]:
+def utilities(s: State, wt: Weights = BASIC) -> list[float]:
     """Per seat, its lead over the best opponent in (weighted) points; a finished game is
     worth +/- 30 plus the margin of the lowest colours."""
     n = s.options.players
@@ -116,7 +161,7 @@ def utilities(s: State) -> list[float]:
             else:
                 out.append(-30.0 + margin)
         return out
-    v = seat_values(s)
+    v = seat_values(s, wt)
     out = []
     for p in range(n):
         best_other = max(v[q] for q in range(n) if q != p)
@@ -124,7 +169,7 @@ def utilities(s: State) -> list[float]:
     return out
 
 
-def value_for(s: State, seat: int) -> float:
+def value_for(s: State, seat: int, wt: Weights = BASIC) -> float:
     """One seat's evaluation (final position: +/- 100 for a win/loss)."""
     n = s.options.players
     if s.over:
@@ -135,7 +180,7 @@ def value_for(s: State, seat: int) -> float:
         if keys[seat] == best_other:
             return 0.0
         return -100.0 + keys[seat][0]
-    v = seat_values(s)
+    v = seat_values(s, wt)
     best_other = max(v[q] for q in range(n) if q != seat)
     return v[seat] - best_other
 

@@ -18,7 +18,7 @@ from ..engine.actions import Action
 from ..engine.state import ACTION
 from .base import Budget
 from .determinize import Determinizer, ScoreTally
-from .evaluate import settle, value_for
+from .evaluate import BASIC, Weights, settle, value_for
 
 _PARSED: dict[str, Action] = {}
 
@@ -35,6 +35,7 @@ def rank_actions(
     seat: int,
     actions: list[Action],
     worlds: list[State] | None = None,
+    wt: Weights = BASIC,
 ) -> list[tuple[float, Action]]:
     """(value for ``seat``, action) for each action, best first (stable for equal values).
 
@@ -49,10 +50,10 @@ def rank_actions(
         if worlds and s2.stage != ACTION:
             total = 0.0
             for w in worlds:
-                total += value_for(settle(apply_unchecked(w, a)), seat)
+                total += value_for(settle(apply_unchecked(w, a)), seat, wt)
             v = total / len(worlds)
         else:
-            v = value_for(settle(s2), seat)
+            v = value_for(settle(s2), seat, wt)
         scored.append((v, i, a))
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [(v, a) for v, _, a in scored]

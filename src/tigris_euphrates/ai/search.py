@@ -29,12 +29,13 @@ import time
 from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
-from ..engine.actions import Action
+from ..engine.actions import Action, Pass, PlaceCatastrophe, PlaceTile, Swap
+from ..engine.board import NEIGHBOURS
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION
 from .base import Budget
-from .evaluate import settle, utilities
+from .evaluate import FULL, Weights, settle, utilities
 from .greedy import ViewBot, parse, rank_actions
 
 
@@ -66,9 +67,13 @@ class SearchBot(ViewBot):
     root_k = 8
     root_worlds = 6
     node_k = 5
-    node_sample = 50
-    own_sample = 120
+    node_sample = 40
+    own_sample = 90
+    quiet_sample = 8
     exploration = 0.6
+    weights: Weights = FULL
+    #: Stop once no other root candidate can catch up with the most visited one.
+    early_stop = True
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -94,18 +99,23 @@ class SearchBot(ViewBot):
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
-        ranked = rank_actions(worlds[0], seat, actions, worlds)
+        ranked = rank_actions(worlds[0], seat, actions, worlds, self.weights)
         root = Node()
         root.order = [a for _, a in ranked[: self.root_k]]
         root.children = {a: Node() for a in root.order}
         if len(root.order) == 1:
             return str(root.order[0])
         it = 0
+        children = list(root.children.values())
         while it < max_iter:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             it += 1
             self._iterate(root, det.sample(rng))
+            if self.early_stop and it % 16 == 0 and max_iter < 10**9:
+                visits = sorted(ch.visits for ch in children)
+                if visits[-1] - visits[-2] > max_iter - it:
+                    break  # the most visited candidate can no longer be overtaken
         self.last_iterations = it
         assert root.children is not None
         best = max(
@@ -160,18 +170,16 @@ class SearchBot(ViewBot):
             s = apply_unchecked(s, pick)
         if not s.over and s.stage != ACTION:
             s = settle(s)
-        u = utilities(s)
+        u = utilities(s, self.weights)
         root.visits += 1
         for n, who in path:
             n.visits += 1
             n.wins += u[who]
 
     def _expand(self, node: Node, s: State, actor: int, extend: bool = False) -> None:
-        acts = legal_actions(s)
         limit = self.own_sample if actor == self._seat else self.node_sample
-        if len(acts) > limit:
-            acts = self.rng.sample(acts, limit)
-        ranked = rank_actions(s, actor, acts)
+        acts = self._sample(s, legal_actions(s), limit)
+        ranked = rank_actions(s, actor, acts, None, self.weights)
         if node.children is None:
             node.children = {}
         for _, a in ranked[: self.node_k]:
@@ -179,6 +187,32 @@ class SearchBot(ViewBot):
                 node.children[a] = Node()
                 node.order.append(a)
         node.visits = max(node.visits, 1)
+
+    def _sample(self, s: State, acts: list[Action], limit: int) -> list[Action]:
+        """At most ``limit`` actions to rank, the *active* ones first: a tile or catastrophe
+        placed where nothing stands around it, a swap or a pass changes nothing the
+        evaluation sees, so only ``quiet_sample`` of those are ranked."""
+        if len(acts) <= self.quiet_sample:
+            return acts
+        occ = s.occupied()
+        active: list[Action] = []
+        quiet: list[Action] = []
+        for a in acts:
+            if isinstance(a, PlaceTile):
+                (active if NEIGHBOURS[a.cell] & occ else quiet).append(a)
+            elif isinstance(a, PlaceCatastrophe):
+                (active if occ >> a.cell & 1 else quiet).append(a)
+            elif isinstance(a, (Swap, Pass)):
+                quiet.append(a)
+            else:
+                active.append(a)
+        rng = self.rng
+        if len(active) > limit:
+            active = rng.sample(active, limit)
+        room = min(self.quiet_sample, limit - len(active))
+        if room > 0:
+            active.extend(quiet if len(quiet) <= room else rng.sample(quiet, room))
+        return active
 
 
 class MediumBot(SearchBot):

@@ -19,6 +19,7 @@ from tigris_euphrates.engine import (
     replay,
     to_act,
 )
+from tigris_euphrates.engine.state import ACTION
 
 OPTION_SETS = [
     {},
@@ -176,9 +177,51 @@ def test_iteration_budget_is_honoured(iterations: int) -> None:
     bot.observe(seen[seat])
     view = player_view(state, seat)
     assert len(view["legal_actions"]) > 1
+    bot.early_stop = False
     choice = bot.choose(view, Budget(iterations=iterations))
     assert choice in view["legal_actions"]
     assert bot.last_iterations == iterations
+
+
+@pytest.mark.parametrize("seed", [8, 12, 15])
+def test_stopping_early_never_changes_the_decision(seed: int) -> None:
+    """The search stops once the most visited candidate cannot be overtaken: the decision
+    is the one the whole budget would have made, with fewer iterations."""
+    state, seen = _play_until(seed, 24)
+    seat = to_act(state)
+    view = player_view(state, seat)
+    choices, used = [], []
+    for early in (False, True):
+        bot = make_bot("medium", 5)
+        assert isinstance(bot, SearchBot)
+        bot.early_stop = early
+        bot.observe(seen[seat])
+        choices.append(bot.choose(view, Budget(iterations=160)))
+        used.append(bot.last_iterations)
+    assert choices[0] == choices[1]
+    assert used[0] == 160 and used[1] <= 160
+
+
+def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
+    """After its first action the search keeps the subtree under it: the second decision
+    of the turn starts with those visits."""
+    state, _ = _play_until(21, 12)
+    while True:
+        seat = to_act(state)
+        legal = player_view(state, seat)["legal_actions"]
+        if state.stage == ACTION and state.actions_left == 2 and len(legal) > 1:
+            break
+        state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
+    bot = make_bot("hard", 2)
+    assert isinstance(bot, SearchBot)
+    bot.early_stop = False
+    a = bot.choose(player_view(state, seat), Budget(iterations=120))
+    state, _ = apply(state, a)
+    if to_act(state) != seat or state.stage != ACTION:
+        pytest.skip("the first action started a decision of another seat")
+    bot.choose(player_view(state, seat), Budget(iterations=120))
+    assert bot.last_reused > 0
+    assert bot.last_iterations == 120 - min(bot.last_reused, 60)
 
 
 def test_time_budget_is_used_without_an_iteration_count() -> None:

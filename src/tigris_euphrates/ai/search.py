@@ -50,6 +50,12 @@ class Node:
         self.order: list[Action] = []  # candidates, best prior first
 
 
+def _public(s: State) -> tuple[int, ...]:
+    """What identifies a position's public side for reusing a search tree: whose decision,
+    which stage, the pieces on the board and the scores."""
+    return (s.ply, s.turn, s.stage, s.actions_left, s.occupied(), s.lmask, *s.tiles, *s.scores)
+
+
 def _legal_in(s: State, a: Action) -> bool:
     try:
         check(s, a)
@@ -74,19 +80,27 @@ class SearchBot(ViewBot):
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
+    #: Go on from the subtree of the previous decision when it leads to this one.
+    reuse = True
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.last_iterations = 0
+        self.last_iterations = 0  # iterations run for the last decision
+        self.last_reused = 0  # root visits carried over from the previous decision's tree
         self._seat = -1
+        # The subtree under the action this bot chose last, and the public position it leads
+        # to: when the next decision is again this seat's, in that position, the search goes
+        # on from there instead of from nothing.
+        self._kept: tuple[tuple[int, ...], Node] | None = None
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, iterations=self.iterations)
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
         legal = self.legal(view)
+        self.last_iterations = self.last_reused = 0
         if len(legal) == 1:
-            self.last_iterations = 0
+            self._kept = None
             return legal[0]
         if budget is None or (budget.seconds is None and budget.iterations is None):
             budget = self.default_budget()
@@ -102,11 +116,16 @@ class SearchBot(ViewBot):
         ranked = rank_actions(worlds[0], seat, actions, worlds, self.weights)
         root = Node()
         root.order = [a for _, a in ranked[: self.root_k]]
-        root.children = {a: Node() for a in root.order}
+        kept = self._kept
+        self._kept = None
+        old = kept[1].children if kept is not None and kept[0] == _public(worlds[0]) else None
+        root.children = {a: (old.get(a) if old else None) or Node() for a in root.order}
         if len(root.order) == 1:
             return str(root.order[0])
-        it = 0
         children = list(root.children.values())
+        root.visits = self.last_reused = sum(ch.visits for ch in children)
+        it = min(root.visits, max_iter // 2)  # the search so far counts, up to half the budget
+        first = it
         while it < max_iter:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -116,12 +135,14 @@ class SearchBot(ViewBot):
                 visits = sorted(ch.visits for ch in children)
                 if visits[-1] - visits[-2] > max_iter - it:
                     break  # the most visited candidate can no longer be overtaken
-        self.last_iterations = it
+        self.last_iterations = it - first
         assert root.children is not None
         best = max(
             enumerate(root.order),
             key=lambda ia: (root.children[ia[1]].visits, root.children[ia[1]].wins, -ia[0]),  # type: ignore[index]
         )[1]
+        if self.reuse:
+            self._kept = (_public(apply_unchecked(worlds[0], best)), root.children[best])
         return str(best)
 
     # --- one iteration ----------------------------------------------------------------------

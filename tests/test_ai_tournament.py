@@ -31,6 +31,13 @@ def test_lineups_and_options() -> None:
     ]
     with pytest.raises(ValueError):
         lineups(["hard", "greedy"], 4)
+    # A ladder: each level meets only the next one.
+    assert lineups(["random", "easy", "greedy", "medium", "hard"], 2, ladder=True) == [
+        ("random", "easy"),
+        ("easy", "greedy"),
+        ("greedy", "medium"),
+        ("medium", "hard"),
+    ]
     assert parse_options("advanced,english,open", 3) == {
         "players": 3,
         "board": "advanced",

@@ -54,6 +54,13 @@ def tournament(
     records: Annotated[
         Path | None, typer.Option(help="Save every game's record (JSON) in this directory.")
     ] = None,
+    ladder: Annotated[
+        bool,
+        typer.Option(
+            help="Only neighbours in BOTS meet (list the levels weakest first): rates a "
+            "ladder of levels without playing every pairing."
+        ),
+    ] = False,
 ) -> None:
     """Play seat-balanced games between bots and report win rates, scores and ratings."""
     console = Console()
@@ -87,6 +94,7 @@ def tournament(
                 jobs=jobs,
                 records=records is not None,
                 progress=advance,
+                ladder=ladder,
             )
         except ValueError as e:
             raise typer.BadParameter(str(e)) from e

@@ -245,10 +245,10 @@ class MediumBot(SearchBot):
 
 
 class HardBot(SearchBot):
-    """The search with 600 iterations and ten root candidates (at most 0.9 s a decision)."""
+    """The search with 800 iterations and ten root candidates (at most 0.9 s a decision)."""
 
     name = "hard"
-    iterations = 600
+    iterations = 800
     root_k = 10
 
 

@@ -62,8 +62,18 @@ def parse_options(text: str | None, players: int) -> dict[str, Any]:
     return opts
 
 
-def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
-    """The distinct lineups: combinations of ``players`` entries of ``bots`` (in list order)."""
+def lineups(bots: Sequence[str], players: int, ladder: bool = False) -> list[tuple[str, ...]]:
+    """The distinct lineups: combinations of ``players`` entries of ``bots`` (in list order).
+
+    ``ladder``: only neighbours in the list meet (``players`` consecutive entries), which
+    rates a list of levels, weakest first, at a fraction of the cost of every pairing.
+    """
+    if ladder:
+        if len(bots) < players:
+            raise ValueError(f"a ladder needs at least {players} bots")
+        return list(
+            dict.fromkeys(tuple(bots[i : i + players]) for i in range(len(bots) - players + 1))
+        )
     if len(bots) < players:
         raise ValueError(
             f"{len(bots)} bot(s) for {players} seats: list one bot per seat "
@@ -129,11 +139,13 @@ def run_tournament(
     jobs: int | None = None,
     records: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    ladder: bool = False,
 ) -> dict[str, Any]:
     """Play the tournament and return its summary (see the module docstring).
 
     ``games`` is per lineup. ``budget`` (None: each level's default) applies to every bot.
-    ``jobs`` processes (default: every core; 1 plays in this process).
+    ``jobs`` processes (default: every core; 1 plays in this process). ``ladder``: only
+    neighbours in ``bots`` meet (see ``lineups``).
     """
     for name in bots:
         if name not in BOTS:
@@ -141,7 +153,7 @@ def run_tournament(
     opts = dict(options or {})
     opts["players"] = players
     tasks = []
-    ups = lineups(bots, players)
+    ups = lineups(bots, players, ladder)
     index = 0
     for li, lineup in enumerate(ups):
         for g in range(games):

@@ -1,7 +1,7 @@
 """Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
 bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
 
-    .venv/bin/python bench/strength.py            # the full benchmark (long: about an hour)
+    .venv/bin/python bench/strength.py            # the full benchmark (long: about two hours on two cores)
     .venv/bin/python bench/strength.py --quick    # a smoke run with few games
 
 Each experiment is exactly what ``tne tournament`` with the printed arguments runs; bots use
@@ -54,24 +54,15 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.45,
     },
     {
-        "key": "expert_vs_greedy",
-        "title": "expert (1500 iterations) vs greedy, 2 players",
-        "bots": "expert,greedy",
-        "players": 2,
-        "games": 40,
-        "seed": 5,
-        "subject": "expert",
-        "target": 0.80,
-    },
-    {
         "key": "ladder",
-        "title": "every level against every other, 2 players (ratings)",
+        "title": "each level against the next, 2 players (ratings)",
         "bots": "random,easy,greedy,medium,hard",
         "players": 2,
-        "games": 10,
+        "games": 20,
         "seed": 4,
         "subject": None,
         "target": None,
+        "ladder": True,
     },
 ]
 
@@ -79,8 +70,27 @@ EXPERIMENTS: list[dict[str, Any]] = [
 def command(exp: dict[str, Any], games: int) -> str:
     return (
         f"tne tournament --bots {exp['bots']} --players {exp['players']} --games {games} "
-        f"--seed {exp['seed']} --out bench/{exp['key']}.json --plot bench/{exp['key']}.png"
+        f"--seed {exp['seed']}{' --ladder' if exp.get('ladder') else ''} "
+        f"--out bench/{exp['key']}.json"
     )
+
+
+def collect(data: dict[str, Any]) -> None:
+    """Take the summaries that ``tne tournament`` wrote (``bench/<key>.json``, the printed
+    commands) instead of playing the games again."""
+    for exp in EXPERIMENTS:
+        path = HERE / f"{exp['key']}.json"
+        if not path.exists():
+            continue
+        summary = json.loads(path.read_text())
+        summary.pop("results", None)
+        games = summary["pairings"][0]["games"]
+        summary["command"] = command(exp, games)
+        data["experiments"][exp["key"]] = summary
+    keys = {e["key"] for e in EXPERIMENTS}
+    for key in list(data["experiments"]):
+        if key not in keys:
+            del data["experiments"][key]
 
 
 def main() -> None:
@@ -88,11 +98,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="few games per experiment")
     ap.add_argument("--only", default="", help="comma-separated experiment keys")
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument(
+        "--collect",
+        action="store_true",
+        help="rebuild strength.json/.md from the bench/<key>.json files of tne tournament",
+    )
     args = ap.parse_args()
     out_json = HERE / "strength.json"
     data: dict[str, Any] = json.loads(out_json.read_text()) if out_json.exists() else {}
     data.setdefault("experiments", {})
     data["machine"] = {"python": platform.python_version(), "cpus": __import__("os").cpu_count()}
+    if args.collect:
+        collect(data)
+        out_json.write_text(json.dumps(data, indent=1) + "\n")
+        write_markdown(data)
+        return
     only = {k for k in args.only.split(",") if k}
     for exp in EXPERIMENTS:
         if only and exp["key"] not in only:
@@ -106,6 +126,7 @@ def main() -> None:
             games=games,
             seed=exp["seed"],
             jobs=args.jobs,
+            ladder=bool(exp.get("ladder")),
         )
         summary.pop("_records", None)
         summary["wall_seconds"] = time.time() - t0
@@ -150,7 +171,7 @@ def write_markdown(data: dict[str, Any]) -> None:
         lines += [
             "",
             f"Ratings (openskill Plackett–Luce, {s['games']} two-player games, "
-            "every pairing, seats balanced):",
+            "each level against the next, seats balanced):",
             "",
             "| level | μ | σ | μ − 3σ |",
             "|---|---|---|---|",

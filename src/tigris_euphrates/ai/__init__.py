@@ -2,7 +2,7 @@
 
 Levels, weakest first: ``random``, ``easy`` (greedy look-ahead with softmax noise),
 ``greedy`` (one-step look-ahead), ``medium`` and ``hard`` (information-set MCTS over
-determinizations: 200 and 600 iterations, capped at 0.9 s a decision), ``expert``
+determinizations: 200 and 800 iterations, capped at 0.9 s a decision), ``expert``
 (1500 iterations, capped at 2.5 s). See docs/ai.md.
 """
 

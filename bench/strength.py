@@ -1,7 +1,8 @@
 """Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
 bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
 
-    .venv/bin/python bench/strength.py            # the full benchmark (long: about two hours on two cores)
+    .venv/bin/python bench/strength.py            # the full benchmark (about two hours)
+    .venv/bin/python bench/strength.py --collect  # tables from the tne tournament JSON files
     .venv/bin/python bench/strength.py --quick    # a smoke run with few games
 
 Each experiment is exactly what ``tne tournament`` with the printed arguments runs; bots use

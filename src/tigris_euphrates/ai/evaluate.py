@@ -48,10 +48,6 @@ class Weights:
     #: Own turns of monument income counted at most.
     income_turns: float = 6.0
 
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
-        return f"Weights({fields})"
-
 
 BASIC = Weights()
 FULL = Weights(monument_income=0.5, horizon=4.0)

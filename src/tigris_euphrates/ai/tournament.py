@@ -68,16 +68,14 @@ def lineups(bots: Sequence[str], players: int, ladder: bool = False) -> list[tup
     ``ladder``: only neighbours in the list meet (``players`` consecutive entries), which
     rates a list of levels, weakest first, at a fraction of the cost of every pairing.
     """
-    if ladder:
-        if len(bots) < players:
-            raise ValueError(f"a ladder needs at least {players} bots")
-        return list(
-            dict.fromkeys(tuple(bots[i : i + players]) for i in range(len(bots) - players + 1))
-        )
     if len(bots) < players:
         raise ValueError(
             f"{len(bots)} bot(s) for {players} seats: list one bot per seat "
             "(e.g. hard,greedy,greedy,greedy)"
+        )
+    if ladder:
+        return list(
+            dict.fromkeys(tuple(bots[i : i + players]) for i in range(len(bots) - players + 1))
         )
     seen: dict[tuple[str, ...], None] = {}
     for combo in itertools.combinations(range(len(bots)), players):

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tigris_euphrates.ai.tournament import plot_ratings, run_tournament
+from tigris_euphrates.ai.tournament import plot_ratings, pooled_ratings, run_tournament
 
 HERE = Path(__file__).parent
 
@@ -41,6 +41,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "players": 2,
         "games": 200,
         "seed": 2,
+        "subject": "hard",
+        "target": 0.80,
+    },
+    {
+        "key": "hard_vs_greedy_b",
+        "title": "hard vs greedy, 2 players, other deals",
+        "bots": "hard,greedy",
+        "players": 2,
+        "games": 24,
+        "seed": 11,
         "subject": "hard",
         "target": 0.80,
     },
@@ -92,6 +102,23 @@ def collect(data: dict[str, Any]) -> None:
     for key in list(data["experiments"]):
         if key not in keys:
             del data["experiments"][key]
+    data["pooled_ratings"] = pooled(EXPERIMENTS)
+
+
+def pooled(experiments: list[dict[str, Any]]) -> dict[str, Any]:
+    """openskill ratings over every two-player game of the experiments whose full results
+    (``bench/<key>.json``) are on disk: one scale for levels that never met in one run."""
+    summaries = []
+    used = []
+    for exp in experiments:
+        path = HERE / f"{exp['key']}.json"
+        if exp["players"] != 2 or not path.exists():
+            continue
+        summary = json.loads(path.read_text())
+        if summary.get("results"):
+            summaries.append(summary)
+            used.append(exp["key"])
+    return {"experiments": used, "ratings": pooled_ratings(summaries)}
 
 
 def main() -> None:
@@ -187,6 +214,21 @@ def write_markdown(data: dict[str, Any]) -> None:
             lines.append(
                 f"| {' vs '.join(p['lineup'])} | {p['games']} | {100 * b['win_rate']:.0f} % "
                 f"| {100 * lo:.0f}–{100 * hi:.0f} % |"
+            )
+    pool = data.get("pooled_ratings")
+    if pool and pool["ratings"]:
+        lines += [
+            "",
+            "Ratings over every two-player game above ("
+            + ", ".join(f"`{k}`" for k in pool["experiments"])
+            + "; openskill Plackett–Luce, games interleaved across the runs):",
+            "",
+            "| level | games | μ | σ | μ − 3σ |",
+            "|---|---|---|---|---|",
+        ]
+        for name, r in sorted(pool["ratings"].items(), key=lambda kv: -kv[1]["mu"]):
+            lines.append(
+                f"| {name} | {r['games']} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |"
             )
     timing = None
     for key in ("hard_vs_greedy", "hard_vs_3_greedy", "ladder"):

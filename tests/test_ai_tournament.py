@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from tigris_euphrates.ai.tournament import (
     lineups,
     parse_options,
+    pooled_ratings,
     run_tournament,
     wilson,
     write_outputs,
@@ -49,6 +50,27 @@ def test_lineups_and_options() -> None:
     assert lo < 0.95 < hi
     assert lo > 0.88
     assert hi < 0.99
+
+
+def _run(bots: list[str], games: list[tuple[int, int]]) -> dict[str, object]:
+    """A summary holding only results: each game (winner index, loser index) in ``bots``."""
+    results = []
+    for w, lo in games:
+        results.append({"seats": [bots[w], bots[lo]], "ranks": [1, 2]})
+    return {"bots": bots, "results": results}
+
+
+def test_pooled_ratings_place_levels_that_never_met_on_one_scale() -> None:
+    # a beats b in one run, b beats c in another: a and c never met, yet a > b > c.
+    ab = _run(["a", "b"], [(0, 1)] * 12 + [(1, 0)] * 3)
+    bc = _run(["b", "c"], [(0, 1)] * 12 + [(1, 0)] * 3)
+    pooled = pooled_ratings([ab, bc])
+    mu = {name: row["mu"] for name, row in pooled.items()}
+    assert mu["a"] > mu["b"] > mu["c"]
+    assert pooled["b"]["games"] == 30
+    assert pooled["a"]["games"] == pooled["c"]["games"] == 15
+    # More games, less uncertainty.
+    assert pooled["b"]["sigma"] < pooled["a"]["sigma"]
 
 
 def test_tournament_summary_and_files(tmp_path: Path) -> None:

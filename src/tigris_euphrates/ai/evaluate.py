@@ -99,10 +99,17 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
                 totals.sort()
         v = w0 * totals[0] + w1 * totals[1] + w2 * totals[2] + w3 * totals[3]
         base = p * 4
+        ranks: list[int] | None = None
         for c in range(4):
             cell = leaders[base + c]
             if cell < 0:
                 continue
+            if ranks is None:
+                # Each colour's rank among the seat's colours (ties: lower index first): the
+                # marginal value of a point of that colour.
+                ranks = [0, 0, 0, 0]
+                for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
+                    ranks[e] = i
             bit = 1 << cell
             for k in known:
                 if k & bit:
@@ -110,12 +117,6 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
             else:
                 k = region(occ, bit)
                 known.append(k)
-            # Marginal value of a point of this colour: its rank among the seat's colours.
-            mine = row[c]
-            rank = 0
-            for d in range(4):
-                if row[d] < mine or (row[d] == mine and d < c):
-                    rank += 1
             temples = (NEIGHBOURS[cell] & red_up).bit_count()
             backing = (tiles[c] & ~fd & k).bit_count()
             size = k.bit_count()
@@ -128,7 +129,7 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
             for block, m in monument_cells:
                 if block & k and c in MONUMENTS[m]:
                     w += income * turns
-            v += (0.35 + RANK_WEIGHTS[rank]) * w
+            v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
         v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
         v += wt.catastrophe * cats[p]
         out.append(v)

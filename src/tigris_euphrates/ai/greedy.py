@@ -94,6 +94,7 @@ class GreedyBot(ViewBot):
     name = "greedy"
     worlds = 8
     temperature = 0.0
+    weights: Weights = BASIC
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
         legal = self.legal(view)
@@ -102,7 +103,7 @@ class GreedyBot(ViewBot):
         det = self.determinizer(view)
         worlds = [det.sample(self.rng) for _ in range(self.worlds)]
         actions = [parse(t) for t in legal]
-        ranked = rank_actions(worlds[0], det.seat, actions, worlds)
+        ranked = rank_actions(worlds[0], det.seat, actions, worlds, self.weights)
         if self.temperature <= 0:
             return str(ranked[0][1])
         best = ranked[0][0]

@@ -166,7 +166,8 @@ class SearchBot(ViewBot):
                     break  # a new leaf: evaluate it
                 self._expand(node, s, actor)
             assert node.children is not None
-            available = [a for a in node.order if _legal_in(s, a)]
+            # The root's candidates come from the view's legal actions: legal in every world.
+            available = node.order if node is root else [a for a in node.order if _legal_in(s, a)]
             if not available:
                 self._expand(node, s, actor, extend=True)
                 available = [a for a in node.order if _legal_in(s, a)]

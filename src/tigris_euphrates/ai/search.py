@@ -91,6 +91,9 @@ class SearchBot(ViewBot):
         super().__init__(seed)
         self.last_iterations = 0  # iterations run for the last decision
         self.last_reused = 0  # root visits carried over from the previous decision's tree
+        #: The last decision's root: its candidates with their visits and summed utilities
+        #: (for analysis: which moves the search weighed and how it judged them).
+        self.last_root: Node | None = None
         self._seat = -1
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
@@ -140,6 +143,7 @@ class SearchBot(ViewBot):
                 if visits[-1] - visits[-2] > max_iter - it:
                     break  # the most visited candidate can no longer be overtaken
         self.last_iterations = it - first
+        self.last_root = root
         assert root.children is not None
         best = max(
             enumerate(root.order),
@@ -169,7 +173,7 @@ class SearchBot(ViewBot):
             # The root's candidates come from the view's legal actions: legal in every world.
             available = node.order if node is root else [a for a in node.order if _legal_in(s, a)]
             if not available:
-                self._expand(node, s, actor, extend=True)
+                self._expand(node, s, actor)
                 available = [a for a in node.order if _legal_in(s, a)]
                 if not available:
                     break
@@ -202,7 +206,9 @@ class SearchBot(ViewBot):
             n.visits += 1
             n.wins += u[who]
 
-    def _expand(self, node: Node, s: State, actor: int, extend: bool = False) -> None:
+    def _expand(self, node: Node, s: State, actor: int) -> None:
+        """Rank a sample of the actor's actions and add the best ``node_k`` that are not
+        children yet (called again when no child is legal in a world: a new sample)."""
         limit = self.own_sample if actor == self._seat else self.node_sample
         acts = self._sample(s, legal_actions(s), limit)
         ranked = rank_actions(s, actor, acts, None, self.weights)

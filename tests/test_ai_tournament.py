@@ -18,7 +18,7 @@ from tigris_euphrates.ai.tournament import (
     write_outputs,
 )
 from tigris_euphrates.engine import replay, result
-from tigris_euphrates.tournament_cli import tournament
+from tigris_euphrates.tournament_cli import ratings, tournament
 
 
 def test_lineups_and_options() -> None:
@@ -147,3 +147,23 @@ def test_cli_in_parallel_processes(tmp_path: Path) -> None:
     assert Path(data["plot"]).exists()
     bad = CliRunner().invoke(app, ["tournament", "--bots", "nobody", "--out", str(out)])
     assert bad.exit_code != 0
+
+
+def test_ratings_cli_pools_summaries(tmp_path: Path) -> None:
+    app = typer.Typer()
+    app.command("ratings")(ratings)
+    app.command("noop")(lambda: None)
+    a, b, out = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "pooled.json"
+    a.write_text(json.dumps({"players": 2, **_run(["x", "y"], [(0, 1)] * 8)}))
+    b.write_text(json.dumps({"players": 2, **_run(["y", "z"], [(0, 1)] * 8)}))
+    res = CliRunner().invoke(app, ["ratings", str(a), str(b), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    mu = {k: v["mu"] for k, v in json.loads(out.read_text())["ratings"].items()}
+    assert mu["x"] > mu["y"] > mu["z"]
+    assert "ratings over 2 tournaments" in res.output
+    # A summary without results, or mixed player counts, is refused with a clear message.
+    c = tmp_path / "c.json"
+    c.write_text(json.dumps({"players": 4, **_run(["x", "y"], [(0, 1)])}))
+    res = CliRunner().invoke(app, ["ratings", str(a), str(c)])
+    assert res.exit_code != 0
+    assert "mix player counts" in res.output

@@ -38,7 +38,7 @@ from .engine import (
 from .engine.errors import EngineError
 from .engine.record import replay_steps
 from .serve_cli import serve
-from .tournament_cli import tournament
+from .tournament_cli import ratings, tournament
 
 app = typer.Typer(help="Tigris & Euphrates: rules engine, bots and tools.", no_args_is_help=True)
 console = Console()
@@ -193,6 +193,7 @@ def events(
 
 app.command("serve")(serve)
 app.command("tournament")(tournament)
+app.command("ratings")(ratings)
 
 
 def main() -> None:

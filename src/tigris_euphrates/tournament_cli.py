@@ -1,10 +1,13 @@
-"""``tne tournament``: bots against bots, in parallel, with win rates, ratings and a plot.
+"""``tne tournament``: bots against bots, in parallel, with win rates, ratings and a plot;
+``tne ratings``: one rating scale over the games of several tournament summaries.
 
-Registered in ``cli.py`` as ``app.command("tournament")(tournament)``.
+Registered in ``cli.py`` as ``app.command("tournament")(tournament)`` and
+``app.command("ratings")(ratings)``.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .ai.base import Budget
-from .ai.tournament import parse_options, run_tournament, write_outputs
+from .ai.tournament import parse_options, pooled_ratings, run_tournament, write_outputs
 
 
 def tournament(
@@ -138,3 +141,38 @@ def _print(console: Console, summary: dict) -> None:  # type: ignore[type-arg]
             f"{t['max']:.3f}",
         )
     console.print(rt)
+
+
+def ratings(
+    summaries: Annotated[
+        list[Path], typer.Argument(help="JSON summaries written by tne tournament --out.")
+    ],
+    out: Annotated[Path | None, typer.Option(help="Also write the ratings here as JSON.")] = None,
+) -> None:
+    """Rate the bots over every game of several tournaments (openskill Plackett–Luce), so
+    that levels that never met in one run (a ladder, separate head-to-heads) share a scale."""
+    loaded = []
+    for path in summaries:
+        try:
+            summary = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise typer.BadParameter(f"{path}: {e}") from e
+        if not summary.get("results"):
+            raise typer.BadParameter(f"{path} holds no game results")
+        loaded.append(summary)
+    players = {s["players"] for s in loaded}
+    if len(players) > 1:
+        raise typer.BadParameter(f"summaries mix player counts {sorted(players)}")
+    pooled = pooled_ratings(loaded)
+    table = Table(title=f"ratings over {len(loaded)} tournaments (openskill Plackett-Luce)")
+    for col in ("bot", "games", "mu", "sigma", "ordinal"):
+        table.add_column(col)
+    for name, r in sorted(pooled.items(), key=lambda kv: -kv[1]["mu"]):
+        table.add_row(
+            name, str(r["games"]), f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"
+        )
+    Console().print(table)
+    if out is not None:
+        out.write_text(
+            json.dumps({"sources": [str(p) for p in summaries], "ratings": pooled}, indent=1) + "\n"
+        )

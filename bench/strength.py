@@ -55,6 +55,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.80,
     },
     {
+        "key": "hard_vs_greedy_c",
+        "title": "hard vs greedy, 2 players, third set of deals",
+        "bots": "hard,greedy",
+        "players": 2,
+        "games": 32,
+        "seed": 12,
+        "subject": "hard",
+        "target": 0.80,
+    },
+    {
         "key": "hard_vs_3_greedy",
         "title": "one hard vs three greedy, 4 players",
         "bots": "hard,greedy,greedy,greedy",

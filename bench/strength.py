@@ -118,12 +118,18 @@ def command(exp: dict[str, Any], games: int) -> str:
 
 def collect(data: dict[str, Any]) -> None:
     """Take the summaries that ``tne tournament`` wrote (``bench/<key>.json``, the printed
-    commands) instead of playing the games again."""
+    commands) instead of playing the games again, and rate every two-player game of them on
+    one scale (levels that never met in one run included)."""
+    two_player: list[dict[str, Any]] = []  # full summaries, results kept, for the ratings
+    used: list[str] = []
     for exp in EXPERIMENTS:
         path = HERE / f"{exp['key']}.json"
         if not path.exists():
             continue
         summary = json.loads(path.read_text())
+        if exp["players"] == 2 and summary.get("results"):
+            two_player.append(dict(summary))
+            used.append(exp["key"])
         summary.pop("results", None)
         games = summary["pairings"][0]["games"]
         summary["command"] = command(exp, games)
@@ -132,23 +138,7 @@ def collect(data: dict[str, Any]) -> None:
     for key in list(data["experiments"]):
         if key not in keys:
             del data["experiments"][key]
-    data["pooled_ratings"] = pooled(EXPERIMENTS)
-
-
-def pooled(experiments: list[dict[str, Any]]) -> dict[str, Any]:
-    """openskill ratings over every two-player game of the experiments whose full results
-    (``bench/<key>.json``) are on disk: one scale for levels that never met in one run."""
-    summaries = []
-    used = []
-    for exp in experiments:
-        path = HERE / f"{exp['key']}.json"
-        if exp["players"] != 2 or not path.exists():
-            continue
-        summary = json.loads(path.read_text())
-        if summary.get("results"):
-            summaries.append(summary)
-            used.append(exp["key"])
-    return {"experiments": used, "ratings": pooled_ratings(summaries)}
+    data["pooled_ratings"] = {"experiments": used, "ratings": pooled_ratings(two_player)}
 
 
 def main() -> None:
@@ -225,18 +215,18 @@ def write_markdown(data: dict[str, Any]) -> None:
             f"| {b['mean_score']:.1f} / {other_score:.1f} |"
         )
     # Runs of the same match-up on other deals, added up.
-    groups: dict[tuple[str, int, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, int, str, float], list[dict[str, Any]]] = {}
     for key, s in exps.items():
         exp = by_key.get(key)
         if exp is not None and exp["subject"] is not None:
-            groups.setdefault((exp["bots"], exp["players"], exp["subject"]), []).append(s)
-    for (bots, players, subject), runs in groups.items():
+            group = (exp["bots"], exp["players"], exp["subject"], exp["target"])
+            groups.setdefault(group, []).append(s)
+    for (bots, players, subject, target), runs in groups.items():
         if len(runs) < 2:
             continue
         wins = sum(r["pairings"][0]["bots"][subject]["wins"] for r in runs)
         games = sum(r["pairings"][0]["games"] for r in runs)
         lo, hi = wilson(wins, games)
-        target = next(e["target"] for e in EXPERIMENTS if e["bots"] == bots)
         met = "met" if wins / games >= target else "**not met**"
         lines.append(
             f"| all runs of {subject} in {bots} ({players} players) together | {games} "

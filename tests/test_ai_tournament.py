@@ -161,7 +161,7 @@ def test_ratings_cli_pools_summaries(tmp_path: Path) -> None:
     mu = {k: v["mu"] for k, v in json.loads(out.read_text())["ratings"].items()}
     assert mu["x"] > mu["y"] > mu["z"]
     assert "ratings over 2 tournaments" in res.output
-    # A summary without results, or mixed player counts, is refused with a clear message.
+    # Summaries of different player counts are refused with a clear message.
     c = tmp_path / "c.json"
     c.write_text(json.dumps({"players": 4, **_run(["x", "y"], [(0, 1)])}))
     res = CliRunner().invoke(app, ["ratings", str(a), str(c)])

@@ -33,14 +33,14 @@ import time
 from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
-from ..engine.actions import Action, Pass, PlaceCatastrophe, PlaceTile, Swap
-from ..engine.board import NEIGHBOURS
+from ..engine.actions import Action
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION
 from .base import Budget
 from .evaluate import FULL, Weights, settle, utilities
 from .greedy import ViewBot, parse, rank_actions
+from .triage import triage
 
 
 class Node:
@@ -210,7 +210,7 @@ class SearchBot(ViewBot):
         """Rank a sample of the actor's actions and add the best ``node_k`` that are not
         children yet (called again when no child is legal in a world: a new sample)."""
         limit = self.own_sample if actor == self._seat else self.node_sample
-        acts = self._sample(s, legal_actions(s), limit)
+        acts = self._sample(s, legal_actions(s), limit, actor)
         ranked = rank_actions(s, actor, acts, None, self.weights)
         if node.children is None:
             node.children = {}
@@ -220,31 +220,25 @@ class SearchBot(ViewBot):
                 node.order.append(a)
         node.visits = max(node.visits, 1)
 
-    def _sample(self, s: State, acts: list[Action], limit: int) -> list[Action]:
-        """At most ``limit`` actions to rank, the *active* ones first: a tile or catastrophe
-        placed where nothing stands around it, a swap or a pass changes nothing the
-        evaluation sees, so only ``quiet_sample`` of those are ranked."""
+    def _sample(self, s: State, acts: list[Action], limit: int, actor: int) -> list[Action]:
+        """At most ``limit`` actions to rank: the *hot* turn actions first, then *warm* ones
+        (``triage``); a tile or catastrophe away from every piece, a swap or a pass changes
+        nothing the evaluation sees, so at most ``quiet_sample`` of those are ranked, and
+        only when the others leave room."""
         if len(acts) <= self.quiet_sample:
             return acts
-        occ = s.occupied()
-        active: list[Action] = []
-        quiet: list[Action] = []
-        for a in acts:
-            if isinstance(a, PlaceTile):
-                (active if NEIGHBOURS[a.cell] & occ else quiet).append(a)
-            elif isinstance(a, PlaceCatastrophe):
-                (active if occ >> a.cell & 1 else quiet).append(a)
-            elif isinstance(a, (Swap, Pass)):
-                quiet.append(a)
-            else:
-                active.append(a)
         rng = self.rng
-        if len(active) > limit:
-            active = rng.sample(active, limit)
-        room = min(self.quiet_sample, limit - len(active))
+        if s.stage != ACTION:
+            return acts if len(acts) <= limit else rng.sample(acts, limit)
+        hot, warm, quiet = triage(s, acts, actor)
+        out = hot if len(hot) <= limit else rng.sample(hot, limit)
+        room = limit - len(out)
         if room > 0:
-            active.extend(quiet if len(quiet) <= room else rng.sample(quiet, room))
-        return active
+            out.extend(warm if len(warm) <= room else rng.sample(warm, room))
+        room = min(self.quiet_sample, limit - len(out))
+        if room > 0:
+            out.extend(quiet if len(quiet) <= room else rng.sample(quiet, room))
+        return out
 
 
 class MediumBot(SearchBot):

@@ -1,0 +1,77 @@
+"""Which actions the search ranks first (``ai.triage``), on a small diagram.
+
+Seat 0's king stands at b1 beside the temples b2 and c2; seat 1's green leader stands at e1
+beside the temple e2. d2 touches both kingdoms.
+"""
+
+from __future__ import annotations
+
+from diagram import state
+from tigris_euphrates.ai.triage import triage
+from tigris_euphrates.engine import legal_actions
+from tigris_euphrates.engine.state import State
+
+BOARD = """
+    . . . . . . . .
+    . r r . r . . .
+    . . . . . . . .
+    """
+
+
+def _state() -> State:
+    return state(
+        BOARD,
+        leaders="0 black b1, 1 green e1",
+        hands=[{"red": 2, "black": 2, "green": 2}, {"red": 6}],
+    )
+
+
+def _tiers() -> dict[str, str]:
+    s = _state()
+    hot, warm, quiet = triage(s, legal_actions(s), 0)
+    tiers = {}
+    for name, group in (("hot", hot), ("warm", warm), ("quiet", quiet)):
+        for a in group:
+            tiers[str(a)] = name
+    return tiers
+
+
+def test_every_action_lands_in_exactly_one_tier() -> None:
+    s = _state()
+    acts = legal_actions(s)
+    hot, warm, quiet = triage(s, acts, 0)
+    assert sorted(map(str, hot + warm + quiet)) == sorted(map(str, acts))
+
+
+def test_moves_that_change_the_game_are_hot() -> None:
+    t = _tiers()
+    assert t["tile black a2"] == "hot"  # scores a black point for seat 0 (its king)
+    assert t["tile green a2"] == "hot"  # no green leader there: the king scores it
+    assert t["tile black d2"] == "hot"  # unites the two kingdoms: a war
+    assert t["tile red f1"] == "hot"  # a temple beside seat 1's leader
+    assert t["leader green f2"] == "hot"  # joins seat 1's green leader's kingdom: a revolt
+    assert t["catastrophe b2"] == "hot"  # removes the temple beside seat 0's own king
+
+
+def test_moves_that_help_only_the_opponent_are_warm() -> None:
+    t = _tiers()
+    assert t["tile green f1"] == "warm"  # the point goes to seat 1's green leader
+
+
+def test_moves_far_from_every_piece_are_quiet() -> None:
+    t = _tiers()
+    assert t["tile black h9"] == "quiet"
+    assert t["catastrophe h9"] == "quiet"
+    assert t["pass"] == "quiet"
+    assert t["swap red=1"] == "quiet"
+
+
+def test_only_the_best_placed_leaders_of_a_colour_are_hot() -> None:
+    """Seat 0's red leader could go beside one temple each at a2, b3, c1, c3 (joining its
+    kingdom of four) or e3, f2 (joining seat 1's kingdom of three): the three best placed
+    are hot, the rest warm."""
+    t = _tiers()
+    red = {a.removeprefix("leader red "): tier for a, tier in t.items() if "leader red" in a}
+    assert set(red) == {"a2", "b3", "c1", "c3", "e3", "f2"}
+    assert red["e3"] == red["f2"] == "warm"
+    assert sorted(red.values()).count("hot") == 3

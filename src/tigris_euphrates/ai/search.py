@@ -11,11 +11,12 @@ impossible (it needs a tile an opponent may not hold) is not over-rated.
 Branching is large (a turn action has 100–400 choices), so children are not all actions:
 the greedy one-step look-ahead (``greedy.rank_actions``) ranks the actions and only the best
 ``root_k`` (at the root, averaged over several worlds) or ``node_k`` (deeper; ranked on a
-sample of ``node_sample`` legal actions, active ones first) become children. Other players'
-nodes rank from *their* point of view, with the hands this world dealt them. A leaf is not
-rolled out to the end: the decisions inside the current action are settled with the fixed
-policies and the position is scored by the full static evaluation (an evaluation cut-off),
-giving a utility per seat that is backed up to every node for the seat that chose there.
+sample of ``node_sample`` legal actions, the hot ones of ``triage`` first) become children.
+Other players' nodes rank from *their* point of view, with the hands this world dealt them.
+A leaf is not rolled out to the end: the decisions inside the current action are settled
+with the fixed policies and the position is scored by the full static evaluation (an
+evaluation cut-off), giving a utility per seat that is backed up to every node for the seat
+that chose there.
 
 The search stops early once the most visited root child cannot be overtaken (the decision
 is unchanged), and keeps the subtree under its choice for its next decision when that comes

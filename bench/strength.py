@@ -55,6 +55,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.45,
     },
     {
+        "key": "hard_vs_3_greedy_b",
+        "title": "one hard vs three greedy, 4 players, other deals",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 40,
+        "seed": 25,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
         "key": "ladder",
         "title": "each level against the next, 2 players (ratings)",
         "bots": "random,easy,greedy,medium,hard",

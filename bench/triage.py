@@ -7,7 +7,8 @@ player would really make is not among them, the search plays against a weaker op
 than the one at the table. This plays a few games of greedy play (on the true state), stops
 at turn actions along the way, and reports for each way of drawing the sample how often the
 greedy choice (greedy ranking of *all* legal actions, basic weights) is among the five
-children, and the mean regret (how much worse, by greedy's own values, the best child is).
+children, and the mean regret (how much worse, by greedy's own values, the best child is;
+capped at 5 points a position, since missing a move that ends the game is worth 100).
 
     python bench/triage.py [--games 12] [--players 2]
 
@@ -119,7 +120,7 @@ def measure(states: list[State], sampler: Sampler, limit: int, k: int = 5) -> di
         ranked_n += len(sample)
         top = [a for _, a in rank_actions(s, actor, sample, None, FULL)[:k]]
         hits += full[0][1] in top
-        regret += full[0][0] - max(values[a] for a in top)
+        regret += min(5.0, full[0][0] - max(values[a] for a in top))
     n = len(states)
     return {
         "hit_rate": hits / n,
@@ -141,7 +142,7 @@ def main() -> None:
         for limit in (40, 60):
             rows[f"{name}-{limit}"] = measure(states, sampler, limit)
     print(f"{len(states)} positions from {args.games} {args.players}-player games of greedy play")
-    print("| sample | ranked | greedy's move among the 5 children | mean regret (points) |")
+    print("| sample | ranked | greedy's move among the 5 children | mean regret (points, ≤ 5) |")
     print("|---|---:|---:|---:|")
     for key, r in rows.items():
         print(f"| {key} | {r['mean_ranked']:.0f} | {r['hit_rate']:.0%} | {r['mean_regret']:.3f} |")

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from tigris_euphrates.ai.evaluate import BASIC, FULL  # noqa: E402
 from tigris_euphrates.ai.greedy import rank_actions  # noqa: E402
-from tigris_euphrates.ai.triage import triage  # noqa: E402
+from tigris_euphrates.ai.search import SearchBot  # noqa: E402
 from tigris_euphrates.engine import (  # noqa: E402
     State,
     apply_unchecked,
@@ -75,18 +75,12 @@ def nearby(s: State, acts: list[Action], limit: int, rng: random.Random) -> list
 
 
 def triaged(s: State, acts: list[Action], limit: int, rng: random.Random) -> list[Action]:
-    """The search's sample (``SearchBot._sample``): hot, then warm, then quiet."""
+    """The search's own sample (``SearchBot._sample``): hot, then warm, then quiet."""
     actor = to_act(s)
     assert actor is not None
-    hot, warm, quiet = triage(s, acts, actor)
-    out = hot if len(hot) <= limit else rng.sample(hot, limit)
-    room = limit - len(out)
-    if room > 0:
-        out.extend(warm if len(warm) <= room else rng.sample(warm, room))
-    room = min(8, limit - len(out))
-    if room > 0:
-        out.extend(quiet if len(quiet) <= room else rng.sample(quiet, room))
-    return out
+    bot = SearchBot()
+    bot.rng = rng
+    return bot._sample(s, acts, limit, actor)
 
 
 def positions(players: int, games: int, seed: int) -> list[State]:

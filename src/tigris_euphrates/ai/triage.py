@@ -23,7 +23,8 @@ from __future__ import annotations
 from ..engine import State
 from ..engine.actions import Action, Pass, PlaceCatastrophe, PlaceLeader, PlaceTile, Swap
 from ..engine.board import BLACK, BLOCKS, BLOCKS_AT, NEIGHBOURS, RED, region
-from ..engine.kingdoms import kingdoms
+from ..engine.legal import state_kingdoms
+from .evaluate import BASIC
 
 #: Leader placements of each colour that count as hot (the best placed by a static score).
 HOT_LEADERS = 3
@@ -36,7 +37,7 @@ def triage(
     the order given (the hot leaders best placed first)."""
     occ = s.occupied()
     lmask = s.lmask
-    ks = kingdoms(occ, lmask)
+    ks = state_kingdoms(s)  # already found by legal_actions
     n = s.options.players
     leaders = s.leaders
     # Per kingdom and colour: the seat a tile of that colour scores for (the leader of its
@@ -53,6 +54,8 @@ def triage(
     fd = s.facedown
     tiles = s.tiles
     red_up = tiles[RED] & ~fd
+    # A leader's place is scored with the evaluation's own weights (greedy's, ``BASIC``).
+    temple_w, war_w, size_w = BASIC.temple_guard, BASIC.war_guard, BASIC.kingdom_size
     hot: list[Action] = []
     warm: list[Action] = []
     quiet: list[Action] = []
@@ -95,7 +98,7 @@ def triage(
             temples = (NEIGHBOURS[a.cell] & red_up).bit_count()
             backing = (tiles[colour] & ~fd & k).bit_count()
             size = k.bit_count()
-            v = 0.25 * min(temples, 3) + 0.08 * min(backing, 6) + 0.04 * min(size, 15)
+            v = temple_w * min(temples, 3) + war_w * min(backing, 6) + size_w * min(size, 15)
             placed[colour].append((-v, i, a))
         elif isinstance(a, PlaceCatastrophe):
             on_piece = occ >> a.cell & 1

@@ -94,6 +94,12 @@ def _cached(state: State) -> tuple[int, int, list[int]]:
     return t
 
 
+def state_kingdoms(state: State) -> list[int]:
+    """Every kingdom on the board, as masks: the list ``legal_actions`` computed (cached on
+    the state until the board changes). Do not modify it."""
+    return _cached(state)[2]
+
+
 def tile_targets(state: State, colour: int) -> int:
     """Cells where the turn player could put a tile of ``colour`` (ignoring the hand)."""
     threes = _cached(state)[1]

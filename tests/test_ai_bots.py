@@ -106,21 +106,27 @@ def _resample(state, seat: int, rng: random.Random):  # type: ignore[no-untyped-
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
-@pytest.mark.parametrize("seed,plies", [(1, 12), (2, 41), (3, 80), (4, 120)])
-def test_search_cannot_see_hidden_tiles(level: str, seed: int, plies: int) -> None:
-    state, seen = _play_until(seed, plies)
+@pytest.mark.parametrize(
+    "seed,plies,players", [(1, 12, 2), (2, 41, 2), (3, 80, 2), (4, 120, 2), (5, 60, 4), (6, 90, 3)]
+)
+def test_search_cannot_see_hidden_tiles(level: str, seed: int, plies: int, players: int) -> None:
+    """Also in three and four players, where more hands are hidden: the other seats' replies
+    the search plays in its tree come from the worlds it samples, never the true hands."""
+    state, seen = _play_until(seed, plies, players)
     seat = to_act(state)
     assert seat is not None
-    other = 1 - seat
+    others = [p for p in range(players) if p != seat]
     rng = random.Random(seed)
     changed = 0
     decisions = set()
+
+    def hidden(s):  # type: ignore[no-untyped-def]
+        return ([s.hands[p * 4 : p * 4 + 4] for p in others], s.bag[s.bag_pos :])
+
     for _ in range(3):
         alt = _resample(state, seat, rng)
         # The hidden parts really differ...
-        hidden_true = (state.hands[other * 4 : other * 4 + 4], state.bag[state.bag_pos :])
-        hidden_alt = (alt.hands[other * 4 : other * 4 + 4], alt.bag[alt.bag_pos :])
-        changed += hidden_true != hidden_alt
+        changed += hidden(state) != hidden(alt)
         # ...the seat's view does not...
         assert player_view(alt, seat) == player_view(state, seat)
         # ...and so neither does the decision (same seed, same iteration budget).

@@ -165,3 +165,35 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     step = httpx.get(f"{server.url}/api/games/{gid}/replay/3").json()
     assert step["step"] == 3 and step["action"] == record["actions"][2]
     s.close()
+
+
+@pytest.mark.parametrize(
+    "level,cap,expected",
+    [
+        ("hard", 2.0, (0.9, 800)),  # the level's own budget: what the benchmarks measured
+        ("medium", 2.0, (0.9, 100)),
+        ("expert", 2.0, (2.0, 1500)),  # the server's thinking time caps a slower level
+        ("hard", 0.2, (0.2, 800)),
+        ("greedy", 2.0, (2.0, None)),  # no budget of its own: the server's
+    ],
+)
+def test_server_bots_play_their_levels_budget(
+    level: str, cap: float, expected: tuple[float, int | None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot seat in the web app plays at its level's strength: ``medium`` and ``hard`` keep
+    their own iteration counts (the server's ``--bot-seconds`` is only a ceiling), so the
+    levels people pick are the levels of the strength table."""
+    from tigris_euphrates.ai import make_bot
+    from tigris_euphrates.ai.base import Budget
+    from tigris_euphrates.server import hub
+
+    seen: list[Budget | None] = []
+
+    def recording(name: str, seed: int = 0):  # type: ignore[no-untyped-def]
+        bot = make_bot(name, seed)
+        bot.choose = lambda view, budget=None: seen.append(budget) or "pass"  # type: ignore[method-assign]
+        return bot
+
+    monkeypatch.setattr(hub, "make_bot", recording)
+    assert hub._choose(level, 1, {"legal_actions": ["pass"]}, cap, None) == "pass"
+    assert seen == [Budget(seconds=expected[0], iterations=expected[1])]

@@ -23,7 +23,10 @@ def serve(
             help="Use this database instead, e.g. postgresql://user@host/db.",
         ),
     ] = None,
-    bot_seconds: Annotated[float, typer.Option(help="Thinking time per bot move.")] = 2.0,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(help="Longest thinking time per bot move (levels stop at their own budget)."),
+    ] = 2.0,
     bot_delay: Annotated[
         float, typer.Option(help="Pause before each bot move so people can follow it.")
     ] = 0.4,

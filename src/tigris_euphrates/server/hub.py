@@ -207,9 +207,17 @@ class LiveGame:
 def _choose(
     level: str, seed: int, view: dict[str, Any], seconds: float, iterations: int | None
 ) -> str:
-    """Run in a worker: a fresh bot (seeded per step, so restarts are deterministic)."""
+    """Run in a worker: a fresh bot (seeded per step, so restarts are deterministic).
+
+    The bot plays with its level's own budget (``medium`` and ``hard`` differ in iterations,
+    which is what the benchmarks measured); ``seconds`` only caps it, and ``iterations``,
+    when the server sets it, replaces the level's count."""
     bot = make_bot(level, seed)
-    return bot.choose(view, Budget(seconds=seconds, iterations=iterations))
+    default = getattr(bot, "default_budget", None)
+    own = default() if callable(default) else Budget()
+    cap = seconds if own.seconds is None else min(own.seconds, seconds)
+    count = iterations if iterations is not None else own.iterations
+    return bot.choose(view, Budget(seconds=cap, iterations=count))
 
 
 class Hub:

@@ -178,6 +178,18 @@ def main() -> None:
         print(f"   done in {summary['wall_seconds']:.0f} s", flush=True)
 
 
+def _step(exp: dict[str, Any]) -> bool:
+    """A ladder step ("clearly stronger than the level below") rather than a target rate."""
+    return bool(exp.get("step"))
+
+
+def _goal(target: float, step: bool, rate: float, lo: float) -> str:
+    """The target column: a ladder step needs its whole interval above 50 %."""
+    if step:
+        return "interval above 50 % (" + ("met" if lo > 0.5 else "**not met**") + ")"
+    return f"≥ {100 * target:.0f} % (" + ("met" if rate >= target else "**not met**") + ")"
+
+
 def write_markdown(data: dict[str, Any]) -> None:
     lines = [
         "# Bot strength",
@@ -200,54 +212,34 @@ def write_markdown(data: dict[str, Any]) -> None:
         others = [o for n, o in p["bots"].items() if n != exp["subject"]]
         other_score = others[0]["mean_score"] if others else 0.0
         lo, hi = b["ci95"]
-        if exp.get("step"):  # "clearly stronger": the whole interval above 50 %
-            goal = "interval above 50 % (" + ("met" if lo > 0.5 else "**not met**") + ")"
-        else:
-            met = "met" if b["win_rate"] >= exp["target"] else "**not met**"
-            goal = f"≥ {100 * exp['target']:.0f} % ({met})"
+        goal = _goal(exp["target"], _step(exp), b["win_rate"], lo)
         lines.append(
             f"| {exp['title']} | {p['games']} | {exp['subject']} | {100 * b['win_rate']:.1f} % "
             f"| {100 * lo:.1f}–{100 * hi:.1f} % | {goal} "
             f"| {b['mean_score']:.1f} / {other_score:.1f} |"
         )
-    # Runs of the same match-up on other deals, added up.
-    groups: dict[tuple[str, int, str, float], list[dict[str, Any]]] = {}
+    # Runs of the same match-up on other deals, added up (a ladder step with the ladder's own
+    # games of that pair).
+    groups: dict[tuple[str, int, str, float, bool], list[dict[str, Any]]] = {}
     for key, s in exps.items():
         exp = by_key.get(key)
         if exp is not None and exp["subject"] is not None:
-            group = (exp["bots"], exp["players"], exp["subject"], exp["target"])
-            groups.setdefault(group, []).append(s)
-    for (bots, players, subject, target), runs in groups.items():
-        if len(runs) < 2:
+            group = (exp["bots"], exp["players"], exp["subject"], exp["target"], _step(exp))
+            groups.setdefault(group, []).append(s["pairings"][0])
+    for (bots, players, subject, target, step), pairings in groups.items():
+        if step and "ladder" in exps:
+            pair = set(bots.split(","))
+            pairings += [lp for lp in exps["ladder"]["pairings"] if set(lp["lineup"]) == pair]
+        if len(pairings) < 2:
             continue
-        wins = sum(r["pairings"][0]["bots"][subject]["wins"] for r in runs)
-        games = sum(r["pairings"][0]["games"] for r in runs)
+        wins = sum(p["bots"][subject]["wins"] for p in pairings)
+        games = sum(p["games"] for p in pairings)
         lo, hi = wilson(wins, games)
-        met = "met" if wins / games >= target else "**not met**"
+        label = "with the ladder's games" if step else f"({players} players)"
         lines.append(
-            f"| all runs of {subject} in {bots} ({players} players) together | {games} "
+            f"| all runs of {subject} in {bots} {label} together | {games} "
             f"| {subject} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-            f"| ≥ {100 * target:.0f} % ({met}) | |"
-        )
-    # A ladder step measured twice (the ladder's pairing and a run of its own), added up.
-    for key, s in exps.items():
-        exp = by_key.get(key)
-        if exp is None or not exp.get("step") or "ladder" not in exps:
-            continue
-        pair = set(exp["bots"].split(","))
-        subject = exp["subject"]
-        wins, games = 0.0, 0
-        for p in [s["pairings"][0]] + [
-            lp for lp in exps["ladder"]["pairings"] if set(lp["lineup"]) == pair
-        ]:
-            wins += p["bots"][subject]["wins"]
-            games += p["games"]
-        lo, hi = wilson(wins, games)
-        met = "met" if lo > 0.5 else "**not met**"
-        lines.append(
-            f"| {subject} in {exp['bots']}: this run and the ladder's games together | {games} "
-            f"| {subject} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-            f"| interval above 50 % ({met}) | |"
+            f"| {_goal(target, step, wins / games, lo)} | |"
         )
     if "ladder" in exps:
         s = exps["ladder"]

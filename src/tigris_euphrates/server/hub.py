@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
-from ..ai import BOTS, Budget, make_bot
+from ..ai import BOTS, Budget, SearchBot, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record
 from ..engine.actions import to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
@@ -213,8 +213,7 @@ def _choose(
     which is what the benchmarks measured); ``seconds`` only caps it, and ``iterations``,
     when the server sets it, replaces the level's count."""
     bot = make_bot(level, seed)
-    default = getattr(bot, "default_budget", None)
-    own = default() if callable(default) else Budget()
+    own = bot.default_budget() if isinstance(bot, SearchBot) else Budget()
     cap = seconds if own.seconds is None else min(own.seconds, seconds)
     count = iterations if iterations is not None else own.iterations
     return bot.choose(view, Budget(seconds=cap, iterations=count))

@@ -283,3 +283,66 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
         c.close()
     for page in pages:
         page.context.close()
+
+
+def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, browser) -> None:
+    """Inside one's own turn Undo takes the action back; the board's toggles draw and hide
+    kingdoms, leader strengths and coordinates; leaving hands the seat to a bot, which then
+    plays it without anyone clicking."""
+    import httpx
+
+    g = httpx.post(
+        f"{server.url}/api/games",
+        json={
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}],
+            "seed": 1,  # Ann's black leader fits on g3, beside the temple f3
+        },
+    ).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + g["seats"][0]["link"])
+    page.wait_for_selector("#hand")
+    leaders = "#boardsvg circle"
+    assert page.locator(leaders).count() == 0
+    assert page.locator("#undo").count() == 0  # nothing to take back yet
+
+    def place_black_leader() -> None:
+        seq = page.evaluate("() => document.body.dataset.seq")
+        page.click(".leader-chip[data-leader='black']")
+        page.click("[data-cell='g3'].legal")
+        wait_seq_change(page, seq)
+
+    place_black_leader()
+    assert page.locator(leaders).count() == 1
+    assert "actions left: 1" in page.locator("#status").inner_text()
+    seq = page.evaluate("() => document.body.dataset.seq")
+    page.click("#undo")
+    wait_seq_change(page, seq)
+    assert page.locator(leaders).count() == 0  # the leader is back in the hand
+    assert "actions left: 2" in page.locator("#status").inner_text()
+    assert page.locator(".leader-chip[data-leader='black']").count() == 1
+
+    place_black_leader()
+    toggles = page.locator(".toggles input[type=checkbox]")
+    tint = "#boardsvg rect[fill^='hsla']"
+    assert page.locator(tint).count() == 2  # leader g3 + temple f3 tinted as one kingdom
+    toggles.nth(0).uncheck()
+    assert page.locator(tint).count() == 0
+    toggles.nth(0).check()
+    assert page.locator(tint).count() == 2
+    assert page.locator("#boardsvg text.strength").count() == 0
+    toggles.nth(1).check()
+    assert page.locator("#boardsvg text.strength").all_text_contents() == ["1"]  # one temple
+    assert page.locator("#boardsvg text.coord").count() == 0
+    toggles.nth(2).check()
+    assert page.locator("#boardsvg text.coord").count() == 16 + 11
+    shot(page, "toggles")
+
+    page.on("dialog", lambda d: d.accept())
+    seq = page.evaluate("() => document.body.dataset.seq")
+    page.click("button.tobot")
+    wait_seq_change(page, seq)  # the bot plays Ann's second action by itself
+    page.wait_for_function("() => document.querySelector('.players').innerText.includes('Ann (bot')")
+    assert not errors, errors
+    page.close()

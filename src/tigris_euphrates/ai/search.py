@@ -45,9 +45,10 @@ from .triage import triage
 
 
 class Node:
-    __slots__ = ("avail", "children", "order", "visits", "wins")
+    __slots__ = ("actor", "avail", "children", "order", "visits", "wins")
 
     def __init__(self) -> None:
+        self.actor = -1  # the seat that decides at this node (known once expanded)
         self.visits = 0
         self.wins = 0.0  # sum of the utility for the seat that chose the action leading here
         self.avail = 0
@@ -82,6 +83,9 @@ class SearchBot(ViewBot):
     own_sample = 90
     quiet_sample = 8
     exploration = 0.6
+    #: Mixmax: a child whose own children are decided by the same seat (the second action of
+    #: a turn) is valued ``(1 - mixmax) * mean + mixmax * best grandchild's mean``.
+    mixmax = 0.0
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -161,6 +165,7 @@ class SearchBot(ViewBot):
         node = root
         s = world
         c = self.exploration
+        lam = self.mixmax
         while True:
             if s.over:
                 break
@@ -190,7 +195,14 @@ class SearchBot(ViewBot):
                     continue
                 if best == math.inf:
                     continue
-                ucb = child.wins / child.visits + c * math.sqrt(
+                q = child.wins / child.visits
+                if lam > 0.0 and child.actor == actor and child.children:
+                    top = max(
+                        (g.wins / g.visits for g in child.children.values() if g.visits),
+                        default=q,
+                    )
+                    q += lam * (top - q)
+                ucb = q + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
                 if ucb > best:
@@ -215,6 +227,7 @@ class SearchBot(ViewBot):
         ranked = rank_actions(s, actor, acts, None, self.weights)
         if node.children is None:
             node.children = {}
+        node.actor = actor
         for _, a in ranked[: self.node_k]:
             if a not in node.children:
                 node.children[a] = Node()

@@ -10,7 +10,7 @@ import pytest
 from tigris_euphrates.ai import BOTS, Budget, make_bot
 from tigris_euphrates.ai.arena import play_game
 from tigris_euphrates.ai.determinize import Determinizer
-from tigris_euphrates.ai.search import SearchBot
+from tigris_euphrates.ai.search import Node, SearchBot, child_value
 from tigris_euphrates.engine import (
     apply,
     new_game,
@@ -228,6 +228,42 @@ def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
     bot.choose(player_view(state, seat), Budget(iterations=120))
     assert bot.last_reused > 0
     assert bot.last_iterations == 120 - min(bot.last_reused, 60)
+
+
+def _node(actor: int, visits: int, wins: float) -> Node:
+    n = Node()
+    n.actor, n.visits, n.wins = actor, visits, wins
+    return n
+
+
+def test_mixmax_values_a_first_action_by_its_best_second_one() -> None:
+    """A turn's first action whose best follow-up is strong is not buried under the poor
+    second actions the search also tried (mixmax); an opponent's reply below is averaged."""
+    first = _node(0, 10, 0.0)  # mean 0: one excellent second action, four poor ones
+    first.children = {i: _node(0, 2, w) for i, w in enumerate([4.0, -1.0, -1.0, -1.0, -1.0])}
+    assert child_value(first, 0) == 0.0
+    assert child_value(first, 0, 0.5) == 1.0  # half the mean (0), half the best (2.0)
+    first.actor = 1  # the next decision is an opponent's: its best is not ours to pick
+    assert child_value(first, 0, 0.5) == 0.0
+
+
+@pytest.mark.parametrize("players,exploration,iterations", [(2, 0.6, 800), (4, 0.3, 1600)])
+def test_search_settings_follow_the_player_count(
+    players: int, exploration: float, iterations: int
+) -> None:
+    """With more players the leads compared are smaller: hard explores less, uses mixmax
+    and gets more iterations (under the same time cap)."""
+    state, seen = _play_until(3, 4 * players, players)
+    seat = to_act(state)
+    bot = make_bot("hard", 1)
+    assert isinstance(bot, SearchBot)
+    bot.observe(seen[seat])
+    view = player_view(state, seat)
+    assert bot.default_budget(players) == Budget(seconds=0.9, iterations=iterations)
+    bot.early_stop = False
+    bot.choose(view, Budget(iterations=16))
+    assert bot._c == exploration and bot._mixmax == (0.5 if players > 2 else 0.0)
+    assert bot.last_iterations == 16
 
 
 def test_time_budget_is_used_without_an_iteration_count() -> None:

@@ -168,17 +168,22 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
 
 
 @pytest.mark.parametrize(
-    "level,cap,expected",
+    "level,players,cap,expected",
     [
-        ("hard", 2.0, (0.9, 800)),  # the level's own budget: what the benchmarks measured
-        ("medium", 2.0, (0.9, 100)),
-        ("expert", 2.0, (2.0, 1500)),  # the server's thinking time caps a slower level
-        ("hard", 0.2, (0.2, 800)),
-        ("greedy", 2.0, (2.0, None)),  # no budget of its own: the server's
+        ("hard", 2, 2.0, (0.9, 800)),  # the level's own budget: what the benchmarks measured
+        ("hard", 4, 2.0, (0.9, 1600)),  # more iterations with more players, same time cap
+        ("medium", 2, 2.0, (0.9, 100)),
+        ("expert", 2, 2.0, (2.0, 1500)),  # the server's thinking time caps a slower level
+        ("hard", 2, 0.2, (0.2, 800)),
+        ("greedy", 2, 2.0, (2.0, None)),  # no budget of its own: the server's
     ],
 )
 def test_server_bots_play_their_levels_budget(
-    level: str, cap: float, expected: tuple[float, int | None], monkeypatch: pytest.MonkeyPatch
+    level: str,
+    players: int,
+    cap: float,
+    expected: tuple[float, int | None],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A bot seat in the web app plays at its level's strength: ``medium`` and ``hard`` keep
     their own iteration counts (the server's ``--bot-seconds`` is only a ceiling), so the
@@ -195,5 +200,6 @@ def test_server_bots_play_their_levels_budget(
         return bot
 
     monkeypatch.setattr(hub, "make_bot", recording)
-    assert hub._choose(level, 1, {"legal_actions": ["pass"]}, cap, None) == "pass"
+    view = {"legal_actions": ["pass"], "players": [{}] * players}
+    assert hub._choose(level, 1, view, cap, None) == "pass"
     assert seen == [Budget(seconds=expected[0], iterations=expected[1])]

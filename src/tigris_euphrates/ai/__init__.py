@@ -3,7 +3,8 @@
 Levels, weakest first: ``random``, ``easy`` (greedy look-ahead with softmax noise),
 ``greedy`` (one-step look-ahead), ``medium`` and ``hard`` (information-set MCTS over
 determinizations: 100 iterations with narrower samples, and 800; both capped at 0.9 s a
-decision), ``expert`` (1500 iterations, capped at 2.5 s). See docs/ai.md.
+decision), ``expert`` (1500 iterations, capped at 2.5 s). With three or four players hard
+and expert get twice the iterations (same caps). See docs/ai.md.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ The search stops early once the most visited root child cannot be overtaken (the
 is unchanged), and keeps the subtree under its choice for its next decision when that comes
 at the position the choice leads to (the second action of a turn).
 
+With three or four players the leads compared are several times smaller, so selection
+explores less (``multi_exploration``) and values a first action half by its best second one
+(``multi_mixmax``, see ``child_value``); hard and expert may run more iterations there.
+
 Decisions are reproducible: all randomness comes from the bot's seeded RNG, and an
 iteration budget (``Budget.iterations``) fixes the amount of work; a time budget stops
 earlier on a slow machine.
@@ -56,6 +60,19 @@ class Node:
         self.order: list[Action] = []  # candidates, best prior first
 
 
+def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
+    """A visited child's value for ``actor``, the seat that chooses it: its mean utility, or,
+    when the next decision below it is again ``actor``'s (a turn's second action, one's own
+    support after one's attack) and ``mixmax`` > 0, that mean moved by ``mixmax`` towards
+    its best visited child's mean, so that a good first action is not judged by the poor
+    second actions the search also tried."""
+    q = child.wins / child.visits
+    if mixmax > 0.0 and child.actor == actor and child.children:
+        top = max((g.wins / g.visits for g in child.children.values() if g.visits), default=q)
+        q += mixmax * (top - q)
+    return q
+
+
 def _public(s: State) -> tuple[int, ...]:
     """What identifies a position's public side for reusing a search tree: whose decision,
     which stage, the pieces on the board and the scores."""
@@ -86,6 +103,13 @@ class SearchBot(ViewBot):
     #: Mixmax: a child whose own children are decided by the same seat (the second action of
     #: a turn) is valued ``(1 - mixmax) * mean + mixmax * best grandchild's mean``.
     mixmax = 0.0
+    #: With three or four players the leads the search compares are several times smaller
+    #: (a move changes one's own value, rarely the best of three opponents'), so there the
+    #: exploration constant is halved, a turn's first action is valued half by its best
+    #: second one (mixmax), and the iteration count may be higher (the time cap holds).
+    multi_exploration = 0.3
+    multi_mixmax = 0.5
+    multi_iterations: int | None = None
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -100,13 +124,19 @@ class SearchBot(ViewBot):
         #: (for analysis: which moves the search weighed and how it judged them).
         self.last_root: Node | None = None
         self._seat = -1
+        self._c = self.exploration  # the exploration and mixmax of the current decision
+        self._mixmax = self.mixmax
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
         self._kept: tuple[tuple[int, ...], Node] | None = None
 
-    def default_budget(self) -> Budget:
-        return Budget(seconds=self.seconds, iterations=self.iterations)
+    def default_budget(self, players: int = 2) -> Budget:
+        """The level's own budget for a game of ``players``."""
+        its = self.iterations
+        if players > 2 and self.multi_iterations is not None:
+            its = self.multi_iterations
+        return Budget(seconds=self.seconds, iterations=its)
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
         legal = self.legal(view)
@@ -115,13 +145,16 @@ class SearchBot(ViewBot):
             self._kept = None
             return legal[0]
         if budget is None or (budget.seconds is None and budget.iterations is None):
-            budget = self.default_budget()
+            budget = self.default_budget(len(view["players"]))
         start = time.perf_counter()
         deadline = None if budget.seconds is None else start + budget.seconds
         max_iter = budget.iterations if budget.iterations is not None else 10**9
         det = self.determinizer(view)
         seat = det.seat
         self._seat = seat
+        multi = len(view["players"]) > 2
+        self._c = self.multi_exploration if multi else self.exploration
+        self._mixmax = self.multi_mixmax if multi else self.mixmax
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
@@ -164,8 +197,8 @@ class SearchBot(ViewBot):
         path: list[tuple[Node, int]] = []  # (node, seat that chose the action leading to it)
         node = root
         s = world
-        c = self.exploration
-        lam = self.mixmax
+        c = self._c
+        lam = self._mixmax
         while True:
             if s.over:
                 break
@@ -195,16 +228,8 @@ class SearchBot(ViewBot):
                     continue
                 if best == math.inf:
                     continue
-                q = child.wins / child.visits
-                if lam > 0.0 and child.actor == actor and child.children:
-                    top = max(
-                        (g.wins / g.visits for g in child.children.values() if g.visits),
-                        default=q,
-                    )
-                    q += lam * (top - q)
-                ucb = q + c * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
+                q = child_value(child, actor, lam)
+                ucb = q + c * math.sqrt(math.log(child.avail) / child.visits)
                 if ucb > best:
                     best, pick = ucb, a
             assert pick is not None
@@ -268,17 +293,20 @@ class MediumBot(SearchBot):
 
 
 class HardBot(SearchBot):
-    """The search with 800 iterations and ten root candidates (at most 0.9 s a decision)."""
+    """The search with 800 iterations (1600 with three or four players) and ten root
+    candidates, at most 0.9 s a decision."""
 
     name = "hard"
     iterations = 800
+    multi_iterations = 1600
     root_k = 10
 
 
 class ExpertBot(SearchBot):
-    """Hard with 2.5 times the iterations and a 2.5 s cap: for patient players."""
+    """Hard with about twice the iterations and a 2.5 s cap: for patient players."""
 
     name = "expert"
     iterations = 1500
+    multi_iterations = 3000
     seconds = 2.5
     root_k = 10

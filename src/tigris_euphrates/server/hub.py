@@ -213,7 +213,7 @@ def _choose(
     which is what the benchmarks measured); ``seconds`` only caps it, and ``iterations``,
     when the server sets it, replaces the level's count."""
     bot = make_bot(level, seed)
-    own = bot.default_budget() if isinstance(bot, SearchBot) else Budget()
+    own = bot.default_budget(len(view["players"])) if isinstance(bot, SearchBot) else Budget()
     cap = seconds if own.seconds is None else min(own.seconds, seconds)
     count = iterations if iterations is not None else own.iterations
     return bot.choose(view, Budget(seconds=cap, iterations=count))

@@ -144,15 +144,16 @@ class SearchBot(ViewBot):
         if len(legal) == 1:
             self._kept = None
             return legal[0]
+        players = len(view["players"])
         if budget is None or (budget.seconds is None and budget.iterations is None):
-            budget = self.default_budget(len(view["players"]))
+            budget = self.default_budget(players)
         start = time.perf_counter()
         deadline = None if budget.seconds is None else start + budget.seconds
         max_iter = budget.iterations if budget.iterations is not None else 10**9
         det = self.determinizer(view)
         seat = det.seat
         self._seat = seat
-        multi = len(view["players"]) > 2
+        multi = players > 2
         self._c = self.multi_exploration if multi else self.exploration
         self._mixmax = self.multi_mixmax if multi else self.mixmax
         rng = self.rng
@@ -228,7 +229,8 @@ class SearchBot(ViewBot):
                     continue
                 if best == math.inf:
                     continue
-                q = child_value(child, actor, lam)
+                # the plain mean inline: this loop is the search's hot path (two players)
+                q = child_value(child, actor, lam) if lam else child.wins / child.visits
                 ucb = q + c * math.sqrt(math.log(child.avail) / child.visits)
                 if ucb > best:
                     best, pick = ucb, a

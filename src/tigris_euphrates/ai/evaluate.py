@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from ..engine import State, apply_unchecked, legal_actions
 from ..engine.actions import Action, BuildMonument, Commit, Decline
-from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED, region
-from ..engine.legal import commit_range
+from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED
+from ..engine.legal import commit_range, state_kingdoms
 from ..engine.scoring import final_totals
 from ..engine.state import ACTION, CONFLICT, MONUMENT
 
@@ -59,19 +59,45 @@ def own_turns_left(s: State) -> float:
     return left / (2.2 * s.options.players)
 
 
+#: ``seat_values`` by everything it reads. The search evaluates the same public position
+#: many times (in each world it deals, and when ranking as well as at a leaf); hands enter
+#: the value only by their sizes, so the worlds share entries. Cleared when full.
+_VALUES: dict[tuple[object, ...], list[float]] = {}
+
+
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
-    """Each seat's value in (weighted) victory points."""
+    """Each seat's value in (weighted) victory points (a new list)."""
+    h = s.hands
+    key = (
+        wt,
+        s.facedown,
+        s.bag_pos - len(s.bag),
+        *s.tiles,
+        *s.leaders,
+        *s.scores,
+        *s.cats,
+        *s.monuments,
+        *[h[i] + h[i + 1] + h[i + 2] + h[i + 3] for i in range(0, len(h), 4)],
+    )
+    v = _VALUES.get(key)
+    if v is None:
+        if len(_VALUES) >= 50_000:
+            _VALUES.clear()
+        v = _VALUES[key] = _seat_values(s, wt)
+    return v[:]
+
+
+def _seat_values(s: State, wt: Weights) -> list[float]:
     n = s.options.players
     scores = s.scores
     leaders = s.leaders
-    occ = s.occupied()
     fd = s.facedown
     red_up = s.tiles[RED] & ~fd
     tiles = s.tiles
     hands = s.hands
     cats = s.cats
     w0, w1, w2, w3 = RANK_WEIGHTS
-    known: list[int] = []  # kingdoms found so far (one region() per kingdom)
+    kingdoms = state_kingdoms(s)
     leader_w, temple_w, war_w, size_w = wt.leader, wt.temple_guard, wt.war_guard, wt.kingdom_size
     income = wt.monument_income
     scale = 1.0
@@ -111,12 +137,9 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
                 for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
                     ranks[e] = i
             bit = 1 << cell
-            for k in known:
+            for k in kingdoms:
                 if k & bit:
                     break
-            else:
-                k = region(occ, bit)
-                known.append(k)
             temples = (NEIGHBOURS[cell] & red_up).bit_count()
             backing = (tiles[c] & ~fd & k).bit_count()
             size = k.bit_count()
@@ -161,8 +184,8 @@ def utilities(s: State, wt: Weights = BASIC) -> list[float]:
     v = seat_values(s, wt)
     out = []
     for p in range(n):
-        best_other = max(v[q] for q in range(n) if q != p)
-        out.append(v[p] - best_other)
+        top = max(v[q] for q in range(n) if q != p)
+        out.append(v[p] - top)
     return out
 
 
@@ -178,8 +201,8 @@ def value_for(s: State, seat: int, wt: Weights = BASIC) -> float:
             return 0.0
         return -100.0 + keys[seat][0]
     v = seat_values(s, wt)
-    best_other = max(v[q] for q in range(n) if q != seat)
-    return v[seat] - best_other
+    top = max(v[q] for q in range(n) if q != seat)
+    return v[seat] - top
 
 
 # --- fixed policies for the decisions inside an action ---------------------------------------

@@ -78,8 +78,21 @@ for _r in range(ROWS - 1):
 BLOCKS_AT = tuple(tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS))
 
 
+_REGIONS: dict[tuple[int, int], int] = {}
+
+
 def region(occupied: int, seed: int) -> int:
     """The connected part of ``occupied`` containing the cells of ``seed``."""
+    key = (occupied, seed)
+    r = _REGIONS.get(key)
+    if r is None:
+        if len(_REGIONS) > 100_000:
+            _REGIONS.clear()
+        r = _REGIONS[key] = _flood(occupied, seed)
+    return r
+
+
+def _flood(occupied: int, seed: int) -> int:
     r = seed & occupied
     while True:
         n = (

@@ -84,13 +84,24 @@ def to_act(state: State) -> int | None:
     return state.turn
 
 
+#: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
+#: boards many times over, in different states. Cleared when full.
+_BOARDS: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
+
+
 def _cached(state: State) -> tuple[int, int, list[int]]:
     """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms), cached."""
     t = state.cache
     if t is None:
-        ks = kingdoms(state.occupied(), state.lmask)
-        twos, threes = touch_counts_of(ks)
-        t = state.cache = (twos, threes, ks)
+        key = (state.occupied(), state.lmask)
+        t = _BOARDS.get(key)
+        if t is None:
+            if len(_BOARDS) >= 20_000:
+                _BOARDS.clear()
+            ks = kingdoms(key[0], key[1])
+            twos, threes = touch_counts_of(ks)
+            t = _BOARDS[key] = (twos, threes, ks)
+        state.cache = t
     return t
 
 

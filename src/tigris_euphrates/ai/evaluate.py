@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from ..engine import State, apply_unchecked, legal_actions
 from ..engine.actions import Action, BuildMonument, Commit, Decline
-from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED
+from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED, dilate
+from ..engine.board import FULL as ALL_CELLS
 from ..engine.legal import commit_range, state_kingdoms
 from ..engine.scoring import final_totals
 from ..engine.state import ACTION, CONFLICT, MONUMENT
@@ -47,6 +48,8 @@ class Weights:
     horizon: float = 0.0
     #: Own turns of monument income counted at most.
     income_turns: float = 6.0
+    #: Weight of the wars waiting to happen (0: ignored): see ``war_potential``.
+    war_potential: float = 0.0
 
 
 BASIC = Weights()
@@ -156,7 +159,65 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
         v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
         v += wt.catastrophe * cats[p]
         out.append(v)
+    if wt.war_potential > 0:
+        war_potential(s, kingdoms, scale * wt.leader, wt.war_potential, out)
     return out
+
+
+def war_potential(
+    s: State, kingdoms: list[int], leader: float, weight: float, out: list[float]
+) -> None:
+    """Add to ``out`` each seat's share of the wars waiting to happen.
+
+    Two kingdoms with an empty cell between them are one tile from a war, and in four-player
+    games one of six turn actions before a seat's next turn may be that tile. For each
+    colour led on both sides by different seats, the side with more tiles of the colour
+    (ties: even odds) is expected to win ``1 +`` the other side's tiles in points of the
+    colour (weighted by how much the seat needs that colour) and the other side to lose its
+    leader; ``weight`` scales the expectation (how likely the war is to come)."""
+    n = s.options.players
+    if len(kingdoms) < 2:
+        return
+    leaders = s.leaders
+    fd = s.facedown
+    tiles = s.tiles
+    scores = s.scores
+    free = ALL_CELLS & ~(s.occupied() | s.catastrophes)
+    heads: list[list[tuple[int, int]]] = []  # per kingdom: (colour, seat) of its leaders
+    for k in kingdoms:
+        row = []
+        for idx in range(n * 4):
+            cell = leaders[idx]
+            if cell >= 0 and k >> cell & 1:
+                row.append((idx & 3, idx >> 2))
+        heads.append(row)
+    rank_w: dict[tuple[int, int], float] = {}
+
+    def need(seat: int, colour: int) -> float:
+        w = rank_w.get((seat, colour))
+        if w is None:
+            row = scores[seat * 5 : seat * 5 + 4]
+            rank = sorted(range(4), key=row.__getitem__).index(colour)
+            w = rank_w[(seat, colour)] = RANK_WEIGHTS[rank]
+        return w
+
+    reach = [dilate(k) & free for k in kingdoms]
+    for i, ki in enumerate(kingdoms):
+        for j in range(i + 1, len(kingdoms)):
+            kj = kingdoms[j]
+            if not dilate(kj) & reach[i]:
+                continue
+            for colour, p in heads[i]:
+                for colour2, q in heads[j]:
+                    if colour2 != colour or q == p:
+                        continue
+                    mine = tiles[colour] & ~fd
+                    a = (mine & ki).bit_count()
+                    b = (mine & kj).bit_count()
+                    odds = 1.0 if a > b else 0.0 if a < b else 0.5
+                    wp, wq = need(p, colour), need(q, colour)
+                    out[p] += weight * (odds * (1 + b) * wp - (1 - odds) * (0.35 + wp) * leader)
+                    out[q] += weight * ((1 - odds) * (1 + a) * wq - odds * (0.35 + wq) * leader)
 
 
 def final_key(s: State, seat: int) -> list[int]:

@@ -110,6 +110,14 @@ class SearchBot(ViewBot):
     multi_exploration = 0.3
     multi_mixmax = 0.5
     multi_iterations: int | None = None
+    #: With three or four players, how many turn actions of other seats an iteration may
+    #: descend through before it is scored (None: no limit).
+    multi_replies: int | None = None
+    #: With three or four players, progressive widening at other seats' turn actions:
+    #: (sample, visits): a first expansion ranks only ``sample`` actions, and the node is
+    #: ranked again with the full ``node_sample`` once it has ``visits`` visits (most deep
+    #: nodes are visited a few times only, so their full ranking is mostly wasted).
+    multi_widen: tuple[int, int] | None = None
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -126,6 +134,8 @@ class SearchBot(ViewBot):
         self._seat = -1
         self._c = self.exploration  # the exploration and mixmax of the current decision
         self._mixmax = self.mixmax
+        self._replies: int | None = None
+        self._widen: tuple[int, int] | None = None
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -156,6 +166,8 @@ class SearchBot(ViewBot):
         multi = players > 2
         self._c = self.multi_exploration if multi else self.exploration
         self._mixmax = self.multi_mixmax if multi else self.mixmax
+        self._replies = self.multi_replies if multi else None
+        self._widen = self.multi_widen if multi else None
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
@@ -200,16 +212,24 @@ class SearchBot(ViewBot):
         s = world
         c = self._c
         lam = self._mixmax
+        replies = self._replies
+        widen = self._widen
         while True:
             if s.over:
                 break
             actor = to_act(s)
             assert actor is not None
+            if replies is not None and actor != self._seat and s.stage == ACTION:
+                if replies == 0:
+                    break  # deep enough: score the position before this seat's turn action
+                replies -= 1
             if node.children is None:
                 if node.visits == 0 and node is not root:
                     break  # a new leaf: evaluate it
                 self._expand(node, s, actor)
             assert node.children is not None
+            if widen is not None and node.visits == widen[1] and actor != self._seat:
+                self._expand(node, s, actor, self.node_sample)
             # The root's candidates come from the view's legal actions: legal in every world.
             available = node.order if node is root else [a for a in node.order if _legal_in(s, a)]
             if not available:
@@ -246,10 +266,17 @@ class SearchBot(ViewBot):
             n.visits += 1
             n.wins += u[who]
 
-    def _expand(self, node: Node, s: State, actor: int) -> None:
-        """Rank a sample of the actor's actions and add the best ``node_k`` that are not
-        children yet (called again when no child is legal in a world: a new sample)."""
-        limit = self.own_sample if actor == self._seat else self.node_sample
+    def _expand(self, node: Node, s: State, actor: int, limit: int = 0) -> None:
+        """Rank a sample of the actor's actions (``limit``, else the sample for the actor) and
+        add the best ``node_k`` that are not children yet (called again when no child is
+        legal in a world, or to widen: a new sample)."""
+        if not limit:
+            if actor == self._seat:
+                limit = self.own_sample
+            elif self._widen is not None and node.children is None:
+                limit = self._widen[0]
+            else:
+                limit = self.node_sample
         acts = self._sample(s, legal_actions(s), limit, actor)
         ranked = rank_actions(s, actor, acts, None, self.weights)
         if node.children is None:
@@ -301,6 +328,7 @@ class HardBot(SearchBot):
     name = "hard"
     iterations = 800
     multi_iterations = 1600
+    multi_widen = (12, 6)
     root_k = 10
 
 
@@ -311,4 +339,5 @@ class ExpertBot(SearchBot):
     iterations = 1500
     multi_iterations = 3000
     seconds = 2.5
+    multi_widen = (12, 6)
     root_k = 10

@@ -263,7 +263,65 @@ def test_search_settings_follow_the_player_count(
     bot.early_stop = False
     bot.choose(view, Budget(iterations=16))
     assert bot._c == exploration and bot._mixmax == (0.5 if players > 2 else 0.0)
+    assert bot._widen is None  # progressive widening is an option, off by default
     assert bot.last_iterations == 16
+
+
+def test_progressive_widening_ranks_more_actions_at_busy_opponent_nodes() -> None:
+    """With four players another seat's turn action is first ranked on a small sample; a
+    node the search keeps coming back to is ranked again on the full sample, keeping its
+    children's statistics and adding the better actions it finds."""
+    state, _ = _play_until(4, 40, 4)
+    seat = to_act(state)
+    while seat is not None and len(player_view(state, seat)["legal_actions"]) < 30:
+        state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
+        seat = to_act(state)
+    assert seat is not None
+    limits: list[tuple[bool, int, int]] = []  # (other seat's turn action, sample, visits)
+
+    class Recording(SearchBot):
+        multi_widen: tuple[int, int] | None = (6, 3)
+
+        def _sample(self, s, acts, limit, actor):  # type: ignore[no-untyped-def]
+            limits.append((actor != seat and s.stage == ACTION, limit, len(acts)))
+            return super()._sample(s, acts, limit, actor)
+
+    bot = Recording(2)
+    bot.early_stop = False
+    bot.choose(player_view(state, seat), Budget(iterations=300))
+    opponent = [lim for other, lim, n in limits if other and n > 6]
+    assert 6 in opponent and bot.node_sample in opponent
+    assert opponent.count(6) > opponent.count(bot.node_sample)
+    assert all(lim == bot.own_sample for other, lim, n in limits if not other and n > 40)
+
+
+def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
+    """With ``multi_ranked_others`` the other seats play their best-ranked available action,
+    so an iteration follows one line through all three opponents' replies: the tree reaches
+    far deeper than the searched version for the same iterations."""
+    state, _ = _play_until(4, 40, 4)
+    seat = to_act(state)
+    while seat is not None and len(player_view(state, seat)["legal_actions"]) < 30:
+        state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
+        seat = to_act(state)
+    assert seat is not None
+
+    def depth(node: Node) -> int:
+        kids = [c for c in (node.children or {}).values() if c.visits]
+        return 1 + max(map(depth, kids)) if kids else 0
+
+    found = []
+    for ranked in (False, True):
+        bot = make_bot("hard", 5)
+        assert isinstance(bot, SearchBot)
+        bot.multi_ranked_others = ranked
+        bot.early_stop = False
+        assert bot.choose(player_view(state, seat), Budget(iterations=150)) in player_view(
+            state, seat
+        )["legal_actions"]
+        assert bot.last_root is not None
+        found.append(depth(bot.last_root))
+    assert found[1] > found[0] + 3
 
 
 def test_time_budget_is_used_without_an_iteration_count() -> None:

@@ -118,6 +118,10 @@ class SearchBot(ViewBot):
     #: ranked again with the full ``node_sample`` once it has ``visits`` visits (most deep
     #: nodes are visited a few times only, so their full ranking is mostly wasted).
     multi_widen: tuple[int, int] | None = None
+    #: With three or four players, other seats play their best-ranked available action (a
+    #: one-step player's choice) instead of being searched: the tree then follows each of our
+    #: candidate turns through all the other seats' replies instead of only the next seat's.
+    multi_ranked_others = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -136,6 +140,7 @@ class SearchBot(ViewBot):
         self._mixmax = self.mixmax
         self._replies: int | None = None
         self._widen: tuple[int, int] | None = None
+        self._ranked_others = False
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -168,6 +173,7 @@ class SearchBot(ViewBot):
         self._mixmax = self.multi_mixmax if multi else self.mixmax
         self._replies = self.multi_replies if multi else None
         self._widen = self.multi_widen if multi else None
+        self._ranked_others = self.multi_ranked_others and multi
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
@@ -214,6 +220,7 @@ class SearchBot(ViewBot):
         lam = self._mixmax
         replies = self._replies
         widen = self._widen
+        ranked_others = self._ranked_others
         while True:
             if s.over:
                 break
@@ -239,6 +246,10 @@ class SearchBot(ViewBot):
                     break
             pick: Action | None = None
             best = -math.inf
+            if ranked_others and actor != self._seat and node is not root:
+                pick = available[0]  # node.order is best-ranked first
+                node.children[pick].avail += 1
+                available = []
             for a in available:
                 child = node.children[a]
                 child.avail += 1
@@ -279,6 +290,7 @@ class SearchBot(ViewBot):
                 limit = self.node_sample
         acts = self._sample(s, legal_actions(s), limit, actor)
         ranked = rank_actions(s, actor, acts, None, self.weights)
+        again = bool(node.children)
         if node.children is None:
             node.children = {}
         node.actor = actor
@@ -286,6 +298,10 @@ class SearchBot(ViewBot):
             if a not in node.children:
                 node.children[a] = Node()
                 node.order.append(a)
+        if again and self._ranked_others and actor != self._seat:
+            # a new ranking (widening, or a world where no child was legal): its best first
+            top = [a for _, a in ranked[: self.node_k]]
+            node.order = top + [a for a in node.order if a not in top]
         node.visits = max(node.visits, 1)
 
     def _sample(self, s: State, acts: list[Action], limit: int, actor: int) -> list[Action]:
@@ -328,7 +344,6 @@ class HardBot(SearchBot):
     name = "hard"
     iterations = 800
     multi_iterations = 1600
-    multi_widen = (12, 6)
     root_k = 10
 
 
@@ -339,5 +354,4 @@ class ExpertBot(SearchBot):
     iterations = 1500
     multi_iterations = 3000
     seconds = 2.5
-    multi_widen = (12, 6)
     root_k = 10

@@ -191,8 +191,8 @@ class SearchBot(ViewBot):
         it = min(root.visits, max_iter // 2)  # the search so far counts, up to half the budget
         first = it
         while it < max_iter:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and it > first and time.perf_counter() >= deadline:
+                break  # (at least one iteration: the root ranking may use up a tiny budget)
             it += 1
             self._iterate(root, det.sample(rng))
             if self.early_stop and it % 16 == 0 and max_iter < 10**9:

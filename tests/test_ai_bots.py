@@ -4,6 +4,7 @@ iteration budgets, and the proof that the search player cannot see hidden tiles.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -267,16 +268,22 @@ def test_search_settings_follow_the_player_count(
     assert bot.last_iterations == 16
 
 
-def test_progressive_widening_ranks_more_actions_at_busy_opponent_nodes() -> None:
-    """With four players another seat's turn action is first ranked on a small sample; a
-    node the search keeps coming back to is ranked again on the full sample, keeping its
-    children's statistics and adding the better actions it finds."""
+def _busy_four_player_turn() -> tuple[Any, int]:
+    """A four-player position (random play) where the seat to act has 30+ turn actions."""
     state, _ = _play_until(4, 40, 4)
     seat = to_act(state)
     while seat is not None and len(player_view(state, seat)["legal_actions"]) < 30:
         state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
         seat = to_act(state)
     assert seat is not None
+    return state, seat
+
+
+def test_progressive_widening_ranks_more_actions_at_busy_opponent_nodes() -> None:
+    """With four players another seat's turn action is first ranked on a small sample; a
+    node the search keeps coming back to is ranked again on the full sample, keeping its
+    children's statistics and adding the better actions it finds."""
+    state, seat = _busy_four_player_turn()
     limits: list[tuple[bool, int, int]] = []  # (other seat's turn action, sample, visits)
 
     class Recording(SearchBot):
@@ -299,12 +306,7 @@ def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
     """With ``multi_ranked_others`` the other seats play their best-ranked available action,
     so an iteration follows one line through all three opponents' replies: the tree reaches
     far deeper than the searched version for the same iterations."""
-    state, _ = _play_until(4, 40, 4)
-    seat = to_act(state)
-    while seat is not None and len(player_view(state, seat)["legal_actions"]) < 30:
-        state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
-        seat = to_act(state)
-    assert seat is not None
+    state, seat = _busy_four_player_turn()
 
     def depth(node: Node) -> int:
         kids = [c for c in (node.children or {}).values() if c.visits]
@@ -316,9 +318,10 @@ def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
         assert isinstance(bot, SearchBot)
         bot.multi_ranked_others = ranked
         bot.early_stop = False
-        assert bot.choose(player_view(state, seat), Budget(iterations=150)) in player_view(
-            state, seat
-        )["legal_actions"]
+        assert (
+            bot.choose(player_view(state, seat), Budget(iterations=150))
+            in player_view(state, seat)["legal_actions"]
+        )
         assert bot.last_root is not None
         found.append(depth(bot.last_root))
     assert found[1] > found[0] + 3

@@ -62,6 +62,15 @@ def own_turns_left(s: State) -> float:
     return left / (2.2 * s.options.players)
 
 
+def colour_ranks(row: list[int]) -> list[int]:
+    """Each colour's rank among a seat's four colour scores, lowest first (ties: lower
+    colour index first): ``RANK_WEIGHTS[rank]`` is the marginal worth of a point of it."""
+    ranks = [0, 0, 0, 0]
+    for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
+        ranks[e] = i
+    return ranks
+
+
 #: ``seat_values`` by everything it reads. The search evaluates the same public position
 #: many times (in each world it deals, and when ranking as well as at a leaf); hands enter
 #: the value only by their sizes, so the worlds share entries. Cleared when full.
@@ -134,11 +143,7 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             if cell < 0:
                 continue
             if ranks is None:
-                # Each colour's rank among the seat's colours (ties: lower index first): the
-                # marginal value of a point of that colour.
-                ranks = [0, 0, 0, 0]
-                for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
-                    ranks[e] = i
+                ranks = colour_ranks(row)
             bit = 1 << cell
             for k in kingdoms:
                 if k & bit:
@@ -191,15 +196,7 @@ def war_potential(
             if cell >= 0 and k >> cell & 1:
                 row.append((idx & 3, idx >> 2))
         heads.append(row)
-    rank_w: dict[tuple[int, int], float] = {}
-
-    def need(seat: int, colour: int) -> float:
-        w = rank_w.get((seat, colour))
-        if w is None:
-            row = scores[seat * 5 : seat * 5 + 4]
-            rank = sorted(range(4), key=row.__getitem__).index(colour)
-            w = rank_w[(seat, colour)] = RANK_WEIGHTS[rank]
-        return w
+    need = [[RANK_WEIGHTS[r] for r in colour_ranks(scores[p * 5 : p * 5 + 4])] for p in range(n)]
 
     reach = [dilate(k) & free for k in kingdoms]
     for i, ki in enumerate(kingdoms):
@@ -215,7 +212,7 @@ def war_potential(
                     a = (mine & ki).bit_count()
                     b = (mine & kj).bit_count()
                     odds = 1.0 if a > b else 0.0 if a < b else 0.5
-                    wp, wq = need(p, colour), need(q, colour)
+                    wp, wq = need[p][colour], need[q][colour]
                     out[p] += weight * (odds * (1 + b) * wp - (1 - odds) * (0.35 + wp) * leader)
                     out[q] += weight * ((1 - odds) * (1 + a) * wq - odds * (0.35 + wq) * leader)
 

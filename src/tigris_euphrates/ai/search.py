@@ -249,22 +249,22 @@ class SearchBot(ViewBot):
             if ranked_others and actor != self._seat and node is not root:
                 pick = available[0]  # node.order is best-ranked first
                 node.children[pick].avail += 1
-                available = []
-            for a in available:
-                child = node.children[a]
-                child.avail += 1
-                if child.visits == 0:
-                    if pick is None or node.children[pick].visits > 0:
-                        pick = a
-                        best = math.inf
-                    continue
-                if best == math.inf:
-                    continue
-                # the plain mean inline: this loop is the search's hot path (two players)
-                q = child_value(child, actor, lam) if lam else child.wins / child.visits
-                ucb = q + c * math.sqrt(math.log(child.avail) / child.visits)
-                if ucb > best:
-                    best, pick = ucb, a
+            else:
+                for a in available:
+                    child = node.children[a]
+                    child.avail += 1
+                    if child.visits == 0:
+                        if pick is None or node.children[pick].visits > 0:
+                            pick = a
+                            best = math.inf
+                        continue
+                    if best == math.inf:
+                        continue
+                    # the plain mean inline: this loop is the search's hot path (two players)
+                    q = child_value(child, actor, lam) if lam else child.wins / child.visits
+                    ucb = q + c * math.sqrt(math.log(child.avail) / child.visits)
+                    if ucb > best:
+                        best, pick = ucb, a
             assert pick is not None
             node = node.children[pick]
             path.append((node, actor))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tigris_euphrates.ai import BOTS, Budget, make_bot
+from tigris_euphrates.ai import BOTS, Budget, evaluate, make_bot
 from tigris_euphrates.ai.arena import play_game
 from tigris_euphrates.ai.determinize import Determinizer
 from tigris_euphrates.ai.search import Node, SearchBot, child_value
@@ -325,6 +325,55 @@ def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
         assert bot.last_root is not None
         found.append(depth(bot.last_root))
     assert found[1] > found[0] + 3
+
+
+def test_win_chances_follow_the_leads_and_the_turns_left() -> None:
+    """A seat's chance of finishing first rises with its lead over the best opponent, the
+    same lead is surer with fewer turns left, and a finished game gives the winner 1 (and a
+    hundredth of its margin), the others 0 or less."""
+    state, _ = _play_until(9, 90, 4)
+    leads = evaluate.utilities(state, evaluate.BASIC)  # BASIC: no term reads the bag
+    early = evaluate.win_chances(state, evaluate.BASIC)
+    assert all(0.0 < c < 1.0 for c in early)
+    assert sorted(range(4), key=leads.__getitem__) == sorted(range(4), key=early.__getitem__)
+    late_state = state.copy()
+    late_state.bag_pos = len(late_state.bag) - 2
+    late = evaluate.win_chances(late_state, evaluate.BASIC)
+    assert evaluate.utilities(late_state, evaluate.BASIC) == leads
+    for e, la in zip(early, late, strict=True):
+        assert abs(la - 0.5) > abs(e - 0.5)
+    out = play_game([make_bot("random", i) for i in range(4)], {"players": 4}, seed=12)
+    final = replay(out.record())
+    chances = evaluate.win_chances(final, evaluate.BASIC)
+    winner = out.result["ranking"][0]
+    margins = evaluate.utilities(final, evaluate.BASIC)
+    if margins[winner] > 0:
+        assert chances[winner] == 1.0 + 0.01 * (margins[winner] - 30)
+        assert all(chances[p] <= 0.0 for p in range(4) if p != winner)
+    else:  # a shared first place
+        assert chances[winner] == 0.5
+
+
+def test_search_can_back_up_win_chances() -> None:
+    """``multi_win_spread``: with four players the search backs up chances of finishing
+    first (in [0, 1]) with its own exploration constant; two-player play is unchanged."""
+    state, seat = _busy_four_player_turn()
+    bot = make_bot("hard", 3)
+    assert isinstance(bot, SearchBot)
+    bot.multi_win_spread = 0.8
+    bot.early_stop = False
+    assert (
+        bot.choose(player_view(state, seat), Budget(iterations=60))
+        in (player_view(state, seat)["legal_actions"])
+    )
+    assert bot._c == bot.multi_win_exploration and bot._spread == 0.8
+    assert bot.last_root is not None and bot.last_root.children is not None
+    for child in bot.last_root.children.values():
+        if child.visits:
+            assert -0.01 <= child.wins / child.visits <= 1.01
+    two, _ = _play_until(3, 8, 2)
+    bot.choose(player_view(two, to_act(two)), Budget(iterations=8))
+    assert bot._spread is None and bot._c == bot.exploration
 
 
 def test_time_budget_is_used_without_an_iteration_count() -> None:

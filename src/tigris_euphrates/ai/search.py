@@ -43,7 +43,7 @@ from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION
 from .base import Budget
-from .evaluate import FULL, Weights, settle, utilities
+from .evaluate import FULL, Weights, settle, utilities, win_chances
 from .greedy import ViewBot, parse, rank_actions
 from .triage import triage
 
@@ -122,6 +122,11 @@ class SearchBot(ViewBot):
     #: one-step player's choice) instead of being searched: the tree then follows each of our
     #: candidate turns through all the other seats' replies instead of only the next seat's.
     multi_ranked_others = False
+    #: With three or four players, back up each seat's chance of finishing first
+    #: (``evaluate.win_chances`` with this spread) instead of its lead; None: the lead.
+    multi_win_spread: float | None = None
+    #: The exploration constant with win chances (they live in [0, 1], not in points).
+    multi_win_exploration = 0.035
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -141,6 +146,7 @@ class SearchBot(ViewBot):
         self._replies: int | None = None
         self._widen: tuple[int, int] | None = None
         self._ranked_others = False
+        self._spread: float | None = None  # win chances with this spread, else leads
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -174,6 +180,9 @@ class SearchBot(ViewBot):
         self._replies = self.multi_replies if multi else None
         self._widen = self.multi_widen if multi else None
         self._ranked_others = self.multi_ranked_others and multi
+        self._spread = self.multi_win_spread if multi else None
+        if self._spread is not None:
+            self._c = self.multi_win_exploration
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
@@ -271,7 +280,11 @@ class SearchBot(ViewBot):
             s = apply_unchecked(s, pick)
         if not s.over and s.stage != ACTION:
             s = settle(s)
-        u = utilities(s, self.weights)
+        u = (
+            utilities(s, self.weights)
+            if self._spread is None
+            else win_chances(s, self.weights, self._spread)
+        )
         root.visits += 1
         for n, who in path:
             n.visits += 1

@@ -1,0 +1,59 @@
+"""The full-information minimax of ``bench/minimax.py``, the yardstick our search is measured
+against: it plays legal moves, and it does use what only a cheater can know."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from tigris_euphrates.ai import make_bot
+from tigris_euphrates.engine import apply, legal_actions, new_game, player_view, to_act
+from tigris_euphrates.engine.board import RED
+from tigris_euphrates.engine.state import CONFLICT, REVOLT
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from minimax import Cheater
+
+
+def test_cheater_plays_legal_actions() -> None:
+    cheater = Cheater(depth=2, widths=(4,))
+    greedy = make_bot("greedy", 1)
+    s = new_game({"players": 2}, 31)
+    while s.ply < 40 and not s.over:
+        seat = to_act(s)
+        choice = cheater.choose(s) if seat == 0 else greedy.choose(player_view(s, seat))
+        assert choice in [str(a) for a in legal_actions(s)]
+        s, _ = apply(s, choice)  # validated
+
+
+def _attack_with_red_in_hand() -> object:
+    """A revolt in which the attacker must commit and holds red tiles that win it against
+    a defender without red, and lose it against one with six."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        s = new_game({"players": 2}, seed)
+        while not s.over and s.ply < 150:
+            c = s.conflict
+            if s.stage == CONFLICT and c is not None and c[6] < 0 and c[0] == REVOLT:
+                reds = s.hands[c[2] * 4 + RED]  # the attacker's
+                if reds and c[5] < c[4] + reds <= c[5] + 6:
+                    return s
+            s, _ = apply(s, rng.choice(legal_actions(s)))
+    raise AssertionError("no revolt found")
+
+
+def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
+    """Knowing the defender's hand, the attacker commits nothing to a revolt it cannot win
+    (committed tiles are lost either way) and enough to win one it can: a player who sees
+    only its view could not tell the two apart."""
+    s = _attack_with_red_in_hand()
+    c = s.conflict  # type: ignore[attr-defined]
+    defender = c[3]
+    strong, weak = s.copy(), s.copy()  # type: ignore[attr-defined]
+    strong.hands[defender * 4 : defender * 4 + 4] = [6, 0, 0, 0]
+    weak.hands[defender * 4 : defender * 4 + 4] = [0, 2, 2, 2]
+    assert player_view(strong, c[2]) == player_view(weak, c[2])  # the attacker's view
+    cheater = Cheater(depth=2, widths=(8,))
+    assert cheater.choose(strong) == "commit 0"
+    assert cheater.choose(weak) != "commit 0"

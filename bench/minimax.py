@@ -38,8 +38,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tigris_euphrates.ai import make_bot
+from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
+from tigris_euphrates.ai.greedy import ViewBot
 from tigris_euphrates.ai.tournament import wilson
 from tigris_euphrates.engine import (
     State,
@@ -64,7 +65,7 @@ class Cheater:
     name = "minimax"
 
     def __init__(
-        self, depth: int = 3, widths: tuple[int, ...] = (8, 5), weights: Weights = FULL
+        self, depth: int = 4, widths: tuple[int, ...] = (10, 6, 4), weights: Weights = FULL
     ) -> None:
         if depth < 1:
             raise ValueError("depth must be at least 1")
@@ -142,11 +143,35 @@ class Cheater:
         return best
 
 
+class Guesser(ViewBot):
+    """The control: the same minimax on its view alone. It deals the tiles it cannot see once
+    per decision (``Determinizer``, as our search does thousands of times) and searches that
+    one world as if it were the truth: what the minimax is worth without the hidden tiles."""
+
+    name = "minimax-view"
+
+    def __init__(self, seed: int, depth: int, widths: tuple[int, ...]) -> None:
+        super().__init__(seed)
+        self.search = Cheater(depth, widths)
+
+    def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
+        legal = self.legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        choice = self.search.choose(self.determinizer(view).sample(self.rng))
+        assert choice in legal  # its own decision: the same actions in every dealt world
+        return choice
+
+
 def play(task: dict[str, Any]) -> dict[str, Any]:
-    """One game: our bot (views and redacted events only) against the cheater (the state)."""
+    """One game: our bot (views and redacted events only) against the minimax, which gets
+    the true state (``sees == "state"``) or, as a control, its own view."""
     seat_ours = task["index"] % 2  # seats alternate
     ours = make_bot(task["bot"], task["seed"] * 2 + seat_ours)
-    cheater = Cheater(task["depth"], tuple(task["widths"]))
+    widths = tuple(task["widths"])
+    cheater = Cheater(task["depth"], widths)
+    guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths)
+    honest = task.get("sees") == "view"
     s = new_game({"players": 2}, task["seed"])
     times: list[list[float]] = [[], []]
     while not s.over:
@@ -154,10 +179,16 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
         assert seat is not None
         t0 = time.perf_counter()
         # ours gets a view and nothing more; the cheater the true state (hands, bag order)
-        choice = ours.choose(player_view(s, seat)) if seat == seat_ours else cheater.choose(s)
+        if seat == seat_ours:
+            choice = ours.choose(player_view(s, seat))
+        elif honest:
+            choice = guesser.choose(player_view(s, seat))
+        else:
+            choice = cheater.choose(s)
         times[seat].append(time.perf_counter() - t0)
         s, events = apply(s, choice)  # validated: an illegal choice raises
         ours.observe([redact_event(e, seat_ours) for e in events])
+        guesser.observe([redact_event(e, 1 - seat_ours) for e in events])
     res = result(s)
     assert res is not None
     keys = res["scores"]
@@ -191,11 +222,16 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
     return {
         "format": "tne-bench-minimax/1",
         "command": f"python bench/minimax.py --bot {args.bot} --games {args.games} "
-        f"--seed {args.seed} --depth {args.depth} --widths {args.widths}",
+        f"--seed {args.seed} --depth {args.depth} --widths {args.widths} --sees {args.sees} "
+        f"--out bench/{Path(args.out).name}",
         "machine": f"{platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}",
         "bot": args.bot,
-        "cheater": {"depth": args.depth, "widths": [int(w) for w in args.widths.split(",")]},
+        "minimax": {
+            "depth": args.depth,
+            "widths": [int(w) for w in args.widths.split(",")],
+            "sees": args.sees,
+        },
         "games": n,
         "wins": wins,
         "win_rate": wins / n,
@@ -214,8 +250,14 @@ def main() -> None:
     ap.add_argument("--bot", default="hard", help="our bot's level (it sees only its view)")
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=71)
-    ap.add_argument("--depth", type=int, default=3, help="the cheater's depth in decisions")
-    ap.add_argument("--widths", default="8,5", help="actions kept at each level above the last")
+    ap.add_argument("--depth", type=int, default=4, help="the cheater's depth in decisions")
+    ap.add_argument("--widths", default="10,6,4", help="actions kept at each level above the last")
+    ap.add_argument(
+        "--sees",
+        choices=("state", "view"),
+        default="state",
+        help="what the minimax gets: the true state (it cheats) or, as a control, its view",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(HERE / "hard_vs_minimax.json"))
     ap.add_argument("--quick", action="store_true", help="depth 2: a smoke run")
@@ -230,6 +272,7 @@ def main() -> None:
             "bot": args.bot,
             "depth": args.depth,
             "widths": widths,
+            "sees": args.sees,
         }
         for i in range(args.games)
     ]
@@ -248,7 +291,8 @@ def main() -> None:
     s = summarise(args, games)
     lo, hi = s["ci95"]
     print(
-        f"{args.bot} (its view only) vs minimax depth {args.depth} (full information): "
+        f"{args.bot} (its view only) vs minimax depth {args.depth} "
+        f"({'full information' if args.sees == 'state' else 'its view, one dealt world'}): "
         f"{s['wins']:g}/{s['games']} = {100 * s['win_rate']:.1f} % "
         f"({100 * lo:.1f}-{100 * hi:.1f} %), mean score {s['mean_score'][0]:.1f} vs "
         f"{s['mean_score'][1]:.1f}"

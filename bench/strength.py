@@ -100,6 +100,11 @@ EXPERIMENTS: list[dict[str, Any]] = [
 ]
 
 
+#: The runs of ``bench/minimax.py`` (our bot against a full-depth-4 alpha-beta minimax that
+#: sees the true state, and the same minimax on its view as a control), by file name.
+MINIMAX = ("hard_vs_minimax", "hard_vs_minimax_view")
+
+
 def command(exp: dict[str, Any], games: int) -> str:
     return (
         f"tne tournament --bots {exp['bots']} --players {exp['players']} --games {games} "
@@ -131,6 +136,13 @@ def collect(data: dict[str, Any]) -> None:
         if key not in keys:
             del data["experiments"][key]
     data["pooled_ratings"] = {"experiments": used, "ratings": pooled_ratings(two_player)}
+    data["minimax"] = {}
+    for key in MINIMAX:
+        path = HERE / f"{key}.json"
+        if path.exists():
+            summary = json.loads(path.read_text())
+            summary.pop("results", None)
+            data["minimax"][key] = summary
 
 
 def main() -> None:
@@ -279,6 +291,29 @@ def write_markdown(data: dict[str, Any]) -> None:
             lines.append(
                 f"| {name} | {r['games']} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |"
             )
+    runs = data.get("minimax") or {}
+    if runs:
+        lines += [
+            "",
+            "Against a minimax (`bench/minimax.py`, two players, seats alternating): alpha-beta "
+            "to a depth of four decisions with our evaluation, given the true state (it sees "
+            "the other hand and the bag order) or, as a control, its own view (one world dealt "
+            "per decision):",
+            "",
+            "| our bot | minimax sees | games | our wins | win rate | 95 % CI "
+            "| mean score (ours / minimax) | decision time, median (ours / minimax) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for r in runs.values():
+            lo, hi = r["ci95"]
+            mine, theirs = r["mean_score"]
+            t = r["decision_seconds"]
+            lines.append(
+                f"| {r['bot']} | {r['minimax']['sees']} | {r['games']} | {r['wins']:g} "
+                f"| {100 * r['win_rate']:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
+                f"| {mine:.1f} / {theirs:.1f} "
+                f"| {t[r['bot']]['median']:.2f} s / {t['minimax']['median']:.2f} s |"
+            )
     timed = [
         (key, s["decision_seconds"]["hard"])
         for key, s in exps.items()
@@ -304,6 +339,8 @@ def write_markdown(data: dict[str, Any]) -> None:
     lines += ["", "Commands:", "", "```"]
     for s in exps.values():
         lines.append(s["command"])
+    for r in runs.values():
+        lines.append(r["command"])
     lines += ["```", ""]
     (HERE / "strength.md").write_text("\n".join(lines))
 

@@ -13,7 +13,7 @@ from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from minimax import Cheater
+from minimax import Cheater, Guesser
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -57,3 +57,17 @@ def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
     cheater = Cheater(depth=2, widths=(8,))
     assert cheater.choose(strong) == "commit 0"
     assert cheater.choose(weak) != "commit 0"
+
+
+def test_the_control_sees_only_its_view() -> None:
+    """The control (the same minimax on one world dealt from its view) decides the same
+    whatever the defender really holds: the difference the cheater makes is the hand."""
+    s = _attack_with_red_in_hand()
+    c = s.conflict  # type: ignore[attr-defined]
+    defender = c[3]
+    choices = set()
+    for hand in ([6, 0, 0, 0], [0, 2, 2, 2]):
+        world = s.copy()  # type: ignore[attr-defined]
+        world.hands[defender * 4 : defender * 4 + 4] = hand
+        choices.add(Guesser(5, 2, (8,)).choose(player_view(world, c[2])))
+    assert len(choices) == 1

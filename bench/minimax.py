@@ -241,7 +241,11 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
             statistics.fmean(g["scores"][1] for g in games),
         ],
         "decision_seconds": {args.bot: times(0), "minimax": times(1)},
-        "results": sorted(games, key=lambda g: g["index"]),
+        # each game without its decision times (they are summed up above)
+        "results": sorted(
+            ({k: v for k, v in g.items() if k != "times"} for g in games),
+            key=lambda g: g["index"],
+        ),
     }
 
 

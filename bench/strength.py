@@ -102,7 +102,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
 
 #: The runs of ``bench/minimax.py`` (our bot against a full-depth-4 alpha-beta minimax that
 #: sees the true state, and the same minimax on its view as a control), by file name.
-MINIMAX = ("hard_vs_minimax", "hard_vs_minimax_view")
+MINIMAX = ("hard_vs_minimax", "hard_vs_minimax_view", "expert_vs_minimax")
 
 
 def command(exp: dict[str, Any], games: int) -> str:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tigris_euphrates.ai import make_bot
-from tigris_euphrates.engine import apply, legal_actions, new_game, player_view, to_act
+from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
 
@@ -27,7 +27,7 @@ def test_cheater_plays_legal_actions() -> None:
         s, _ = apply(s, choice)  # validated
 
 
-def _attack_with_red_in_hand() -> object:
+def _attack_with_red_in_hand() -> State:
     """A revolt in which the attacker must commit and holds red tiles that win it against
     a defender without red, and lose it against one with six."""
     for seed in range(200):
@@ -48,9 +48,10 @@ def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
     (committed tiles are lost either way) and enough to win one it can: a player who sees
     only its view could not tell the two apart."""
     s = _attack_with_red_in_hand()
-    c = s.conflict  # type: ignore[attr-defined]
+    c = s.conflict
+    assert c is not None
     defender = c[3]
-    strong, weak = s.copy(), s.copy()  # type: ignore[attr-defined]
+    strong, weak = s.copy(), s.copy()
     strong.hands[defender * 4 : defender * 4 + 4] = [6, 0, 0, 0]
     weak.hands[defender * 4 : defender * 4 + 4] = [0, 2, 2, 2]
     assert player_view(strong, c[2]) == player_view(weak, c[2])  # the attacker's view
@@ -63,11 +64,12 @@ def test_the_control_sees_only_its_view() -> None:
     """The control (the same minimax on one world dealt from its view) decides the same
     whatever the defender really holds: the difference the cheater makes is the hand."""
     s = _attack_with_red_in_hand()
-    c = s.conflict  # type: ignore[attr-defined]
+    c = s.conflict
+    assert c is not None
     defender = c[3]
     choices = set()
     for hand in ([6, 0, 0, 0], [0, 2, 2, 2]):
-        world = s.copy()  # type: ignore[attr-defined]
+        world = s.copy()
         world.hands[defender * 4 : defender * 4 + 4] = hand
         choices.add(Guesser(5, 2, (8,)).choose(player_view(world, c[2])))
     assert len(choices) == 1

@@ -203,3 +203,27 @@ def test_server_bots_play_their_levels_budget(
     view = {"legal_actions": ["pass"], "players": [{}] * players}
     assert hub._choose(level, 1, view, cap, None) == "pass"
     assert seen == [Budget(seconds=expected[0], iterations=expected[1])]
+
+
+def test_server_bots_hear_the_game_so_far_as_their_seat_did(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A web-app bot is made afresh for each decision, so the hub hands it the events its
+    seat has heard (redacted): under hidden scoring that is how it knows the other scores,
+    and the other seats' lost defences bound their hands, as for a bot that played along."""
+    from tigris_euphrates.ai import make_bot
+    from tigris_euphrates.server import hub
+
+    heard: list[list[dict]] = []
+
+    def recording(name: str, seed: int = 0):  # type: ignore[no-untyped-def]
+        bot = make_bot(name, seed)
+        bot.observe = heard.append  # type: ignore[method-assign]
+        bot.choose = lambda view, budget=None: "pass"  # type: ignore[method-assign]
+        return bot
+
+    monkeypatch.setattr(hub, "make_bot", recording)
+    events = [{"type": "points_scored", "seat": 1, "colour": "red", "points": 1}]
+    view = {"legal_actions": ["pass"], "players": [{}] * 2}
+    assert hub._choose("hard", 1, view, 1.0, None, events) == "pass"
+    assert heard == [events]

@@ -139,3 +139,42 @@ def test_no_leak_three_players(server: LiveServer) -> None:
 def test_no_leak_open_scoring_four_players(server: LiveServer) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}] * 2
     play_game(server, seats, {"open_scoring": True}, seed=3)
+
+
+def test_server_bots_hear_only_what_their_seat_heard(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot seat is handed the game's events so far (it is made afresh for each decision):
+    exactly those its seat was sent, redacted — never another seat's draws or swaps."""
+    from tigris_euphrates.server import hub
+
+    calls: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    original = hub._choose
+
+    def recording(level, seed, view, seconds, iterations, heard=None):  # type: ignore[no-untyped-def]
+        calls.append((view, list(heard or [])))
+        return original(level, seed, view, seconds, iterations, heard)
+
+    monkeypatch.setattr(hub, "_choose", recording)
+    r = httpx.post(
+        f"{server.url}/api/games",
+        json={"seats": [{"kind": "bot", "level": "random"}] * 2, "seed": 23, "options": {}},
+    )
+    assert r.status_code == 200, r.text
+    gid = r.json()["id"]
+    watcher = SeatClient(server.ws_url, gid, None)
+    watcher.wait_view(lambda m: m["view"]["over"], timeout=60)
+    watcher.close()
+    record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
+    state = new_game(record["options"], record["seed"])
+    events: list[list[dict[str, Any]]] = []
+    for action in record["actions"]:
+        state, evs = apply(state, action)
+        events.append(evs)
+    assert len(calls) > 50
+    for view, heard in calls:
+        seat, ply = view["seat"], view["ply"]
+        assert heard == [redact_event(e, seat) for evs in events[:ply] for e in evs]
+        for e in heard:
+            if e["type"] in ("tiles_drawn", "tiles_swapped") and e["seat"] != seat:
+                assert "tiles" not in e

@@ -51,6 +51,11 @@ class Weights:
     income_turns: float = 6.0
     #: Weight of the wars waiting to happen (0: ignored): see ``war_potential``.
     war_potential: float = 0.0
+    #: Points per tile in hand that can back one of the seat's leaders in a conflict: red
+    #: (revolts) while it has a leader on the board, another colour while its leader of
+    #: that colour is on the board (wars); at most ``support_cap`` of a colour count.
+    hand_support: float = 0.0
+    support_cap: int = 4
 
 
 BASIC = Weights()
@@ -97,7 +102,10 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         if len(_VALUES) >= 50_000:
             _VALUES.clear()
         v = _VALUES[key] = _seat_values(s, wt)
-    return v[:]
+    v = v[:]
+    if wt.hand_support > 0:
+        hand_support(s, wt, v)
+    return v
 
 
 def _seat_values(s: State, wt: Weights) -> list[float]:
@@ -168,6 +176,34 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
     if wt.war_potential > 0:
         war_potential(s, kingdoms, scale * wt.leader, wt.war_potential, out)
     return out
+
+
+def hand_support(s: State, wt: Weights, out: list[float]) -> None:
+    """Add to ``out`` the worth of each seat's hand as support in conflicts to come.
+
+    A conflict is decided by the tiles the two sides commit from their hands, so a hand that
+    can back the seat's leaders (red tiles for revolts, a leader's colour for wars) keeps them
+    on the board and wins the conflicts it starts; a search sees only a few actions ahead,
+    and without this term it spends those tiles on points now. Outside the memo of
+    ``seat_values``: it reads the hands' colours, which differ from world to world."""
+    h = s.hands
+    leaders = s.leaders
+    w = wt.hand_support
+    cap = wt.support_cap
+    if wt.horizon > 0:
+        turns = own_turns_left(s)
+        if turns < wt.horizon:
+            w *= turns / wt.horizon
+    for p in range(len(out)):
+        b = p * 4
+        if max(leaders[b : b + 4]) < 0:
+            continue  # no leader on the board: nothing to back
+        count = 0
+        for c in range(4):
+            if c == RED or leaders[b + c] >= 0:
+                n = h[b + c]
+                count += n if n < cap else cap
+        out[p] += w * count
 
 
 def war_potential(

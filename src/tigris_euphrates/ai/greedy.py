@@ -17,7 +17,7 @@ from ..engine import State, apply_unchecked, parse_action
 from ..engine.actions import Action
 from ..engine.state import ACTION
 from .base import Budget
-from .determinize import Determinizer, ScoreTally
+from .determinize import Determinizer, HandBounds, ScoreTally
 from .evaluate import BASIC, Weights, settle, value_for
 
 _PARSED: dict[str, Action] = {}
@@ -60,25 +60,33 @@ def rank_actions(
 
 
 class ViewBot:
-    """Shared plumbing: a seeded RNG, the score tally, determinizers from views."""
+    """Shared plumbing: a seeded RNG, the score tally, what conflicts told of the other
+    hands, determinizers from views."""
 
     name = "view"
+    #: Deal the other hands within what their lost defences showed (``HandBounds``); off,
+    #: every world is dealt uniformly from the unseen tiles.
+    infer_hands = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.tally = ScoreTally()
+        self.hand_bounds = HandBounds()
         self._last_ply = -1
 
     def observe(self, events: list[dict[str, Any]]) -> None:
         self.tally.observe(events)
+        self.hand_bounds.observe(events)
 
     def determinizer(self, view: dict[str, Any]) -> Determinizer:
         ply = view.get("ply", 0)
         if ply < self._last_ply:  # a new game with the same bot
             self.tally.reset()
+            self.hand_bounds.reset()
         self._last_ply = ply
-        return Determinizer(view, self.tally.scores(view))
+        bounds = self.hand_bounds.bounds if self.infer_hands else None
+        return Determinizer(view, self.tally.scores(view), bounds)
 
     @staticmethod
     def legal(view: dict[str, Any]) -> list[str]:

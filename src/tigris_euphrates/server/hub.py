@@ -205,14 +205,24 @@ class LiveGame:
 
 
 def _choose(
-    level: str, seed: int, view: dict[str, Any], seconds: float, iterations: int | None
+    level: str,
+    seed: int,
+    view: dict[str, Any],
+    seconds: float,
+    iterations: int | None,
+    heard: list[dict[str, Any]] | None = None,
 ) -> str:
     """Run in a worker: a fresh bot (seeded per step, so restarts are deterministic).
 
-    The bot plays with its level's own budget (``medium`` and ``hard`` differ in iterations,
-    which is what the benchmarks measured); ``seconds`` only caps it, and ``iterations``,
-    when the server sets it, replaces the level's count."""
+    The bot first hears ``heard``, the game's events so far as its seat saw them (redacted):
+    what a player at the table remembers (other seats' points under hidden scoring, what
+    their conflicts showed of their hands), as a bot playing a whole game would have heard
+    them. It plays with its level's own budget (``medium`` and ``hard`` differ in
+    iterations, which is what the benchmarks measured); ``seconds`` only caps it, and
+    ``iterations``, when the server sets it, replaces the level's count."""
     bot = make_bot(level, seed)
+    if heard:
+        bot.observe(heard)
     own = bot.default_budget(len(view["players"])) if isinstance(bot, SearchBot) else Budget()
     cap = seconds if own.seconds is None else min(own.seconds, seconds)
     count = iterations if iterations is not None else own.iterations
@@ -509,6 +519,7 @@ class Hub:
             level = game.seats[actor]["level"]
             seq = game.seq
             view = player_view(game.state, actor)
+            heard = [redact_event(ev, actor) for e in game.entries for ev in e.events]
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             seed = (game.seed * 1_000_003 + seq * 31 + actor) % (2**31)
@@ -521,6 +532,7 @@ class Hub:
                     view,
                     self.bot_seconds,
                     self.bot_iterations,
+                    heard,
                 )
             except asyncio.CancelledError:
                 raise

@@ -1,0 +1,140 @@
+"""What a player at the table learns of the other hands from their conflicts (``HandBounds``),
+and worlds dealt within it: bounds that never contradict the real hands of rational
+defenders, read from public events only, and respected by the determinizer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tigris_euphrates.ai import make_bot
+from tigris_euphrates.ai.determinize import Determinizer, HandBounds
+from tigris_euphrates.engine import State, apply, new_game, player_view, redact_event, to_act
+
+RED = 0
+
+
+def _events(kind: str, /, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, **fields}
+
+
+def _lost_revolt_defence() -> list[dict[str, Any]]:
+    """Seat 1 defends a revolt on base 1 against 2 + 3 and commits 1 red tile: it loses, so
+    it held at most 3 red (4 would have tied, and ties go to the defender)."""
+    return [
+        _events(
+            "conflict_started",
+            kind="revolt",
+            colour="blue",
+            support="red",
+            attacker=0,
+            defender=1,
+            attacker_base=2,
+            defender_base=1,
+        ),
+        _events("support_committed", seat=0, role="attacker", colour="red", count=3),
+        _events("support_committed", seat=1, role="defender", colour="red", count=1),
+        _events(
+            "conflict_resolved",
+            kind="revolt",
+            colour="blue",
+            winner=0,
+            loser=1,
+            attacker_total=5,
+            defender_total=2,
+        ),
+    ]
+
+
+def test_a_lost_defence_bounds_what_the_defender_kept() -> None:
+    hb = HandBounds()
+    hb.observe(_lost_revolt_defence())
+    # needed 5 - 1 = 4, had at most 3 before committing 1: at most 2 red left
+    assert hb.bounds == {1: [2, 99, 99, 99]}
+    hb.observe([_events("tile_placed", seat=1, colour="red", cell="a1")])
+    assert hb.bounds[1][RED] == 1
+    hb.observe([_events("tiles_drawn", seat=1, count=2)])  # two unseen tiles: maybe red
+    assert hb.bounds[1][RED] == 3
+    hb.observe([_events("tiles_drawn", seat=1, count=3)])  # could be a whole hand of red
+    assert hb.bounds == {}
+
+
+def test_a_won_defence_or_a_lost_attack_says_nothing() -> None:
+    hb = HandBounds()
+    events = _lost_revolt_defence()
+    events[-1] = {**events[-1], "winner": 1, "loser": 0}
+    hb.observe(events)
+    assert hb.bounds == {}
+
+
+def _greedy_game(players: int, seed: int):  # type: ignore[no-untyped-def]
+    """Greedy players (rational defenders) with one observer's bounds checked at every ply
+    against the true hands; yields (state, bounds) along the way."""
+    s = new_game({"players": players}, seed)
+    bots = [make_bot("greedy", seed * 10 + p) for p in range(players)]
+    seen = HandBounds()
+    full = HandBounds()
+    while not s.over:
+        seat = to_act(s)
+        assert seat is not None
+        s, events = apply(s, bots[seat].choose(player_view(s, seat)))
+        seen.observe([redact_event(e, 0) for e in events])
+        full.observe(events)
+        yield s, seen.bounds, full.bounds
+
+
+@pytest.mark.parametrize("players,seed", [(2, 3), (3, 4), (4, 5)])
+def test_bounds_hold_on_the_true_hands_and_need_only_public_events(players: int, seed: int) -> None:
+    binding = 0
+    for s, bounds, full in _greedy_game(players, seed):
+        # what seat 0 heard (others' draws as counts only) says exactly what everything says
+        assert bounds == full
+        for p, row in bounds.items():
+            for c in range(4):
+                assert s.hands[p * 4 + c] <= row[c], (s.ply, p, c)
+                binding += row[c] < sum(s.hands[p * 4 : p * 4 + 4])
+    assert binding > 0  # the games did produce bounds that narrow the deals
+
+
+def _position_after(plies: int, players: int, seed: int) -> State:
+    s = new_game({"players": players}, seed)
+    bots = [make_bot("random", seed * 10 + p) for p in range(players)]
+    while s.ply < plies:
+        seat = to_act(s)
+        assert seat is not None
+        s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
+    return s
+
+
+def test_worlds_respect_the_bounds_and_still_match_the_view() -> None:
+    s = _position_after(20, 3, 8)
+    seat = to_act(s)
+    assert seat is not None
+    view = player_view(s, seat)
+    other = (seat + 1) % 3
+    det = Determinizer(view, bounds={other: [0, 99, 1, 99]}, trust=1.0)
+    rng = random.Random(1)
+    plain = Determinizer(view)
+    reds = 0
+    for _ in range(40):
+        w = det.sample(rng)
+        assert w.hands[other * 4 + RED] == 0
+        assert w.hands[other * 4 + 2] <= 1
+        assert player_view(w, seat)["unseen"] == view["unseen"]
+        assert sum(w.hands[other * 4 : other * 4 + 4]) == view["players"][other]["hand_size"]
+        reds += plain.sample(rng).hands[other * 4 + RED]
+    assert reds > 0  # without the bound red is dealt to that hand
+
+
+def test_bounds_that_cannot_be_met_give_a_uniform_world() -> None:
+    s = _position_after(20, 2, 9)
+    seat = to_act(s)
+    assert seat is not None
+    view = player_view(s, seat)
+    other = 1 - seat
+    det = Determinizer(view, bounds={other: [0, 0, 0, 0]}, trust=1.0)
+    w = det.sample(random.Random(2))
+    assert sum(w.hands[other * 4 : other * 4 + 4]) == view["players"][other]["hand_size"]
+    assert player_view(w, seat)["unseen"] == view["unseen"]

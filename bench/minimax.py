@@ -20,6 +20,7 @@ our search (``evaluate.value_for`` with ``FULL`` weights): the comparison is abo
 players may see and how they search, not about the evaluation.
 
     .venv/bin/python bench/minimax.py --games 60 --seed 71            # hard vs the cheater
+    .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees state   # both see all
     .venv/bin/python bench/minimax.py --games 4 --bot greedy --quick   # a smoke run
 
 Writes ``bench/hard_vs_minimax.json`` (``--out``): every game, the win rate of our bot with
@@ -163,11 +164,29 @@ class Guesser(ViewBot):
         return choice
 
 
+class _Truth:
+    """A determinizer that deals the true state every time: for the control in which our
+    search, like the cheater, sees every hand and the bag (``--ours-sees state``)."""
+
+    def __init__(self, s: State, seat: int) -> None:
+        self.s = s
+        self.seat = seat
+
+    def sample(self, rng: object) -> State:
+        return self.s.copy()
+
+
 def play(task: dict[str, Any]) -> dict[str, Any]:
     """One game: our bot (views and redacted events only) against the minimax, which gets
-    the true state (``sees == "state"``) or, as a control, its own view."""
+    the true state (``sees == "state"``) or, as a control, its own view. With ``ours_sees ==
+    "state"`` (a control too) our search is dealt the true state in every world instead of
+    worlds drawn from its view: both sides then see everything and only the searches differ.
+    """
     seat_ours = task["index"] % 2  # seats alternate
     ours = make_bot(task["bot"], task["seed"] * 2 + seat_ours)
+    oracle = task.get("ours_sees") == "state"
+    if oracle and not isinstance(ours, ViewBot):
+        raise ValueError(f"{task['bot']} does not deal worlds: it cannot be shown the state")
     widths = tuple(task["widths"])
     cheater = Cheater(task["depth"], widths)
     guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths)
@@ -180,6 +199,8 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         # ours gets a view and nothing more; the cheater the true state (hands, bag order)
         if seat == seat_ours:
+            if oracle:  # the control: every world it deals is the true state
+                ours.determinizer = lambda view, s=s: _Truth(s, view["seat"])  # type: ignore[method-assign]
             choice = ours.choose(player_view(s, seat))
         elif honest:
             choice = guesser.choose(player_view(s, seat))
@@ -223,7 +244,8 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
         "format": "tne-bench-minimax/1",
         "command": f"python bench/minimax.py --bot {args.bot} --games {args.games} "
         f"--seed {args.seed} --depth {args.depth} --widths {args.widths} --sees {args.sees} "
-        f"--out bench/{Path(args.out).name}",
+        + (f"--ours-sees {args.ours_sees} " if args.ours_sees != "view" else "")
+        + f"--out bench/{Path(args.out).name}",
         "machine": f"{platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}",
         "bot": args.bot,
@@ -232,6 +254,7 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
             "widths": [int(w) for w in args.widths.split(",")],
             "sees": args.sees,
         },
+        "ours_sees": args.ours_sees,
         "games": n,
         "wins": wins,
         "win_rate": wins / n,
@@ -262,6 +285,12 @@ def main() -> None:
         default="state",
         help="what the minimax gets: the true state (it cheats) or, as a control, its view",
     )
+    ap.add_argument(
+        "--ours-sees",
+        choices=("view", "state"),
+        default="view",
+        help="what our bot gets: its view (the real thing) or, as a control, the true state",
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(HERE / "hard_vs_minimax.json"))
     ap.add_argument("--quick", action="store_true", help="depth 2: a smoke run")
@@ -277,6 +306,7 @@ def main() -> None:
             "depth": args.depth,
             "widths": widths,
             "sees": args.sees,
+            "ours_sees": args.ours_sees,
         }
         for i in range(args.games)
     ]
@@ -295,7 +325,8 @@ def main() -> None:
     s = summarise(args, games)
     lo, hi = s["ci95"]
     print(
-        f"{args.bot} (its view only) vs minimax depth {args.depth} "
+        f"{args.bot} ({'the true state' if args.ours_sees == 'state' else 'its view only'}) "
+        f"vs minimax depth {args.depth} "
         f"({'full information' if args.sees == 'state' else 'its view, one dealt world'}): "
         f"{s['wins']:g}/{s['games']} = {100 * s['win_rate']:.1f} % "
         f"({100 * lo:.1f}-{100 * hi:.1f} %), mean score {s['mean_score'][0]:.1f} vs "

@@ -101,8 +101,14 @@ EXPERIMENTS: list[dict[str, Any]] = [
 
 
 #: The runs of ``bench/minimax.py`` (our bot against a full-depth-4 alpha-beta minimax that
-#: sees the true state, and the same minimax on its view as a control), by file name.
-MINIMAX = ("hard_vs_minimax", "hard_vs_minimax_view", "expert_vs_minimax")
+#: sees the true state; as controls, the same minimax on its view, and our search shown the
+#: true state too), by file name.
+MINIMAX = (
+    "hard_vs_minimax",
+    "hard_vs_minimax_view",
+    "expert_vs_minimax",
+    "hard_sees_state_vs_minimax",
+)
 
 
 def command(exp: dict[str, Any], games: int) -> str:
@@ -298,18 +304,20 @@ def write_markdown(data: dict[str, Any]) -> None:
             "Against a minimax (`bench/minimax.py`, two players, seats alternating): alpha-beta "
             "to a depth of four decisions with our evaluation, given the true state (it sees "
             "the other hand and the bag order) or, as a control, its own view (one world dealt "
-            "per decision):",
+            "per decision); our bot sees its view, or, as the other control, the true state "
+            "dealt as every world of its search:",
             "",
-            "| our bot | minimax sees | games | our wins | win rate | 95 % CI "
+            "| our bot | our bot sees | minimax sees | games | our wins | win rate | 95 % CI "
             "| mean score (ours / minimax) | decision time, median (ours / minimax) |",
-            "|---|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for r in runs.values():
             lo, hi = r["ci95"]
             mine, theirs = r["mean_score"]
             t = r["decision_seconds"]
             lines.append(
-                f"| {r['bot']} | {r['minimax']['sees']} | {r['games']} | {r['wins']:g} "
+                f"| {r['bot']} | {r.get('ours_sees', 'view')} | {r['minimax']['sees']} "
+                f"| {r['games']} | {r['wins']:g} "
                 f"| {100 * r['win_rate']:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
                 f"| {mine:.1f} / {theirs:.1f} "
                 f"| {t[r['bot']]['median']:.2f} s / {t['minimax']['median']:.2f} s |"

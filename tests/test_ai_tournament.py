@@ -167,3 +167,23 @@ def test_ratings_cli_pools_summaries(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["ratings", str(a), str(c)])
     assert res.exit_code != 0
     assert "mix player counts" in res.output
+
+
+def test_a_level_with_settings_is_a_variant_a_tournament_can_measure() -> None:
+    """``level:key=value``: the variants the strength notes measure are named on the command
+    line (class attributes or evaluation weights), and the summary names them as given."""
+    from tigris_euphrates.ai import HardBot, make_bot
+    from tigris_euphrates.ai.evaluate import FULL
+
+    bot = make_bot("hard:infer_hands=true:hand_support=0.15:multi_widen=[12, 6]", 3)
+    assert isinstance(bot, HardBot)
+    assert bot.infer_hands is True and bot.multi_widen == (12, 6)
+    assert bot.weights.hand_support == 0.15 and bot.weights.leader == FULL.leader
+    assert bot.name == "hard:infer_hands=true:hand_support=0.15:multi_widen=[12, 6]"
+    assert not make_bot("hard", 3).infer_hands  # the level itself is untouched
+    for bad in ("hard:nonsense=1", "hard:choose=1", "hard:infer_hands", "nobody:x=1"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+    s = run_tournament(["greedy:hand_support=0.3", "random"], games=2, seed=2, jobs=1)
+    assert set(s["pairings"][0]["bots"]) == {"greedy:hand_support=0.3", "random"}
+    assert s["results"][0]["seats"][0] in ("greedy:hand_support=0.3", "random")

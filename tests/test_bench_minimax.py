@@ -7,13 +7,13 @@ import random
 import sys
 from pathlib import Path
 
-from tigris_euphrates.ai import make_bot
+from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from minimax import Cheater, Guesser
+from minimax import Cheater, Guesser, _Truth
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -73,3 +73,23 @@ def test_the_control_sees_only_its_view() -> None:
         world.hands[defender * 4 : defender * 4 + 4] = hand
         choices.add(Guesser(5, 2, (8,)).choose(player_view(world, c[2])))
     assert len(choices) == 1
+
+
+def test_the_full_information_control_shows_our_search_the_hands() -> None:
+    """``--ours-sees state``: our search dealt the true state in every world knows, before
+    committing, whether the revolt can be won (the defender holds no red) or not (six), as
+    the cheater does, so the control really compares two searches that both see
+    everything. Through its view alone the two positions are the same to it."""
+    s = _attack_with_red_in_hand()
+    c = s.conflict
+    assert c is not None
+    best: list[float] = []
+    for hand in ([6, 0, 0, 0], [0, 2, 2, 2]):
+        world = s.copy()
+        world.hands[c[3] * 4 : c[3] * 4 + 4] = hand
+        bot = make_bot("hard", 3)
+        bot.determinizer = lambda view, w=world: _Truth(w, view["seat"])  # type: ignore[attr-defined]
+        bot.choose(player_view(world, c[2]), Budget(iterations=200))
+        root = bot.last_root  # type: ignore[attr-defined]
+        best.append(max(ch.wins / ch.visits for ch in root.children.values() if ch.visits))
+    assert best[1] - best[0] > 1.0  # a revolt won against one lost: a leader and a point

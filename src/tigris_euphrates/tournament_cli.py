@@ -24,9 +24,11 @@ def tournament(
     bots: Annotated[
         str,
         typer.Option(
-            help="Comma-separated bot levels (random, easy, greedy, medium, hard). Every "
+            help="Comma-separated bot levels (random, easy, greedy, medium, hard, expert). Every "
             "combination of PLAYERS of them is a lineup; list one per seat for a fixed lineup, "
-            "e.g. hard,greedy,greedy,greedy with --players 4."
+            "e.g. hard,greedy,greedy,greedy with --players 4. A level with settings is a "
+            "variant: hard:infer_hands=true:hand_support=0.15 (class attributes or evaluation "
+            "weights, JSON values)."
         ),
     ] = "random,greedy,hard",
     players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,

@@ -9,9 +9,13 @@ and expert get twice the iterations (same caps). See docs/ai.md.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable
+from typing import Any
 
 from .base import Bot, Budget, RandomBot
+from .evaluate import Weights
 from .greedy import EasyBot, GreedyBot
 from .search import ExpertBot, HardBot, MediumBot, SearchBot
 
@@ -25,13 +29,61 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by level name (``random``, ``easy``, ``greedy``, ``medium``, ``hard``) with its
-    own seeded RNG."""
+def _setting(text: str) -> Any:
+    """A setting's value: JSON (``0.15``, ``true``, ``null``, ``[12, 6]``), else the text."""
     try:
-        return BOTS[name](seed)
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return tuple(value) if isinstance(value, list) else value
+
+
+def bot_class(spec: str) -> Callable[[int], Bot]:
+    """The bot class of ``spec``: a level name, optionally with settings that change it,
+    ``level:key=value:key=value`` (e.g. ``hard:infer_hands=true:hand_support=0.15``).
+
+    A key is a class attribute of the level (``iterations``, ``root_k``, ``infer_hands``,
+    ``multi_exploration``, …) or a field of its evaluation ``Weights`` (``hand_support``,
+    ``war_potential``, …); values are JSON. This is how an experiment names a variant on the
+    command line, so ``tne tournament`` can measure it and its summary says what was played.
+    """
+    level, *parts = spec.split(":")
+    try:
+        cls = BOTS[level]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}") from None
+        raise ValueError(f"unknown bot {level!r}: choose from {', '.join(BOTS)}") from None
+    if not parts:
+        return cls
+    attrs: dict[str, Any] = {}
+    weights: dict[str, Any] = {}
+    fields = {f.name for f in dataclasses.fields(Weights)}
+    base_weights = getattr(cls, "weights", None)
+    for part in parts:
+        key, eq, text = part.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ValueError(f"bad setting {part!r} in {spec!r}: use key=value")
+        if isinstance(base_weights, Weights) and key in fields:
+            weights[key] = _setting(text)
+        elif key.isidentifier() and not key.startswith("_") and hasattr(cls, key):
+            current = getattr(cls, key)
+            if callable(current):
+                raise ValueError(f"{key!r} of {level} is a method, not a setting")
+            attrs[key] = _setting(text)
+        else:
+            raise ValueError(f"{level} has no setting {key!r}")
+    if weights:
+        assert isinstance(base_weights, Weights)
+        attrs["weights"] = dataclasses.replace(base_weights, **weights)
+    attrs["name"] = spec
+    variant: Callable[[int], Bot] = type(f"{cls.__name__}Variant", (cls,), attrs)
+    return variant
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by level name (``random``, ``easy``, ``greedy``, ``medium``, ``hard``,
+    ``expert``), or a level with settings (``bot_class``), with its own seeded RNG."""
+    return bot_class(name)(seed)
 
 
 __all__ = [
@@ -45,5 +97,6 @@ __all__ = [
     "MediumBot",
     "RandomBot",
     "SearchBot",
+    "bot_class",
     "make_bot",
 ]

@@ -105,7 +105,8 @@ class Determinizer:
         self.trust = trust
 
     def sample(self, rng: random.Random) -> State:
-        """One full state drawn uniformly among those consistent with the view."""
+        """One full state consistent with the view: drawn uniformly, or, with bounds, in
+        ``trust`` of the calls with the bounded hands dealt within them."""
         pool = self.pool[:]
         rng.shuffle(pool)
         s = self.base.copy()
@@ -205,7 +206,7 @@ class HandBounds:
 
     def _spend(self, seat: int, colour: int, n: int) -> None:
         row = self.bounds.get(seat)
-        if row is not None and n:
+        if row is not None and n and row[colour] != _NONE:
             row[colour] = max(0, row[colour] - n)
 
     def reset(self) -> None:

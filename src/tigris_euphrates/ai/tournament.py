@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import BOTS, make_bot
+from . import bot_class, make_bot
 from .arena import play_game
 from .base import Budget
 
@@ -146,8 +146,7 @@ def run_tournament(
     neighbours in ``bots`` meet (see ``lineups``).
     """
     for name in bots:
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r}: choose from {', '.join(BOTS)}")
+        bot_class(name)  # a level, or a level with settings: refused here if unknown
     opts = dict(options or {})
     opts["players"] = players
     tasks = []

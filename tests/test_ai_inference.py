@@ -1,6 +1,7 @@
 """What a player at the table learns of the other hands from their conflicts (``HandBounds``),
-and worlds dealt within it: bounds that never contradict the real hands of rational
-defenders, read from public events only, and respected by the determinizer."""
+and worlds dealt within it: bounds that hold on the real hands (a defender may decline a
+defence it could win, so mostly, not always), read from public events only, and respected
+by the determinizer."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ import pytest
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.ai.determinize import Determinizer, HandBounds
 from tigris_euphrates.engine import State, apply, new_game, player_view, redact_event, to_act
-
-RED = 0
+from tigris_euphrates.engine.board import RED
 
 
 def _events(kind: str, /, **fields: Any) -> dict[str, Any]:

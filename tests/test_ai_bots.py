@@ -448,3 +448,66 @@ def test_evaluation_caches_change_no_value() -> None:
         for cell in range(board.NCELLS):
             bit = 1 << cell
             assert board.region(w.occupied(), bit) == board._flood(w.occupied(), bit)
+
+
+def _exchange_hand_and_bag(s: Any, seat: int) -> Any | None:
+    """``s`` with one red tile of ``seat``'s hand exchanged for a bag tile of another colour
+    (None if there is none): a world no other seat can tell from ``s``, in which ``seat``
+    defends a revolt with one red tile less."""
+    base = seat * 4
+    if not s.hands[base]:
+        return None
+    bag = list(s.bag[s.bag_pos :])
+    i = next((i for i, c in enumerate(bag) if c != 0), None)
+    if i is None:
+        return None
+    other = bag[i]
+    bag[i] = 0
+    t = s.copy()
+    t.hands[base] -= 1
+    t.hands[base + other] += 1
+    t.bag = tuple(bag)
+    t.bag_pos = 0
+    return t
+
+
+def _candidates(world: Any, blind: bool) -> list[Any]:
+    """The candidates a search in seat 0 gives seat 1's node at ``world``."""
+    bot = SearchBot(7)
+    bot.blind_replies = blind
+    bot._seat = 0
+    node = Node()
+    bot._expand(node, world, 1)
+    return node.order
+
+
+def test_blind_replies_rank_other_seats_moves_without_this_hand() -> None:
+    """Without ``blind_replies`` the imagined opponent picks its candidates knowing the
+    searcher's hand (one red tile less and it attacks); with it, another seat's candidates
+    are ranked on a world where the searcher's hand is dealt again from hand and bag: the
+    same whichever tiles the hand holds, with the hand's size, the tiles of hand and bag
+    together, the board and the other hands unchanged."""
+    leaks = 0
+    for seed in range(40, 60):
+        s = new_game({"players": 2}, seed)
+        bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+        while not s.over and s.ply < 120:
+            seat = to_act(s)
+            assert seat is not None
+            t = _exchange_hand_and_bag(s, 0) if seat == 1 and s.stage == ACTION else None
+            if t is not None and _candidates(s, False) != _candidates(t, False):
+                leaks += 1
+                assert _candidates(s, True) == _candidates(t, True)
+                bot = SearchBot(7)
+                bot._seat = 0
+                blind = bot._blind(t)
+                assert sum(blind.hands[:4]) == sum(t.hands[:4])
+                assert blind.hands[4:] == t.hands[4:] and blind.tiles == t.tiles
+                both = [t.hands[c] + t.bag[t.bag_pos :].count(c) for c in range(4)]
+                assert both == [
+                    blind.hands[c] + blind.bag[blind.bag_pos :].count(c) for c in range(4)
+                ]
+                if leaks == 3:
+                    return
+            s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
+    raise AssertionError(f"only {leaks} positions where the opponent's ranking saw the hand")

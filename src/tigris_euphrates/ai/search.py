@@ -127,6 +127,13 @@ class SearchBot(ViewBot):
     multi_win_spread: float | None = None
     #: The exploration constant with win chances (they live in [0, 1], not in points).
     multi_win_exploration = 0.035
+    #: Other seats rank their actions without seeing this seat's hand: at their nodes the
+    #: ranking that picks their candidates runs on a copy of the world in which this seat's
+    #: hand is dealt again from its tiles and the bag (what they cannot tell apart). Off, the
+    #: imagined opponents choose knowing this seat's true hand (every world holds it), so
+    #: they start exactly the conflicts this hand cannot answer, as no player at the table
+    #: could (a known leak of searching one tree over one observer's worlds).
+    blind_replies = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -302,7 +309,8 @@ class SearchBot(ViewBot):
             else:
                 limit = self.node_sample
         acts = self._sample(s, legal_actions(s), limit, actor)
-        ranked = rank_actions(s, actor, acts, None, self.weights)
+        seen = self._blind(s) if self.blind_replies and actor != self._seat else s
+        ranked = rank_actions(seen, actor, acts, None, self.weights)
         again = bool(node.children)
         if node.children is None:
             node.children = {}
@@ -316,6 +324,30 @@ class SearchBot(ViewBot):
             top = [a for _, a in ranked[: self.node_k]]
             node.order = top + [a for a in node.order if a not in top]
         node.visits = max(node.visits, 1)
+
+    def _blind(self, s: State) -> State:
+        """``s`` as another seat may imagine it: this seat's hand dealt again at random from
+        its own tiles and the rest of the bag (same size; the bag, shuffled, keeps the
+        others). The deal depends only on how many tiles of each colour hand and bag hold
+        together, not on which of them the hand holds."""
+        base = self._seat * 4
+        hand = s.hands[base : base + 4]
+        k = sum(hand)
+        if not k:
+            return s
+        counts = hand[:]
+        for c in s.bag[s.bag_pos :]:
+            counts[c] += 1
+        pool = [c for c in range(4) for _ in range(counts[c])]
+        self.rng.shuffle(pool)
+        w = s.copy()
+        for c in range(4):
+            w.hands[base + c] = 0
+        for c in pool[:k]:
+            w.hands[base + c] += 1
+        w.bag = tuple(pool[k:])
+        w.bag_pos = 0
+        return w
 
     def _sample(self, s: State, acts: list[Action], limit: int, actor: int) -> list[Action]:
         """At most ``limit`` actions to rank: the *hot* turn actions first, then *warm* ones

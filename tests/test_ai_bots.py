@@ -20,7 +20,8 @@ from tigris_euphrates.engine import (
     replay,
     to_act,
 )
-from tigris_euphrates.engine.state import ACTION
+from tigris_euphrates.engine.board import RED
+from tigris_euphrates.engine.state import ACTION, State
 
 OPTION_SETS = [
     {},
@@ -450,28 +451,28 @@ def test_evaluation_caches_change_no_value() -> None:
             assert board.region(w.occupied(), bit) == board._flood(w.occupied(), bit)
 
 
-def _exchange_hand_and_bag(s: Any, seat: int) -> Any | None:
+def _exchange_hand_and_bag(s: State, seat: int) -> State | None:
     """``s`` with one red tile of ``seat``'s hand exchanged for a bag tile of another colour
     (None if there is none): a world no other seat can tell from ``s``, in which ``seat``
     defends a revolt with one red tile less."""
     base = seat * 4
-    if not s.hands[base]:
+    if not s.hands[base + RED]:
         return None
     bag = list(s.bag[s.bag_pos :])
-    i = next((i for i, c in enumerate(bag) if c != 0), None)
+    i = next((i for i, c in enumerate(bag) if c != RED), None)
     if i is None:
         return None
     other = bag[i]
-    bag[i] = 0
+    bag[i] = RED
     t = s.copy()
-    t.hands[base] -= 1
+    t.hands[base + RED] -= 1
     t.hands[base + other] += 1
     t.bag = tuple(bag)
     t.bag_pos = 0
     return t
 
 
-def _candidates(world: Any, blind: bool) -> list[Any]:
+def _candidates(world: State, blind: bool) -> list[Any]:
     """The candidates a search in seat 0 gives seat 1's node at ``world``."""
     bot = SearchBot(7)
     bot.blind_replies = blind

@@ -5,14 +5,15 @@ At a node where another player acts, the search ranks a sample of that player's 
 the greedy one-step evaluation and keeps the best five as children. If the move the greedy
 player would really make is not among them, the search plays against a weaker opponent
 than the one at the table. This plays a few games of greedy play (on the true state), stops
-at turn actions along the way, and reports for each way of drawing the sample how often the
-greedy choice (greedy ranking of *all* legal actions, basic weights) is among the five
-children, and the mean regret (how much worse, by greedy's own values, the best child is;
+at turn actions along the way, and reports for each way of drawing the sample (a random draw
+of nearby actions, the first broad triage, today's focused one; 20, 40 and 60 actions) how
+often the greedy choice (greedy ranking of *all* legal actions, basic weights) is among the
+five children, and the mean regret (how much worse, by greedy's own values, the best child is;
 capped at 5 points a position, since missing a move that ends the game is worth 100).
 
     python bench/triage.py [--games 12] [--players 2]
 
-Writes ``bench/triage.json``.
+Writes ``bench/triage.json`` (``bench/triage_4p.json`` etc. for more players).
 """
 
 from __future__ import annotations
@@ -79,6 +80,17 @@ def triaged(s: State, acts: list[Action], limit: int, rng: random.Random) -> lis
     actor = to_act(s)
     assert actor is not None
     bot = SearchBot()
+    bot._focused = True
+    bot.rng = rng
+    return bot._sample(s, acts, limit, actor)
+
+
+def broad(s: State, acts: list[Action], limit: int, rng: random.Random) -> list[Action]:
+    """The same with the first, broader triage (``SearchBot.focused_triage = False``)."""
+    actor = to_act(s)
+    assert actor is not None
+    bot = SearchBot()
+    bot._focused = False
     bot.rng = rng
     return bot._sample(s, acts, limit, actor)
 
@@ -132,8 +144,8 @@ def main() -> None:
     t0 = time.perf_counter()
     states = positions(args.players, args.games, args.seed)
     rows = {}
-    for name, sampler in (("nearby", nearby), ("triage", triaged)):
-        for limit in (40, 60):
+    for name, sampler in (("nearby", nearby), ("broad-triage", broad), ("triage", triaged)):
+        for limit in (20, 40, 60):
             rows[f"{name}-{limit}"] = measure(states, sampler, limit)
     print(f"{len(states)} positions from {args.games} {args.players}-player games of greedy play")
     print("| sample | ranked | greedy's move among the 5 children | mean regret (points, ≤ 5) |")

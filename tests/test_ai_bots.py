@@ -266,6 +266,7 @@ def test_search_settings_follow_the_player_count(
     bot.choose(view, Budget(iterations=16))
     assert bot._c == exploration and bot._mixmax == (0.5 if players > 2 else 0.0)
     assert bot._widen is None  # progressive widening is an option, off by default
+    assert bot._focused == (players > 2)  # the focused triage with three or four players
     assert bot.last_iterations == 16
 
 

@@ -48,7 +48,7 @@ def test_moves_that_change_the_game_are_hot() -> None:
     assert t["tile black a2"] == "hot"  # scores a black point for seat 0 (its king)
     assert t["tile green a2"] == "hot"  # no green leader there: the king scores it
     assert t["tile black d2"] == "hot"  # unites the two kingdoms: a war
-    assert t["tile red f1"] == "hot"  # a temple beside seat 1's leader
+    assert t["tile red a1"] == "hot"  # a temple beside seat 0's own king
     assert t["leader green f2"] == "hot"  # joins seat 1's green leader's kingdom: a revolt
     assert t["catastrophe b2"] == "hot"  # removes the temple beside seat 0's own king
 
@@ -56,6 +56,23 @@ def test_moves_that_change_the_game_are_hot() -> None:
 def test_moves_that_help_only_the_opponent_are_warm() -> None:
     t = _tiers()
     assert t["tile green f1"] == "warm"  # the point goes to seat 1's green leader
+    assert t["tile red f1"] == "warm"  # a temple beside seat 1's leader guards only it
+
+
+def test_a_point_in_the_colour_the_seat_leads_is_warm() -> None:
+    """Seat 0 has 6 black points and 1 or 2 of the others: a black point (its king scores
+    black at a2) is worth little, a green one (the king scores it too) is what it needs."""
+    s = state(
+        BOARD,
+        leaders="0 black b1, 1 green e1",
+        hands=[{"red": 2, "black": 2, "green": 2}, {"red": 6}],
+        scores=[{"red": 1, "blue": 2, "green": 1, "black": 6}, {}],
+    )
+    hot, warm, _ = triage(s, legal_actions(s), 0)
+    names = {str(a) for a in hot}, {str(a) for a in warm}
+    assert "tile black a2" in names[1]
+    assert "tile green a2" in names[0]
+    assert "tile red a2" in names[0]
 
 
 def test_moves_far_from_every_piece_are_quiet() -> None:
@@ -68,10 +85,31 @@ def test_moves_far_from_every_piece_are_quiet() -> None:
 
 def test_only_the_best_placed_leaders_of_a_colour_are_hot() -> None:
     """Seat 0's red leader could go beside one temple each at a2, b3, c1, c3 (joining its
-    kingdom of four) or e3, f2 (joining seat 1's kingdom of three): the three best placed
+    kingdom of four) or e3, f2 (joining seat 1's kingdom of three): the two best placed
     are hot, the rest warm."""
     t = _tiers()
     red = {a.removeprefix("leader red "): tier for a, tier in t.items() if "leader red" in a}
     assert set(red) == {"a2", "b3", "c1", "c3", "e3", "f2"}
     assert red["e3"] == red["f2"] == "warm"
-    assert sorted(red.values()).count("hot") == 3
+    assert sorted(red.values()).count("hot") == 2
+
+
+def test_only_the_best_backed_revolts_of_a_colour_are_hot() -> None:
+    """Seat 1's green leader at f1 rules the temples e2 and g2. Seat 0's green leader would
+    start a revolt at f2 (beside both temples) or at e1, e3, g1, g3, h2 (beside one): f2
+    and one of the others are hot, the other four revolts warm."""
+    s = state(
+        """
+        . . . . . . . .
+        . r r . r . r .
+        . . . . . . . .
+        """,
+        leaders="0 black b1, 1 green f1",
+        hands=[{"red": 2, "black": 2, "green": 2}, {"red": 6}],
+    )
+    hot, warm, _ = triage(s, legal_actions(s), 0)
+    cells = {"e1", "e3", "f2", "g1", "g3", "h2"}
+    hot_revolts = {str(a)[-2:] for a in hot if str(a).startswith("leader green")} & cells
+    warm_revolts = {str(a)[-2:] for a in warm if str(a).startswith("leader green")} & cells
+    assert "f2" in hot_revolts and len(hot_revolts) == 2
+    assert hot_revolts | warm_revolts == cells

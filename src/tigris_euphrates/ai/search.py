@@ -134,6 +134,13 @@ class SearchBot(ViewBot):
     #: they start exactly the conflicts this hand cannot answer, as no player at the table
     #: could (a known leak of searching one tree over one observer's worlds).
     blind_replies = False
+    #: Which actions a node ranks first (``triage``): the focused triage (the best-backed
+    #: revolts, the points the actor needs, temples beside its own leaders), or, off, the
+    #: first, broader one (every revolt, scoring tile and temple beside a leader). Focused
+    #: with three or four players, where it was measured; broad with two, where the strength
+    #: figures were measured with it.
+    focused_triage = False
+    multi_focused_triage = True
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -154,6 +161,7 @@ class SearchBot(ViewBot):
         self._widen: tuple[int, int] | None = None
         self._ranked_others = False
         self._spread: float | None = None  # win chances with this spread, else leads
+        self._focused = self.focused_triage  # the triage of the current decision
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -188,6 +196,7 @@ class SearchBot(ViewBot):
         self._widen = self.multi_widen if multi else None
         self._ranked_others = self.multi_ranked_others and multi
         self._spread = self.multi_win_spread if multi else None
+        self._focused = self.multi_focused_triage if multi else self.focused_triage
         if self._spread is not None:
             self._c = self.multi_win_exploration
         rng = self.rng
@@ -359,7 +368,7 @@ class SearchBot(ViewBot):
         rng = self.rng
         if s.stage != ACTION:
             return acts if len(acts) <= limit else rng.sample(acts, limit)
-        hot, warm, quiet = triage(s, acts, actor)
+        hot, warm, quiet = triage(s, acts, actor, self._focused)
         out = hot if len(hot) <= limit else rng.sample(hot, limit)
         room = limit - len(out)
         if room > 0:

@@ -74,17 +74,15 @@ def triage(
     warm: list[Action] = []
     quiet: list[Action] = []
     hot_leaders = HOT_LEADERS if focused else BROAD_HOT_LEADERS
-    guarded = lmask  # a red tile beside one of these leaders is hot
+    own = [cell for cell in leaders[actor * 4 : actor * 4 + 4] if cell >= 0]
+    # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
+    guarded = sum(1 << cell for cell in own) if focused else lmask
     own_scores = s.scores[actor * 5 : actor * 5 + 4]
     # A colour above ``top`` is the actor's clear best: a point of it is worth little.
     top = sorted(own_scores)[2] if focused else 10**6
-    if focused:
-        guarded = 0
-        for c in range(4):
-            if leaders[actor * 4 + c] >= 0:
-                guarded |= 1 << leaders[actor * 4 + c]
-    placed: list[list[tuple[float, int, Action]]] = [[], [], [], []]
-    revolts: list[list[tuple[tuple[int, int, int], int, Action]]] = [[], [], [], []]
+    # Per colour, (sort key, index, action) of the plain leader placements and the revolts.
+    placed: list[list[tuple[tuple[float, ...], int, Action]]] = [[], [], [], []]
+    revolts: list[list[tuple[tuple[float, ...], int, Action]]] = [[], [], [], []]
     for i, a in enumerate(acts):
         if isinstance(a, PlaceTile):
             cell = a.cell
@@ -131,7 +129,7 @@ def triage(
                 revolts[colour].append(((-temples, -backing, -size), i, a))
                 continue
             v = temple_w * min(temples, 3) + war_w * min(backing, 6) + size_w * min(size, 15)
-            placed[colour].append((-v, i, a))
+            placed[colour].append(((-v,), i, a))
         elif isinstance(a, PlaceCatastrophe):
             on_piece = occ >> a.cell & 1
             if on_piece and NEIGHBOURS[a.cell] & lmask:
@@ -144,12 +142,8 @@ def triage(
             quiet.append(a)
         else:
             warm.append(a)
-    for lst in placed:
-        lst.sort()
-        hot.extend(a for _, _, a in lst[:hot_leaders])
-        warm.extend(a for _, _, a in lst[hot_leaders:])
-    for rl in revolts:
-        rl.sort()
-        hot.extend(a for _, _, a in rl[:hot_leaders])
-        warm.extend(a for _, _, a in rl[hot_leaders:])
+    for ranked in (*placed, *revolts):  # best first: the first ``hot_leaders`` are hot
+        ranked.sort()
+        hot.extend(a for _, _, a in ranked[:hot_leaders])
+        warm.extend(a for _, _, a in ranked[hot_leaders:])
     return hot, warm, quiet

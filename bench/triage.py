@@ -75,24 +75,22 @@ def nearby(s: State, acts: list[Action], limit: int, rng: random.Random) -> list
     return active
 
 
-def triaged(s: State, acts: list[Action], limit: int, rng: random.Random) -> list[Action]:
-    """The search's own sample (``SearchBot._sample``): hot, then warm, then quiet."""
+def triaged(
+    s: State, acts: list[Action], limit: int, rng: random.Random, focused: bool = True
+) -> list[Action]:
+    """The search's own sample (``SearchBot._sample``): hot, then warm, then quiet, with the
+    focused triage or (``focused=False``) the first, broader one."""
     actor = to_act(s)
     assert actor is not None
     bot = SearchBot()
-    bot._focused = True
+    bot._focused = focused
     bot.rng = rng
     return bot._sample(s, acts, limit, actor)
 
 
 def broad(s: State, acts: list[Action], limit: int, rng: random.Random) -> list[Action]:
-    """The same with the first, broader triage (``SearchBot.focused_triage = False``)."""
-    actor = to_act(s)
-    assert actor is not None
-    bot = SearchBot()
-    bot._focused = False
-    bot.rng = rng
-    return bot._sample(s, acts, limit, actor)
+    """``triaged`` with the broad triage (``SearchBot.focused_triage = False``)."""
+    return triaged(s, acts, limit, rng, focused=False)
 
 
 def positions(players: int, games: int, seed: int) -> list[State]:

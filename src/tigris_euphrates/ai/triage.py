@@ -119,13 +119,13 @@ def triage(
                 if other != actor and o >= 0 and k >> o & 1:
                     revolt = True
                     break
+            if revolt and not focused:
+                hot.append(a)
+                continue
             temples = (NEIGHBOURS[a.cell] & red_up).bit_count()
             backing = (tiles[colour] & ~fd & k).bit_count()
             size = k.bit_count()
             if revolt:
-                if not focused:
-                    hot.append(a)
-                    continue
                 revolts[colour].append(((-temples, -backing, -size), i, a))
                 continue
             v = temple_w * min(temples, 3) + war_w * min(backing, 6) + size_w * min(size, 15)

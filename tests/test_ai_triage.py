@@ -113,3 +113,29 @@ def test_only_the_best_backed_revolts_of_a_colour_are_hot() -> None:
     warm_revolts = {str(a)[-2:] for a in warm if str(a).startswith("leader green")} & cells
     assert "f2" in hot_revolts and len(hot_revolts) == 2
     assert hot_revolts | warm_revolts == cells
+
+
+def test_a_swap_that_ends_the_game_is_hot() -> None:
+    """With three tiles left in the bag, a swap of four or more ends the game at once: one
+    such swap is hot (they all end it alike), smaller swaps stay quiet. The first triage
+    (``focused=False``) keeps every swap quiet."""
+    s = state(
+        BOARD,
+        leaders="0 black b1, 1 green e1",
+        hands=[{"red": 2, "black": 2, "green": 2}, {"red": 6}],
+        bag=["black"] * 3,
+    )
+    acts = legal_actions(s)
+    hot, _, quiet = triage(s, acts, 0)
+    ending = [a for a in hot if str(a).startswith("swap")]
+    assert len(ending) == 1 and sum(ending[0].counts) > 3  # type: ignore[attr-defined]
+    assert "swap red=2,black=1" in {str(a) for a in quiet}
+    _, _, broad_quiet = triage(s, acts, 0, focused=False)
+    swaps = {str(a) for a in acts if str(a).startswith("swap")}
+    assert swaps <= {str(a) for a in broad_quiet}
+
+
+def test_swaps_are_quiet_while_the_bag_is_full() -> None:
+    s = _state()
+    hot, _, _ = triage(s, legal_actions(s), 0)
+    assert not [a for a in hot if str(a).startswith("swap")]

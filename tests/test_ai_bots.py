@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from diagram import state as diagram_state
 
 from tigris_euphrates.ai import BOTS, Budget, evaluate, make_bot
 from tigris_euphrates.ai.arena import play_game
@@ -20,6 +21,7 @@ from tigris_euphrates.engine import (
     replay,
     to_act,
 )
+from tigris_euphrates.engine.actions import Swap
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import ACTION, State
 
@@ -513,3 +515,42 @@ def test_blind_replies_rank_other_seats_moves_without_this_hand() -> None:
                     return
             s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
     raise AssertionError(f"only {leaks} positions where the opponent's ranking saw the hand")
+
+
+def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
+    """Three tiles are left in the bag and seat 1, well ahead, plays next: a swap of four or
+    more ends the game at once, and a player ahead takes it (the greedy player does). The
+    search's imagined seat 1 ranks that swap first under every move of seat 0 it tries, and
+    finds it wins the game there."""
+    s = diagram_state(
+        """
+        . . . . . . . .
+        . r r . r . . .
+        . . . . . . . .
+        """,
+        players=3,
+        leaders="0 black b1, 1 green e1",
+        hands=[{"red": 2, "black": 2, "green": 2}, {"blue": 6}, {"green": 6}],
+        scores=[{c: 3 for c in ("red", "blue", "green", "black")},
+                {c: 5 for c in ("red", "blue", "green", "black")},
+                {c: 2 for c in ("red", "blue", "green", "black")}],
+        bag=["black"] * 3,
+        actions_left=1,
+        spare_treasures=4,
+        open_scoring=True,
+    )
+    bot = make_bot("hard", 3)
+    assert isinstance(bot, SearchBot)
+    bot.early_stop = False
+    bot.choose(player_view(s, 0), Budget(iterations=150))
+    assert bot.last_root is not None and bot.last_root.children
+    checked = 0
+    for move in bot.last_root.children.values():
+        if move.visits < 2 or not move.children or move.actor != 1:
+            continue  # the game ended on seat 0's move, or it was hardly tried
+        first = move.order[0]
+        assert isinstance(first, Swap) and sum(first.counts) > 2
+        ending = move.children[first]
+        assert ending.visits and ending.wins / ending.visits > 25  # a won game for seat 1
+        checked += 1
+    assert checked >= 3

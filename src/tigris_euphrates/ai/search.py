@@ -38,7 +38,7 @@ import time
 from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
-from ..engine.actions import Action
+from ..engine.actions import Action, Swap
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION
@@ -85,6 +85,29 @@ def _legal_in(s: State, a: Action) -> bool:
     except IllegalAction:
         return False
     return True
+
+
+def _ending_swap(s: State, a: Action) -> Action | None:
+    """``a`` as played in world ``s`` when it is a swap of more tiles than the bag holds:
+    such a swap ends the game at once, whichever tiles go, so it stands for every swap of
+    its size, and in a world whose hand lacks its tiles the same number of the hand's own
+    tiles go instead (None: not such a swap, or the hand is too small)."""
+    if not isinstance(a, Swap) or s.stage != ACTION:
+        return None
+    k = sum(a.counts)
+    if k <= len(s.bag) - s.bag_pos:
+        return None
+    base = s.turn * 4
+    hand = s.hands[base : base + 4]
+    if all(h >= c for h, c in zip(hand, a.counts)):
+        return a
+    if sum(hand) < k:
+        return None
+    counts = [0, 0, 0, 0]
+    for c in range(4):
+        counts[c] = min(hand[c], k)
+        k -= counts[c]
+    return Swap(tuple(counts))  # type: ignore[arg-type]
 
 
 class SearchBot(ViewBot):
@@ -263,10 +286,10 @@ class SearchBot(ViewBot):
             if widen is not None and node.visits == widen[1] and actor != self._seat:
                 self._expand(node, s, actor, self.node_sample)
             # The root's candidates come from the view's legal actions: legal in every world.
-            available = node.order if node is root else [a for a in node.order if _legal_in(s, a)]
+            available = node.order if node is root else self._available(s, node.order)
             if not available:
                 self._expand(node, s, actor)
-                available = [a for a in node.order if _legal_in(s, a)]
+                available = self._available(s, node.order)
                 if not available:
                     break
             pick: Action | None = None
@@ -293,6 +316,8 @@ class SearchBot(ViewBot):
             assert pick is not None
             node = node.children[pick]
             path.append((node, actor))
+            if self._focused and isinstance(pick, Swap):
+                pick = _ending_swap(s, pick) or pick
             s = apply_unchecked(s, pick)
         if not s.over and s.stage != ACTION:
             s = settle(s)
@@ -305,6 +330,15 @@ class SearchBot(ViewBot):
         for n, who in path:
             n.visits += 1
             n.wins += u[who]
+
+    def _available(self, s: State, order: list[Action]) -> list[Action]:
+        """The candidates of ``order`` that can be played in world ``s``: the legal ones and,
+        with the focused triage, a swap that ends the game (see ``_ending_swap``) whenever
+        this world's hand can make a swap of its size: the hand differs from world to world,
+        the end of the game does not."""
+        if not self._focused:
+            return [a for a in order if _legal_in(s, a)]
+        return [a for a in order if _legal_in(s, a) or _ending_swap(s, a) is not None]
 
     def _expand(self, node: Node, s: State, actor: int, limit: int = 0) -> None:
         """Rank a sample of the actor's actions (``limit``, else the sample for the actor) and

@@ -7,8 +7,8 @@ import random
 from typing import Any
 
 import pytest
-from diagram import state as diagram_state
 
+from diagram import state as diagram_state
 from tigris_euphrates.ai import BOTS, Budget, evaluate, make_bot
 from tigris_euphrates.ai.arena import play_game
 from tigris_euphrates.ai.determinize import Determinizer
@@ -531,9 +531,11 @@ def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
         players=3,
         leaders="0 black b1, 1 green e1",
         hands=[{"red": 2, "black": 2, "green": 2}, {"blue": 6}, {"green": 6}],
-        scores=[{c: 3 for c in ("red", "blue", "green", "black")},
-                {c: 5 for c in ("red", "blue", "green", "black")},
-                {c: 2 for c in ("red", "blue", "green", "black")}],
+        scores=[
+            {c: 3 for c in ("red", "blue", "green", "black")},
+            {c: 5 for c in ("red", "blue", "green", "black")},
+            {c: 2 for c in ("red", "blue", "green", "black")},
+        ],
         bag=["black"] * 3,
         actions_left=1,
         spare_treasures=4,

@@ -99,7 +99,7 @@ def _ending_swap(s: State, a: Action) -> Action | None:
         return None
     base = s.turn * 4
     hand = s.hands[base : base + 4]
-    if all(h >= c for h, c in zip(hand, a.counts)):
+    if all(h >= c for h, c in zip(hand, a.counts, strict=True)):
         return a
     if sum(hand) < k:
         return None
@@ -107,7 +107,7 @@ def _ending_swap(s: State, a: Action) -> Action | None:
     for c in range(4):
         counts[c] = min(hand[c], k)
         k -= counts[c]
-    return Swap(tuple(counts))  # type: ignore[arg-type]
+    return Swap((counts[0], counts[1], counts[2], counts[3]))
 
 
 class SearchBot(ViewBot):

@@ -269,6 +269,7 @@ def test_search_settings_follow_the_player_count(
     assert bot._c == exploration and bot._mixmax == (0.5 if players > 2 else 0.0)
     assert bot._widen is None  # progressive widening is an option, off by default
     assert bot._focused == (players > 2)  # the focused triage with three or four players
+    assert bot._ending == (players > 2)  # and the game-ending swaps
     assert bot.last_iterations == 16
 
 
@@ -519,9 +520,9 @@ def test_blind_replies_rank_other_seats_moves_without_this_hand() -> None:
 
 def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
     """Three tiles are left in the bag and seat 1, well ahead, plays next: a swap of four or
-    more ends the game at once, and a player ahead takes it (the greedy player does). The
-    search's imagined seat 1 ranks that swap first under every move of seat 0 it tries, and
-    finds it wins the game there."""
+    more ends the game at once, and a player ahead takes it (the greedy player does). With
+    ``ending_swaps`` the search's imagined seat 1 ranks that swap first under every move of
+    seat 0 it tries, whatever hand a world deals it, and finds it wins the game there."""
     s = diagram_state(
         """
         . . . . . . . .
@@ -544,7 +545,7 @@ def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
     bot = make_bot("hard", 3)
     assert isinstance(bot, SearchBot)
     bot.early_stop = False
-    bot.choose(player_view(s, 0), Budget(iterations=150))
+    bot.choose(player_view(s, 0), Budget(iterations=150))  # three players: ending swaps on
     assert bot.last_root is not None and bot.last_root.children
     checked = 0
     for move in bot.last_root.children.values():

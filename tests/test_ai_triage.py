@@ -116,9 +116,9 @@ def test_only_the_best_backed_revolts_of_a_colour_are_hot() -> None:
 
 
 def test_a_swap_that_ends_the_game_is_hot() -> None:
-    """With three tiles left in the bag, a swap of four or more ends the game at once: one
-    such swap is hot (they all end it alike), smaller swaps stay quiet. The first triage
-    (``focused=False``) keeps every swap quiet."""
+    """With three tiles left in the bag, a swap of four or more ends the game at once: with
+    ``ending`` (``SearchBot.ending_swaps``) one such swap is hot (they all end it alike),
+    smaller swaps stay quiet; without it every swap is quiet."""
     s = state(
         BOARD,
         leaders="0 black b1, 1 green e1",
@@ -126,16 +126,16 @@ def test_a_swap_that_ends_the_game_is_hot() -> None:
         bag=["black"] * 3,
     )
     acts = legal_actions(s)
-    hot, _, quiet = triage(s, acts, 0)
+    hot, _, quiet = triage(s, acts, 0, ending=True)
     ending = [a for a in hot if str(a).startswith("swap")]
     assert len(ending) == 1 and sum(ending[0].counts) > 3  # type: ignore[attr-defined]
     assert "swap red=2,black=1" in {str(a) for a in quiet}
-    _, _, broad_quiet = triage(s, acts, 0, focused=False)
+    _, _, plain_quiet = triage(s, acts, 0)
     swaps = {str(a) for a in acts if str(a).startswith("swap")}
-    assert swaps <= {str(a) for a in broad_quiet}
+    assert swaps <= {str(a) for a in plain_quiet}
 
 
 def test_swaps_are_quiet_while_the_bag_is_full() -> None:
     s = _state()
-    hot, _, _ = triage(s, legal_actions(s), 0)
+    hot, _, _ = triage(s, legal_actions(s), 0, ending=True)
     assert not [a for a in hot if str(a).startswith("swap")]

@@ -15,9 +15,9 @@ player's own choice was among the top five of a random sample of 40 nearby actio
   leader;
 * **warm**: any other tile or catastrophe next to a piece (a temple beside another seat's
   leader only guards that leader), the other leader moves, withdrawals;
-* **quiet**: tiles and catastrophes away from every piece, swaps, passing — except one swap
-  of more tiles than the bag holds, which ends the game at once and is hot: a player ahead
-  ends the game that way, and a node that never ranks it cannot see the threat;
+* **quiet**: tiles and catastrophes away from every piece, swaps, passing (optionally, one
+  swap of more tiles than the bag holds is hot: it ends the game at once, and a player
+  ahead ends the game that way);
 
 and ranking the hot ones first raised that to 70 % (86 % with 60 ranked), for about the same
 cost. A first triage made every revolt, every scoring tile and every temple beside any
@@ -45,13 +45,14 @@ BROAD_HOT_LEADERS = 3
 
 
 def triage(
-    s: State, acts: list[Action], actor: int, focused: bool = True
+    s: State, acts: list[Action], actor: int, focused: bool = True, ending: bool = False
 ) -> tuple[list[Action], list[Action], list[Action]]:
     """Split ``acts`` (turn actions of ``actor`` in ``s``) into (hot, warm, quiet), each in
     the order given (the hot leaders best placed first). ``focused=False`` is the first,
     broader triage (every revolt, every scoring tile and every temple beside any leader hot,
-    three leader placements of each colour, every swap quiet), kept to reproduce earlier
-    measurements."""
+    three leader placements of each colour), kept to reproduce earlier measurements.
+    ``ending``: one swap of more tiles than the bag holds is hot (it ends the game at once);
+    off, every swap is quiet."""
     occ = s.occupied()
     lmask = s.lmask
     ks = state_kingdoms(s)  # already found by legal_actions
@@ -79,7 +80,7 @@ def triage(
     hot_leaders = HOT_LEADERS if focused else BROAD_HOT_LEADERS
     # A swap of more tiles than the bag holds ends the game at once, whatever the tiles.
     left = len(s.bag) - s.bag_pos
-    ending = False
+    ended = False
     own = [cell for cell in leaders[actor * 4 : actor * 4 + 4] if cell >= 0]
     # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
     guarded = sum(1 << cell for cell in own) if focused else lmask
@@ -144,9 +145,9 @@ def triage(
                 warm.append(a)
             else:
                 quiet.append(a)
-        elif focused and isinstance(a, Swap) and sum(a.counts) > left and not ending:
+        elif ending and isinstance(a, Swap) and sum(a.counts) > left and not ended:
             hot.append(a)  # the bag is short: the game ends at once (one such swap will do)
-            ending = True
+            ended = True
         elif isinstance(a, (Swap, Pass)):
             quiet.append(a)
         else:

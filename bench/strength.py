@@ -1,7 +1,7 @@
 """Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
 bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
 
-    .venv/bin/python bench/strength.py            # the full benchmark (about two hours)
+    .venv/bin/python bench/strength.py            # the full benchmark (about two and a half hours)
     .venv/bin/python bench/strength.py --collect  # tables from the tne tournament JSON files
     .venv/bin/python bench/strength.py --quick    # a smoke run with few games
 
@@ -61,6 +61,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "players": 4,
         "games": 80,
         "seed": 45,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "hard_vs_3_greedy_c",
+        "title": "one hard vs three greedy, 4 players, third deals",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 80,
+        "seed": 47,
         "subject": "hard",
         "target": 0.45,
     },

@@ -95,7 +95,7 @@ def _ending_swap(s: State, a: Action) -> Action | None:
     if not isinstance(a, Swap) or s.stage != ACTION:
         return None
     k = sum(a.counts)
-    if k <= len(s.bag) - s.bag_pos:
+    if k <= s.bag_left:
         return None
     base = s.turn * 4
     hand = s.hands[base : base + 4]

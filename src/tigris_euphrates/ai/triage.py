@@ -79,7 +79,7 @@ def triage(
     quiet: list[Action] = []
     hot_leaders = HOT_LEADERS if focused else BROAD_HOT_LEADERS
     # A swap of more tiles than the bag holds ends the game at once, whatever the tiles.
-    left = len(s.bag) - s.bag_pos
+    left = s.bag_left
     ended = False
     own = [cell for cell in leaders[actor * 4 : actor * 4 + 4] if cell >= 0]
     # A red tile beside one of these leaders is hot: the actor's own (focused), or any.

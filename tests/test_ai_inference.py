@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tigris_euphrates.ai import make_bot
-from tigris_euphrates.ai.determinize import Determinizer, HandBounds
+from tigris_euphrates.ai.determinize import Determinizer, HandBounds, RedRestraint
 from tigris_euphrates.engine import State, apply, new_game, player_view, redact_event, to_act
 from tigris_euphrates.engine.board import RED
 
@@ -145,3 +145,59 @@ def test_bounds_that_cannot_be_met_give_a_uniform_world() -> None:
     w = det.sample(random.Random(2))
     assert sum(w.hands[other * 4 : other * 4 + 4]) == view["players"][other]["hand_size"]
     assert player_view(w, seat)["unseen"] == view["unseen"]
+
+
+# --- what turn actions without a red tile say (RedRestraint) ----------------------------------
+
+
+def test_red_less_turn_actions_are_counted_per_group_of_tiles_held() -> None:
+    red = RedRestraint()
+    red.observe([_events("tile_placed", seat=1, colour="blue", cell="a1")])
+    red.observe([_events("leader_placed", seat=1, colour="black", cell="b2", origin=None)])
+    red.observe([_events("tiles_drawn", seat=1, count=1)])  # redacted: no colours
+    red.observe([_events("catastrophe_placed", seat=1, cell="c3", removed=None)])
+    # five tiles held through three red-less actions, the one drawn since through one
+    assert red.groups[1] == [[5, 3], [1, 1]]
+    red.observe([_events("tile_placed", seat=1, colour="red", cell="d4")])
+    assert red.groups[1] == [[5, 0]]  # it held red: what it kept is unknown again
+    red.observe([_events("tiles_swapped", seat=2, count=2)])
+    assert red.groups[2] == [[4, 0]]
+
+
+def test_a_seat_that_plays_no_red_is_dealt_less_red_and_the_worlds_match_the_view() -> None:
+    s = _position_after(20, 4, 8)
+    seat = to_act(s)
+    assert seat is not None
+    view = player_view(s, seat)
+    other = (seat + 1) % 4
+    size = view["players"][other]["hand_size"]
+    held = {other: [[size, 6]]}  # the whole hand held through six red-less actions
+    det = Determinizer(view, restraint=held, keep_red=0.6)
+    plain = Determinizer(view, restraint=held)  # keep_red 1: uniform
+    rng = random.Random(3)
+    restrained = uniform = 0
+    for _ in range(300):
+        w = det.sample(rng)
+        assert player_view(w, seat)["unseen"] == view["unseen"]
+        assert sum(w.hands[other * 4 : other * 4 + 4]) == size
+        restrained += w.hands[other * 4 + RED]
+        uniform += plain.sample(rng).hands[other * 4 + RED]
+    assert restrained < 0.8 * uniform  # (a few tries a world: the last draw is kept)
+
+
+def test_red_evidence_comes_from_public_events_only() -> None:
+    """Tracked from the events a seat receives (redacted, as a server sends them), the
+    groups are the same as from the full events: the colours the others drew or swapped
+    never enter them."""
+    redacted, full = RedRestraint(), RedRestraint()
+    s = new_game({"players": 3}, 12)
+    bots = [make_bot("greedy", 20 + p) for p in range(3)]
+    while s.ply < 60 and not s.over:
+        seat = to_act(s)
+        assert seat is not None
+        s, events = apply(s, bots[seat].choose(player_view(s, seat)))
+        redacted.observe([redact_event(e, 0) for e in events])
+        full.observe(events)
+    assert redacted.groups == full.groups
+    assert any(n > 0 for g in redacted.groups.values() for _, n in g)
+    assert redacted.sizes[1] == sum(s.hands[4:8]) and redacted.sizes[2] == sum(s.hands[8:12])

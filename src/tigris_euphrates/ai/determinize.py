@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from ..engine import State, from_position
-from ..engine.board import COLOURS
+from ..engine.board import COLOURS, RED
 from ..engine.state import HAND_SIZE
 
 
@@ -36,6 +36,8 @@ class Determinizer:
         scores: list[list[int]] | None = None,
         bounds: dict[int, list[int]] | None = None,
         trust: float = 0.9,
+        restraint: dict[int, list[list[int]]] | None = None,
+        keep_red: float = 1.0,
     ) -> None:
         seat = view["seat"]
         if seat is None:
@@ -103,6 +105,18 @@ class Determinizer:
             if k and any(b < k for b in row):
                 self.bounds.append((p, list(row)))
         self.trust = trust
+        #: Per other seat, its hand as groups ``(tiles, actions)``, oldest first: how many
+        #: turn actions without a red tile each group's tiles were held through
+        #: (``RedRestraint``); a world is kept with chance ``keep_red`` to the power of the
+        #: actions the dealt hand held red through. Empty: hands dealt uniformly.
+        self.restraint: list[tuple[int, list[tuple[int, int]]]] = []
+        if keep_red < 1.0:
+            for p, groups in sorted((restraint or {}).items()):
+                k = self.hand_sizes[p] if 0 <= p < n and p != seat else 0
+                fitted = _fit_groups(groups, k)
+                if fitted and fitted[0][1] > 0:
+                    self.restraint.append((p, fitted))
+        self.keep_red = keep_red
 
     def sample(self, rng: random.Random) -> State:
         """One full state consistent with the view: drawn uniformly, or, with bounds, in
@@ -113,6 +127,8 @@ class Determinizer:
         dealt: set[int] = set()
         if self.bounds and rng.random() < self.trust:
             pool = self._deal_bounded(s, pool, dealt)
+        if self.restraint:
+            pool = self._deal_restrained(s, pool, dealt, rng)
         pos = 0
         for p in range(self.n):
             k = self.hand_sizes[p]
@@ -156,6 +172,53 @@ class Determinizer:
                 s.hands[p * 4 + c] += have[c]
             dealt.add(p)
         return rest
+
+    def _deal_restrained(
+        self, s: State, pool: list[int], dealt: set[int], rng: random.Random
+    ) -> list[int]:
+        """Deal the hands of the seats with red evidence: a hand is drawn at random from
+        ``pool`` and kept with chance ``keep_red ** m``, where ``m`` is the number of turn
+        actions its oldest group holding a red tile was held through without a red tile
+        being played (a few tries; the last draw is kept). Returns the tiles left."""
+        q = self.keep_red
+        for p, groups in self.restraint:
+            if p in dealt:
+                continue
+            k = self.hand_sizes[p]
+            if k > len(pool):
+                break
+            for _ in range(8):
+                picks = rng.sample(range(len(pool)), k)
+                m = 0
+                pos = 0
+                for size, actions in groups:
+                    if any(pool[i] == RED for i in picks[pos : pos + size]):
+                        m = actions
+                        break
+                    pos += size
+                if m == 0 or rng.random() < q**m:
+                    break
+            chosen = set(picks)
+            for i in picks:
+                s.hands[p * 4 + pool[i]] += 1
+            pool = [c for i, c in enumerate(pool) if i not in chosen]
+            dealt.add(p)
+        return pool
+
+
+def _fit_groups(groups: list[list[int]], k: int) -> list[tuple[int, int]]:
+    """``groups`` (oldest first) fitted to a hand of ``k`` tiles: tiles the tracker missed
+    are taken to be the newest (no evidence), tiles it has too many of leave the oldest."""
+    out = [(size, actions) for size, actions in groups if size > 0]
+    total = sum(size for size, _ in out)
+    while total > k and out:
+        size, actions = out[0]
+        drop = min(size, total - k)
+        total -= drop
+        out = ([(size - drop, actions)] if size > drop else []) + out[1:]
+    if total < k:
+        out.append((k - total, 0))
+    return out
 
 
 _NONE = 99  # no bound on a colour
@@ -212,6 +275,75 @@ class HandBounds:
     def reset(self) -> None:
         self.bounds = {}
         self._conflict = None
+
+
+class RedRestraint:
+    """What the other seats' turn actions say of the red tiles they hold.
+
+    A player holding red plays a red tile in most turn actions where it can (a temple
+    beside its leaders, a point for its king, support to come): in greedy four-player play
+    a seat holding red placed none in 76–85 % of its turn actions, a seat without red in
+    all of them. So each turn action without a red tile makes the hands that held red
+    through it a little less likely. Per seat the hand is kept as groups of tiles, oldest
+    first, each with the number of red-less turn actions it was held through: drawn tiles
+    start a new group, tiles that leave come off the oldest group, and a red tile played,
+    committed or swapped away (the rest of the hand is then unknown again) resets the seat.
+    Only public events are read."""
+
+    def __init__(self) -> None:
+        self.groups: dict[int, list[list[int]]] = {}
+        self.sizes: dict[int, int] = {}  # each seat's hand size, as the events tell it
+
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            kind = e.get("type")
+            seat = e.get("seat")
+            if seat is None:
+                continue
+            if kind == "tile_placed":
+                self._remove(seat, 1)
+                if e["colour"] == "red":
+                    self._reset(seat)
+                else:
+                    self._action(seat)
+            elif kind in ("leader_placed", "catastrophe_placed", "passed") or (
+                kind == "leader_withdrawn" and e.get("reason") == "withdrawn"
+            ):
+                self._action(seat)
+            elif kind == "support_committed" and e["count"]:
+                self._remove(seat, e["count"])
+                if e["colour"] == "red":
+                    self._reset(seat)
+            elif kind == "tiles_swapped":
+                self._remove(seat, e["count"])
+                self._reset(seat)
+            elif kind == "tiles_drawn":
+                self._hand(seat).append([e["count"], 0])
+                self.sizes[seat] = self.sizes.get(seat, HAND_SIZE) + e["count"]
+
+    def _hand(self, seat: int) -> list[list[int]]:
+        return self.groups.setdefault(seat, [[self.sizes.setdefault(seat, HAND_SIZE), 0]])
+
+    def _action(self, seat: int) -> None:
+        for g in self._hand(seat):
+            g[1] += 1
+
+    def _remove(self, seat: int, n: int) -> None:
+        groups = self._hand(seat)
+        self.sizes[seat] = max(0, self.sizes.get(seat, HAND_SIZE) - n)
+        while n and groups:
+            take = min(n, groups[0][0])
+            groups[0][0] -= take
+            n -= take
+            if groups[0][0] == 0:
+                groups.pop(0)
+
+    def _reset(self, seat: int) -> None:
+        self.groups[seat] = [[self.sizes.get(seat, HAND_SIZE), 0]]
+
+    def reset(self) -> None:
+        self.groups = {}
+        self.sizes = {}
 
 
 class ScoreTally:

@@ -17,7 +17,7 @@ from ..engine import State, apply_unchecked, parse_action
 from ..engine.actions import Action
 from ..engine.state import ACTION
 from .base import Budget
-from .determinize import Determinizer, HandBounds, ScoreTally
+from .determinize import Determinizer, HandBounds, RedRestraint, ScoreTally
 from .evaluate import BASIC, Weights, settle, value_for
 
 _PARSED: dict[str, Action] = {}
@@ -67,26 +67,34 @@ class ViewBot:
     #: Deal the other hands within what their lost defences showed (``HandBounds``); off,
     #: every world is dealt uniformly from the unseen tiles.
     infer_hands = False
+    #: The chance that a seat holding red plays no red tile in a turn action
+    #: (``RedRestraint``); 1: turn actions say nothing of the other hands.
+    keep_red = 1.0
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.tally = ScoreTally()
         self.hand_bounds = HandBounds()
+        self.red = RedRestraint()
         self._last_ply = -1
 
     def observe(self, events: list[dict[str, Any]]) -> None:
         self.tally.observe(events)
         self.hand_bounds.observe(events)
+        self.red.observe(events)
 
     def determinizer(self, view: dict[str, Any]) -> Determinizer:
         ply = view.get("ply", 0)
         if ply < self._last_ply:  # a new game with the same bot
             self.tally.reset()
             self.hand_bounds.reset()
+            self.red.reset()
         self._last_ply = ply
         bounds = self.hand_bounds.bounds if self.infer_hands else None
-        return Determinizer(view, self.tally.scores(view), bounds)
+        return Determinizer(
+            view, self.tally.scores(view), bounds, restraint=self.red.groups, keep_red=self.keep_red
+        )
 
     @staticmethod
     def legal(view: dict[str, Any]) -> list[str]:

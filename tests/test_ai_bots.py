@@ -332,6 +332,37 @@ def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
     assert found[1] > found[0] + 3
 
 
+def test_split_others_keep_statistics_per_class_of_the_dealt_hand() -> None:
+    """With ``multi_split_others`` another seat's node keeps its selection statistics apart
+    for each class of the hand a world dealt that seat (0, 1, 2+ red tiles): the classes
+    together account for every visit of the child, and the search still answers legally."""
+    state, seat = _busy_four_player_turn()
+    bot = make_bot("hard:multi_split_others=true", 5)
+    assert isinstance(bot, SearchBot)
+    bot.early_stop = False
+    view = player_view(state, seat)
+    assert bot.choose(view, Budget(iterations=300)) in view["legal_actions"]
+    assert bot.last_root is not None
+
+    split: list[Node] = []
+
+    def walk(node: Node) -> None:
+        if node.classes:
+            split.append(node)
+        for child in (node.children or {}).values():
+            walk(child)
+
+    walk(bot.last_root)
+    assert split and all(n.actor != seat for n in split)
+    classes = {cls for n in split for _, cls in n.classes or {}}
+    assert classes == {0, 1, 2}
+    for n in split:
+        assert n.children is not None and n.classes is not None
+        for a, child in n.children.items():
+            in_classes = sum(st[0] for (b, _), st in n.classes.items() if b == a)
+            assert in_classes == child.visits
+
+
 def test_win_chances_follow_the_leads_and_the_turns_left() -> None:
     """A seat's chance of finishing first rises with its lead over the best opponent, the
     same lead is surer with fewer turns left, and a finished game gives the winner 1 (and a

@@ -39,6 +39,7 @@ from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
 from ..engine.actions import Action, Swap
+from ..engine.board import RED
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION
@@ -49,7 +50,7 @@ from .triage import triage
 
 
 class Node:
-    __slots__ = ("actor", "avail", "children", "order", "visits", "wins")
+    __slots__ = ("actor", "avail", "children", "classes", "order", "visits", "wins")
 
     def __init__(self) -> None:
         self.actor = -1  # the seat that decides at this node (known once expanded)
@@ -58,6 +59,9 @@ class Node:
         self.avail = 0
         self.children: dict[Action, Node] | None = None
         self.order: list[Action] = []  # candidates, best prior first
+        #: With ``split_others``: per (candidate, class of the actor's dealt hand), the
+        #: [visits, summed utility, availability] that selection at another seat uses.
+        self.classes: dict[tuple[Action, int], list[float]] | None = None
 
 
 def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
@@ -173,6 +177,13 @@ class SearchBot(ViewBot):
     #: figures were measured without it.
     ending_swaps = False
     multi_ending_swaps = True
+    #: With three or four players, another seat's node chooses by statistics kept apart for
+    #: each class of the hand the world dealt it (how many red tiles: 0, 1, 2 or more), so
+    #: an imagined opponent starts a revolt in the worlds where it holds the red for it, as a
+    #: player who sees its own hand does, instead of by the mean over all its possible hands
+    #: (the strategy fusion of one tree over one observer's worlds). The subtrees below stay
+    #: shared.
+    multi_split_others = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -195,6 +206,7 @@ class SearchBot(ViewBot):
         self._spread: float | None = None  # win chances with this spread, else leads
         self._focused = self.focused_triage  # the triage of the current decision
         self._ending = self.ending_swaps
+        self._split = False
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -231,6 +243,7 @@ class SearchBot(ViewBot):
         self._spread = self.multi_win_spread if multi else None
         self._focused = self.multi_focused_triage if multi else self.focused_triage
         self._ending = self.multi_ending_swaps if multi else self.ending_swaps
+        self._split = self.multi_split_others and multi
         if self._spread is not None:
             self._c = self.multi_win_exploration
         rng = self.rng
@@ -280,6 +293,9 @@ class SearchBot(ViewBot):
         replies = self._replies
         widen = self._widen
         ranked_others = self._ranked_others
+        split = self._split
+        seat = self._seat
+        stats: list[list[float]] = []  # the class statistics chosen on the way down
         while True:
             if s.over:
                 break
@@ -308,6 +324,8 @@ class SearchBot(ViewBot):
             if ranked_others and actor != self._seat and node is not root:
                 pick = available[0]  # node.order is best-ranked first
                 node.children[pick].avail += 1
+            elif split and actor != seat:
+                pick = self._select_split(node, s, actor, available, c, lam, stats)
             else:
                 for a in available:
                     child = node.children[a]
@@ -341,6 +359,57 @@ class SearchBot(ViewBot):
         for n, who in path:
             n.visits += 1
             n.wins += u[who]
+        for st in stats:
+            st[0] += 1
+            st[1] += u[int(st[3])]
+
+    def _select_split(
+        self,
+        node: Node,
+        s: State,
+        actor: int,
+        available: list[Action],
+        c: float,
+        lam: float,
+        stats: list[list[float]],
+    ) -> Action:
+        """UCB1 at another seat's node over the statistics of the class of the hand this
+        world dealt it (``multi_split_others``); the chosen class statistics go on ``stats``
+        for the backup (as [visits, wins, avail, actor])."""
+        assert node.children is not None
+        reds = s.hands[actor * 4 + RED]
+        cls = reds if reds < 2 else 2
+        table = node.classes
+        if table is None:
+            table = node.classes = {}
+        pick: Action | None = None
+        pick_st: list[float] | None = None
+        best = -math.inf
+        for a in available:
+            child = node.children[a]
+            child.avail += 1
+            st = table.get((a, cls))
+            if st is None:
+                st = table[(a, cls)] = [0, 0.0, 0, actor]
+            st[2] += 1
+            if st[0] == 0:
+                if pick is None or best != math.inf:
+                    pick, pick_st, best = a, st, math.inf
+                continue
+            if best == math.inf:
+                continue
+            q = st[1] / st[0]
+            if lam and child.actor == actor and child.children:
+                top = max(
+                    (g.wins / g.visits for g in child.children.values() if g.visits), default=q
+                )
+                q += lam * (top - q)
+            ucb = q + c * math.sqrt(math.log(st[2]) / st[0])
+            if ucb > best:
+                best, pick, pick_st = ucb, a, st
+        assert pick is not None and pick_st is not None
+        stats.append(pick_st)
+        return pick
 
     def _available(self, s: State, order: list[Action]) -> list[Action]:
         """The candidates of ``order`` that can be played in world ``s``: the legal ones and,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from paired import compare, follow, sign_test
+from paired import compare, follow, pooled, sign_test
 
 
 def _run(bot: str, games: list[tuple[list[int], list[int]]]) -> dict[str, Any]:
@@ -58,3 +58,15 @@ def test_the_sign_test_is_two_sided_and_exact() -> None:
     assert sign_test(3, 3) == 1.0
     assert sign_test(5, 0) == pytest.approx(2 / 32)
     assert sign_test(0, 5) == sign_test(5, 0)
+
+
+def test_several_pairs_of_runs_are_pooled() -> None:
+    a = _run("hard:x=1", [([7, 5, 4, 3], [1, 2, 3, 4]), ([5, 6, 4, 3], [2, 1, 3, 4])])
+    b = _run("hard", [([5, 6, 4, 3], [2, 1, 3, 4]), ([5, 6, 4, 3], [2, 1, 3, 4])])
+    one = compare(a, b, "hard:x=1", "hard")
+    other = compare(b, a, "hard", "hard:x=1")
+    both = pooled([one, other])
+    assert both["games"] == 4
+    assert (both["only_a"], both["only_b"]) == (1, 1)
+    assert both["margin_diff"] == pytest.approx(0.0)
+    assert both["sign_p"] == 1.0

@@ -59,8 +59,9 @@ class Node:
         self.avail = 0
         self.children: dict[Action, Node] | None = None
         self.order: list[Action] = []  # candidates, best prior first
-        #: With ``split_others``: per (candidate, class of the actor's dealt hand), the
-        #: [visits, summed utility, availability] that selection at another seat uses.
+        #: With ``multi_split_others``: per (candidate, class of the actor's dealt hand),
+        #: the [visits, summed utility, availability, actor] that selection at another seat
+        #: uses (the actor is kept for the backup).
         self.classes: dict[tuple[Action, int], list[float]] | None = None
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.ai.greedy import ViewBot
+from tigris_euphrates.ai.tournament import deal, places
 from tigris_euphrates.engine import (
     State,
     apply,
@@ -91,12 +92,9 @@ SHOWN = {"state": _Truth, "hands": _Hands, "red": _Red}
 
 def play(spec: str, players: int, seed: int, index: int, its: int, shown: str) -> dict[str, Any]:
     """One game of the tournament's deal ``index``, the bot shown ``shown``."""
-    game_seed = seed * 1_000_003 + index
-    shift = index % players
-    lineup = [spec] + ["greedy"] * (players - 1)
-    seats = lineup[shift:] + lineup[:shift]
+    seats, game_seed, bot_seeds = deal(seed, index, index, [spec] + ["greedy"] * (players - 1))
     ours = seats.index(spec)
-    bots = [make_bot(name, game_seed * 10 + i + 1) for i, name in enumerate(seats)]
+    bots = [make_bot(name, bot_seeds[i]) for i, name in enumerate(seats)]
     if shown != "view" and not isinstance(bots[ours], ViewBot):
         raise SystemExit(f"{spec} does not deal worlds: it cannot be shown more")
     s = new_game({"players": players}, game_seed)
@@ -113,13 +111,12 @@ def play(spec: str, players: int, seed: int, index: int, its: int, shown: str) -
     res = result(s)
     assert res is not None
     keys = res["scores"]
-    ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
     return {
         "index": index,
         "seed": game_seed,
         "seats": seats,
         "scores": [k[0] for k in keys],
-        "ranks": ranks,
+        "ranks": places(keys),
     }
 
 

@@ -101,6 +101,26 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def deal(
+    seed: int, index: int, game: int, lineup: Sequence[str]
+) -> tuple[list[str], int, list[int]]:
+    """Game ``index`` of a tournament with ``seed``, the ``game``-th of its lineup: the
+    seats (the lineup turned by ``game``, so every bot sits in every seat in turn), the game
+    seed and each seat's bot seed. Tools that replay a tournament's deals with another
+    bot (``bench/oracle.py``) take them from here."""
+    players = len(lineup)
+    shift = game % players
+    seats = list(lineup[shift:]) + list(lineup[:shift])
+    game_seed = seed * 1_000_003 + index
+    return seats, game_seed, [game_seed * 10 + s + 1 for s in range(players)]
+
+
+def places(keys: Sequence[Any]) -> list[int]:
+    """Each seat's place from the result's score keys: 1 + the seats strictly ahead, so a
+    shared place is shared."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
 def _play_task(task: dict[str, Any]) -> dict[str, Any]:
     seats: list[str] = task["seats"]
     bots = [make_bot(name, task["bot_seeds"][i]) for i, name in enumerate(seats)]
@@ -108,7 +128,7 @@ def _play_task(task: dict[str, Any]) -> dict[str, Any]:
     out = play_game(bots, task["options"], task["seed"], budgets, names=seats)
     keys = out.result["scores"]
     n = len(seats)
-    ranks = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+    ranks = places(keys)
     summary: dict[str, Any] = {
         "index": task["index"],
         "lineup": task["lineup"],
@@ -154,16 +174,14 @@ def run_tournament(
     index = 0
     for li, lineup in enumerate(ups):
         for g in range(games):
-            shift = g % players
-            seats = list(lineup[shift:] + lineup[:shift])
-            game_seed = seed * 1_000_003 + index
+            seats, game_seed, bot_seeds = deal(seed, index, g, lineup)
             tasks.append(
                 {
                     "index": index,
                     "lineup": li,
                     "seats": seats,
                     "seed": game_seed,
-                    "bot_seeds": [game_seed * 10 + s + 1 for s in range(players)],
+                    "bot_seeds": bot_seeds,
                     "options": opts,
                     "budget": budget,
                     "record": records,

@@ -115,12 +115,16 @@ def _position_after(plies: int, players: int, seed: int) -> State:
     return s
 
 
-def test_worlds_respect_the_bounds_and_still_match_the_view() -> None:
-    s = _position_after(20, 3, 8)
+def _view_after(plies: int, players: int, seed: int) -> tuple[int, dict[str, Any], int]:
+    """The seat to act after ``plies`` random plies, its view, and the next seat."""
+    s = _position_after(plies, players, seed)
     seat = to_act(s)
     assert seat is not None
-    view = player_view(s, seat)
-    other = (seat + 1) % 3
+    return seat, player_view(s, seat), (seat + 1) % players
+
+
+def test_worlds_respect_the_bounds_and_still_match_the_view() -> None:
+    seat, view, other = _view_after(20, 3, 8)
     det = Determinizer(view, bounds={other: [0, 99, 1, 99]}, trust=1.0)
     rng = random.Random(1)
     plain = Determinizer(view)
@@ -136,11 +140,7 @@ def test_worlds_respect_the_bounds_and_still_match_the_view() -> None:
 
 
 def test_bounds_that_cannot_be_met_give_a_uniform_world() -> None:
-    s = _position_after(20, 2, 9)
-    seat = to_act(s)
-    assert seat is not None
-    view = player_view(s, seat)
-    other = 1 - seat
+    seat, view, other = _view_after(20, 2, 9)
     det = Determinizer(view, bounds={other: [0, 0, 0, 0]}, trust=1.0)
     w = det.sample(random.Random(2))
     assert sum(w.hands[other * 4 : other * 4 + 4]) == view["players"][other]["hand_size"]
@@ -165,11 +165,7 @@ def test_red_less_turn_actions_are_counted_per_group_of_tiles_held() -> None:
 
 
 def test_a_seat_that_plays_no_red_is_dealt_less_red_and_the_worlds_match_the_view() -> None:
-    s = _position_after(20, 4, 8)
-    seat = to_act(s)
-    assert seat is not None
-    view = player_view(s, seat)
-    other = (seat + 1) % 4
+    seat, view, other = _view_after(20, 4, 8)
     size = view["players"][other]["hand_size"]
     held = {other: [[size, 6]]}  # the whole hand held through six red-less actions
     det = Determinizer(view, restraint=held, keep_red=0.6)

@@ -11,6 +11,12 @@ plays like this):
 * ``--shown red``: only how many red tiles each other hand holds; the rest of those hands
   and the bag dealt again in each world.
 
+Two honest controls build the same kinds of world not from the true state but from one
+world the bot's own determinizer dealt from its view at the start of the decision (so they
+see nothing a player cannot): ``--shown guess-red`` (every world of the decision keeps that
+guess's red counts) and ``--shown guess-hands`` (its hands). They tell whether what the
+oracle gains is the information or only worlds that agree with one another.
+
 The output has the tournament's ``results`` format, so ``bench/paired.py`` compares it deal
 by deal with a tournament of the plain bot:
 
@@ -88,6 +94,9 @@ class _Red(_Truth):
 
 
 SHOWN = {"state": _Truth, "hands": _Hands, "red": _Red}
+#: Honest controls: the same kinds of world, built not from the true state but from one world
+#: the bot's own determinizer dealt from its view at the start of the decision.
+GUESSED = {"guess-hands": _Hands, "guess-red": _Red}
 
 
 def play(spec: str, players: int, seed: int, index: int, its: int, shown: str) -> dict[str, Any]:
@@ -102,7 +111,12 @@ def play(spec: str, players: int, seed: int, index: int, its: int, shown: str) -
         seat = to_act(s)
         assert seat is not None
         bot = bots[seat]
-        if seat == ours and shown != "view":
+        if seat == ours and shown in GUESSED:
+            view = player_view(s, seat)
+            guess = type(bot).determinizer(bot, view).sample(random.Random(f"{game_seed}:{s.ply}"))  # type: ignore[attr-defined]
+            world = GUESSED[shown]
+            bot.determinizer = lambda view, g=guess, world=world: world(g, view["seat"])  # type: ignore[attr-defined]
+        elif seat == ours and shown != "view":
             world = SHOWN[shown]
             bot.determinizer = lambda view, s=s, world=world: world(s, view["seat"])  # type: ignore[attr-defined]
         s, events = apply(s, bot.choose(player_view(s, seat), Budget(iterations=its)))
@@ -123,7 +137,7 @@ def play(spec: str, players: int, seed: int, index: int, its: int, shown: str) -
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bot", default="hard")
-    ap.add_argument("--shown", choices=["view", *SHOWN], default="state")
+    ap.add_argument("--shown", choices=["view", *SHOWN, *GUESSED], default="state")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=501)

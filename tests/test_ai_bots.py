@@ -21,7 +21,7 @@ from tigris_euphrates.engine import (
     replay,
     to_act,
 )
-from tigris_euphrates.engine.actions import Swap
+from tigris_euphrates.engine.actions import Commit, Swap
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import ACTION, State
 
@@ -588,3 +588,30 @@ def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
         assert ending.visits and ending.wins / ending.visits > 25  # a won game for seat 1
         checked += 1
     assert checked >= 3
+
+
+def test_auto_support_plays_other_seats_commitments_by_the_fixed_policy() -> None:
+    """With ``multi_auto_support`` no other seat's support commitment is a node of the tree
+    (each is played by ``commit_choice`` with the hand its world dealt); without it, the
+    tree searches them."""
+    state, seat = _busy_four_player_turn()
+    view = player_view(state, seat)
+    found = []
+    for auto in (False, True):
+        bot = make_bot(f"hard:multi_auto_support={str(auto).lower()}", 5)
+        assert isinstance(bot, SearchBot)
+        bot.early_stop = False
+        assert bot.choose(view, Budget(iterations=400)) in view["legal_actions"]
+        assert bot.last_root is not None
+        commits = 0
+
+        def walk(node: Node) -> None:
+            nonlocal commits
+            for a, child in (node.children or {}).items():
+                if node.actor not in (-1, seat) and isinstance(a, Commit):
+                    commits += 1
+                walk(child)
+
+        walk(bot.last_root)
+        found.append(commits)
+    assert found[0] > 0 and found[1] == 0

@@ -6,12 +6,14 @@ by the determinizer."""
 from __future__ import annotations
 
 import random
+from math import comb
 from typing import Any
 
 import pytest
 
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.ai.determinize import Determinizer, HandBounds, RedRestraint
+from tigris_euphrates.ai.red_evidence import RedEvidence
 from tigris_euphrates.engine import State, apply, new_game, player_view, redact_event, to_act
 from tigris_euphrates.engine.board import RED
 
@@ -197,3 +199,101 @@ def test_red_evidence_comes_from_public_events_only() -> None:
     assert redacted.groups == full.groups
     assert any(n > 0 for g in redacted.groups.values() for _, n in g)
     assert redacted.sizes[1] == sum(s.hands[4:8]) and redacted.sizes[2] == sum(s.hands[8:12])
+
+
+# --- what the kind of each turn action says (RedEvidence) ------------------------------------
+
+
+def test_turn_actions_are_filed_with_the_tiles_held_then() -> None:
+    ev = RedEvidence()
+    ev.observe([_events("tile_placed", seat=1, colour="blue", cell="a1")])
+    ev.observe([_events("tiles_drawn", seat=1, count=1)])  # redacted: no colours
+    ev.observe([_events("leader_placed", seat=1, colour="black", cell="b2", origin=None)])
+    # the first tile came off the oldest group; the leader was placed with the new tile held
+    assert ev.groups[1] == [(5, ["tile"]), (1, ["leader"])]
+    ev.observe(
+        [
+            _events("leader_placed", seat=1, colour="red", cell="c3", origin=None),
+            _events(
+                "conflict_started",
+                kind="revolt",
+                colour="red",
+                support="red",
+                attacker=1,
+                defender=0,
+                attacker_base=1,
+                defender_base=0,
+            ),
+        ]
+    )
+    assert ev.groups[1][-1] == (1, ["leader", "revolt"])  # that leader started a revolt
+    ev.observe([_events("support_committed", seat=1, role="attacker", colour="red", count=2)])
+    # it held red and spent it: what it kept is filed anew, as kept after spending red
+    assert ev.groups[1] == [(4, ["after_red_support"])]
+    ev.observe([_events("tile_placed", seat=1, colour="red", cell="d4")])
+    assert ev.groups[1] == [(3, ["after_red_tile"])]
+
+
+def test_the_posterior_follows_the_kinds_of_action() -> None:
+    """With the pool a third red, a hand held through three plain tile placements most
+    likely holds no red; one that started a revolt (backed by none: the revolt is taken
+    back) says nothing; with no events the posterior is the hypergeometric prior."""
+    ev = RedEvidence()
+    prior = ev.posterior(1, 6, 30, 90)
+    assert abs(sum(prior) - 1) < 1e-9
+    assert abs(prior[0] - comb(60, 6) / comb(90, 6)) < 1e-9
+    for cell in ("a1", "a2", "a3"):
+        ev.observe([_events("tile_placed", seat=1, colour="black", cell=cell)])
+    ev.observe([_events("tiles_drawn", seat=1, count=3)])
+    post = ev.posterior(1, 6, 30, 90)
+    mean = sum(r * p for r, p in enumerate(post))
+    assert post[0] > 2 * prior[0] and mean < sum(r * p for r, p in enumerate(prior)) - 0.5
+    assert ev.posterior(2, 6, 30, 90) == prior  # another seat: nothing seen
+
+
+def test_red_odds_deal_each_seat_its_red_count_and_the_worlds_match_the_view() -> None:
+    seat, view, other = _view_after(20, 4, 8)
+    size = view["players"][other]["hand_size"]
+    odds = [0.0] * (size + 1)
+    odds[0] = 0.5
+    odds[2] = 0.5
+    det = Determinizer(view, red_odds={other: odds})
+    rng = random.Random(4)
+    seen = set()
+    for _ in range(100):
+        w = det.sample(rng)
+        assert player_view(w, seat)["unseen"] == view["unseen"]
+        assert sum(w.hands[other * 4 : other * 4 + 4]) == size
+        seen.add(w.hands[other * 4 + RED])
+    assert seen == {0, 2}
+
+
+def test_hand_weights_deal_less_of_a_colour_and_the_worlds_match_the_view() -> None:
+    seat, view, other = _view_after(20, 4, 8)
+    weighted = Determinizer(view, hand_weights=(0.3, 1.2, 1.2, 1.2))
+    plain = Determinizer(view)
+    rng = random.Random(5)
+    reds = [0, 0]
+    for _ in range(300):
+        for i, det in enumerate((weighted, plain)):
+            w = det.sample(rng)
+            assert player_view(w, seat)["unseen"] == view["unseen"]
+            for p, entry in enumerate(view["players"]):
+                if p != seat:
+                    assert sum(w.hands[p * 4 : p * 4 + 4]) == entry["hand_size"]
+            reds[i] += w.hands[other * 4 + RED]
+    assert reds[0] < 0.6 * reds[1]
+
+
+def test_red_evidence_is_read_from_public_events_only() -> None:
+    redacted, full = RedEvidence(), RedEvidence()
+    s = new_game({"players": 4}, 13)
+    bots = [make_bot("greedy", 30 + p) for p in range(4)]
+    while s.ply < 80 and not s.over:
+        seat = to_act(s)
+        assert seat is not None
+        s, events = apply(s, bots[seat].choose(player_view(s, seat)))
+        redacted.observe([redact_event(e, 0) for e in events])
+        full.observe(events)
+    assert redacted.groups == full.groups
+    assert any(kinds for g in redacted.groups.values() for _, kinds in g)

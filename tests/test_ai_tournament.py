@@ -9,6 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from tigris_euphrates.ai import make_bot, split_specs
 from tigris_euphrates.ai.tournament import (
     lineups,
     parse_options,
@@ -187,3 +188,14 @@ def test_a_level_with_settings_is_a_variant_a_tournament_can_measure() -> None:
     s = run_tournament(["greedy:hand_support=0.3", "random"], games=2, seed=2, jobs=1)
     assert set(s["pairings"][0]["bots"]) == {"greedy:hand_support=0.3", "random"}
     assert s["results"][0]["seats"][0] in ("greedy:hand_support=0.3", "random")
+
+
+def test_bot_lists_keep_commas_inside_brackets() -> None:
+    """``--bots`` is split on commas, but a setting's JSON list keeps its own."""
+    assert split_specs("hard:hand_weights=[0.65,1.2,1.07,1.09], greedy,greedy") == [
+        "hard:hand_weights=[0.65,1.2,1.07,1.09]",
+        "greedy",
+        "greedy",
+    ]
+    bot = make_bot(split_specs("hard:hand_weights=[0.65,1.2,1.07,1.09],greedy")[0])
+    assert bot.hand_weights == (0.65, 1.2, 1.07, 1.09)  # type: ignore[attr-defined]

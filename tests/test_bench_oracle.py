@@ -65,3 +65,10 @@ def test_a_game_shown_the_view_is_the_tournaments_game() -> None:
     assert r["seats"] == ["greedy", "greedy", "greedy:worlds=2"]
     assert r["seed"] == 9 * 1_000_003 + 1
     assert sorted(r["ranks"])[0] == 1
+
+
+def test_guessed_worlds_come_from_the_view_not_the_state() -> None:
+    """``--shown guess-red`` (a control) fixes each decision's red counts from one world the
+    bot's own determinizer dealt from its view, and plays the deal through."""
+    r = play("hard:iterations=8", 4, 9, 0, 8, "guess-red")
+    assert len(r["seats"]) == 4 and sorted(r["ranks"])[0] == 1

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from .ai import make_bot
+from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
     apply,
@@ -88,7 +88,7 @@ def selfplay(
     show: Annotated[bool, typer.Option(help="draw the final board of each game")] = False,
 ) -> None:
     """Bots play complete games; prints wins per seat, game length, ends and mean scores."""
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = split_specs(bots)
     if len(names) == 1:
         names = names * players
     if len(names) != players:

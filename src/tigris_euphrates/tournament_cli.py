@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from .ai import split_specs
 from .ai.base import Budget
 from .ai.tournament import parse_options, pooled_ratings, run_tournament, write_outputs
 
@@ -69,7 +70,7 @@ def tournament(
 ) -> None:
     """Play seat-balanced games between bots and report win rates, scores and ratings."""
     console = Console()
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = split_specs(bots)
     try:
         opts = parse_options(options, players)
     except ValueError as e:

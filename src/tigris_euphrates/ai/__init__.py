@@ -38,6 +38,23 @@ def _setting(text: str) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def split_specs(text: str) -> list[str]:
+    """A comma-separated list of bot specs, commas inside brackets kept: ``hard:
+    hand_weights=[0.5,1.3,1.1,1.1],greedy`` is two specs."""
+    specs: list[str] = []
+    depth = 0
+    part = ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth <= 0:
+            specs.append(part)
+            part = ""
+        else:
+            part += ch
+    specs.append(part)
+    return [s.strip() for s in specs if s.strip()]
+
+
 def bot_class(spec: str) -> Callable[[int], Bot]:
     """The bot class of ``spec``: a level name, optionally with settings that change it,
     ``level:key=value:key=value`` (e.g. ``hard:infer_hands=true:hand_support=0.15``).
@@ -99,4 +116,5 @@ __all__ = [
     "SearchBot",
     "bot_class",
     "make_bot",
+    "split_specs",
 ]

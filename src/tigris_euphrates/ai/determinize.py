@@ -38,6 +38,8 @@ class Determinizer:
         trust: float = 0.9,
         restraint: dict[int, list[list[int]]] | None = None,
         keep_red: float = 1.0,
+        red_odds: dict[int, list[float]] | None = None,
+        hand_weights: tuple[float, float, float, float] | None = None,
     ) -> None:
         seat = view["seat"]
         if seat is None:
@@ -117,6 +119,21 @@ class Determinizer:
                 if fitted and fitted[0][1] > 0:
                     self.restraint.append((p, fitted))
         self.keep_red = keep_red
+        #: Per other seat, the chance that its hand holds 0, 1, 2 ... red tiles
+        #: (``RedEvidence.posterior``): each world deals the seat a red count drawn from it,
+        #: the rest of its hand from the other colours. Empty: hands dealt uniformly.
+        self.red_odds: list[tuple[int, list[float]]] = [
+            (p, odds)
+            for p, odds in sorted((red_odds or {}).items())
+            if 0 <= p < n and p != seat and self.hand_sizes[p] == len(odds) - 1
+        ]
+
+        #: How much likelier a tile of each colour (red, blue, green, black) is to be in
+        #: another seat's hand than in the bag: hands are drawn tile by tile, each colour
+        #: with chance proportional to its weight times its tiles left. None: uniform.
+        self.hand_weights = (
+            None if hand_weights is None or len(set(hand_weights)) == 1 else tuple(hand_weights)
+        )
 
     def sample(self, rng: random.Random) -> State:
         """One full state consistent with the view: drawn uniformly, or, with bounds, in
@@ -129,6 +146,10 @@ class Determinizer:
             pool = self._deal_bounded(s, pool, dealt)
         if self.restraint:
             pool = self._deal_restrained(s, pool, dealt, rng)
+        if self.red_odds:
+            pool = self._deal_red(s, pool, dealt, rng)
+        if self.hand_weights is not None:
+            pool = self._deal_weighted(s, pool, dealt, rng)
         pos = 0
         for p in range(self.n):
             k = self.hand_sizes[p]
@@ -204,6 +225,78 @@ class Determinizer:
             pool = [c for i, c in enumerate(pool) if i not in chosen]
             dealt.add(p)
         return pool
+
+    def _deal_red(
+        self, s: State, pool: list[int], dealt: set[int], rng: random.Random
+    ) -> list[int]:
+        """Deal the hands of the seats with red odds: a red count drawn from the seat's odds,
+        then the first tiles of the shuffled ``pool`` of the right colours (as many red
+        tiles as are left, if fewer). Returns the tiles left, in their shuffled order."""
+        for p, odds in self.red_odds:
+            if p in dealt:
+                continue
+            k = self.hand_sizes[p]
+            x = rng.random()
+            r = 0
+            while r < k and x >= odds[r]:
+                x -= odds[r]
+                r += 1
+            reds = min(r, sum(1 for c in pool if c == RED))
+            others = k - reds
+            left: list[int] = []
+            for c in pool:
+                if c == RED and reds:
+                    reds -= 1
+                    s.hands[p * 4 + c] += 1
+                elif c != RED and others:
+                    others -= 1
+                    s.hands[p * 4 + c] += 1
+                else:
+                    left.append(c)
+            if others:  # too few tiles of the other colours: red makes up the hand
+                for _ in range(others):
+                    left.remove(RED)
+                    s.hands[p * 4 + RED] += 1
+            pool = left
+            dealt.add(p)
+        return pool
+
+    def _deal_weighted(
+        self, s: State, pool: list[int], dealt: set[int], rng: random.Random
+    ) -> list[int]:
+        """Deal the hands not yet dealt tile by tile, colour ``c`` with chance proportional
+        to ``hand_weights[c]`` times its tiles left in ``pool``. Returns the tiles left, in
+        their shuffled order (the first tiles of each colour taken out)."""
+        weights = self.hand_weights
+        assert weights is not None
+        left = [0, 0, 0, 0]
+        for c in pool:
+            left[c] += 1
+        take = [0, 0, 0, 0]
+        for p in range(self.n):
+            k = self.hand_sizes[p]
+            if not k or p in dealt:
+                continue
+            for _ in range(k):
+                x = rng.random() * sum(weights[c] * left[c] for c in range(4))
+                c = -1
+                for d in range(4):
+                    if left[d]:
+                        c = d
+                        x -= weights[d] * left[d]
+                        if x < 0:
+                            break
+                left[c] -= 1
+                take[c] += 1
+                s.hands[p * 4 + c] += 1
+            dealt.add(p)
+        rest: list[int] = []
+        for c in pool:
+            if take[c]:
+                take[c] -= 1
+            else:
+                rest.append(c)
+        return rest
 
 
 def _fit_groups(groups: list[list[int]], k: int) -> list[tuple[int, int]]:

@@ -19,6 +19,7 @@ from ..engine.state import ACTION
 from .base import Budget
 from .determinize import Determinizer, HandBounds, RedRestraint, ScoreTally
 from .evaluate import BASIC, Weights, settle, value_for
+from .red_evidence import RedEvidence
 
 _PARSED: dict[str, Action] = {}
 
@@ -70,6 +71,12 @@ class ViewBot:
     #: The chance that a seat holding red plays no red tile in a turn action
     #: (``RedRestraint``); 1: turn actions say nothing of the other hands.
     keep_red = 1.0
+    #: Deal each other seat's red tiles by what its turn actions said of them, read with
+    #: the greedy player's frequencies (``RedEvidence``); off, red is dealt uniformly.
+    red_evidence = False
+    #: Deal the other hands with these colour weights (red, blue, green, black): how much
+    #: likelier a tile of the colour is to be held than to lie in the bag. None: uniform.
+    hand_weights: tuple[float, float, float, float] | None = None
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -77,12 +84,14 @@ class ViewBot:
         self.tally = ScoreTally()
         self.hand_bounds = HandBounds()
         self.red = RedRestraint()
+        self.red_seen = RedEvidence()
         self._last_ply = -1
 
     def observe(self, events: list[dict[str, Any]]) -> None:
         self.tally.observe(events)
         self.hand_bounds.observe(events)
         self.red.observe(events)
+        self.red_seen.observe(events)
 
     def determinizer(self, view: dict[str, Any]) -> Determinizer:
         ply = view.get("ply", 0)
@@ -90,11 +99,30 @@ class ViewBot:
             self.tally.reset()
             self.hand_bounds.reset()
             self.red.reset()
+            self.red_seen.reset()
         self._last_ply = ply
         bounds = self.hand_bounds.bounds if self.infer_hands else None
+        odds = self._red_odds(view) if self.red_evidence else None
         return Determinizer(
-            view, self.tally.scores(view), bounds, restraint=self.red.groups, keep_red=self.keep_red
+            view,
+            self.tally.scores(view),
+            bounds,
+            restraint=self.red.groups,
+            keep_red=self.keep_red,
+            red_odds=odds,
+            hand_weights=self.hand_weights,
         )
+
+    def _red_odds(self, view: dict[str, Any]) -> dict[int, list[float]]:
+        """Each other seat's red-count posterior, its hand drawn from the unseen tiles."""
+        unseen = view["unseen"]
+        pool = sum(unseen.values())
+        red = unseen["red"]
+        return {
+            p: self.red_seen.posterior(p, entry["hand_size"], red, pool)
+            for p, entry in enumerate(view["players"])
+            if p != view["seat"]
+        }
 
     @staticmethod
     def legal(view: dict[str, Any]) -> list[str]:

@@ -42,9 +42,9 @@ from ..engine.actions import Action, Swap
 from ..engine.board import RED
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
-from ..engine.state import ACTION
+from ..engine.state import ACTION, CONFLICT
 from .base import Budget
-from .evaluate import FULL, Weights, settle, utilities, win_chances
+from .evaluate import FULL, Weights, commit_choice, settle, utilities, win_chances
 from .greedy import ViewBot, parse, rank_actions
 from .triage import triage
 
@@ -185,6 +185,13 @@ class SearchBot(ViewBot):
     #: (the strategy fusion of one tree over one observer's worlds). The subtrees below stay
     #: shared.
     multi_split_others = False
+    #: Another seat's support commitments inside the tree are not searched: it plays the
+    #: fixed policy (``commit_choice``: the defender the least that wins, the attacker all
+    #: or nothing) with the hand its world dealt it. Searched, an imagined defender chooses
+    #: by its mean over every hand the worlds deal it (the strategy fusion above) and tries
+    #: each commitment at least once, so the value of this seat's own attack blurs.
+    auto_support = False
+    multi_auto_support = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -208,6 +215,7 @@ class SearchBot(ViewBot):
         self._focused = self.focused_triage  # the triage of the current decision
         self._ending = self.ending_swaps
         self._split = False
+        self._auto_support = False
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -245,6 +253,7 @@ class SearchBot(ViewBot):
         self._focused = self.multi_focused_triage if multi else self.focused_triage
         self._ending = self.multi_ending_swaps if multi else self.ending_swaps
         self._split = self.multi_split_others and multi
+        self._auto_support = self.multi_auto_support if multi else self.auto_support
         if self._spread is not None:
             self._c = self.multi_win_exploration
         rng = self.rng
@@ -296,12 +305,16 @@ class SearchBot(ViewBot):
         ranked_others = self._ranked_others
         split = self._split
         seat = self._seat
+        auto_support = self._auto_support
         stats: list[list[float]] = []  # the class statistics chosen on the way down
         while True:
             if s.over:
                 break
             actor = to_act(s)
             assert actor is not None
+            if auto_support and actor != seat and s.stage == CONFLICT:
+                s = apply_unchecked(s, commit_choice(s))
+                continue
             if replies is not None and actor != self._seat and s.stage == ACTION:
                 if replies == 0:
                     break  # deep enough: score the position before this seat's turn action

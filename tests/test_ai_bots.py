@@ -270,6 +270,7 @@ def test_search_settings_follow_the_player_count(
     assert bot._widen is None  # progressive widening is an option, off by default
     assert bot._focused == (players > 2)  # the focused triage with three or four players
     assert bot._ending == (players > 2)  # and the game-ending swaps
+    assert bot._auto_support == (players > 2)  # and other seats' support by the policy
     assert bot.last_iterations == 16
 
 

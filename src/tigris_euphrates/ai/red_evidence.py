@@ -31,15 +31,17 @@ from typing import Any
 from ..engine.state import HAND_SIZE
 
 #: How often a greedy player holding 0, 1, 2, 3 or 4+ red tiles took each kind of turn
-#: action that is not a red tile (a red tile resets the seat): 90 greedy four-player games,
-#: 11,690 turn actions (``bench/red_evidence.py``). Kinds not listed say nothing.
+#: action that is not a red tile (a red tile resets the seat), and, after a red tile or red
+#: support, how much likelier each count of red kept is than a uniform deal makes it (1 at
+#: none): 90 greedy four-player games, 11,528 turn actions (``python bench/red_evidence.py
+#: --games 90 --seed 2``, ``bench/red_evidence.json``). Kinds not listed say nothing.
 LIKELIHOOD: dict[str, tuple[float, ...]] = {
-    "tile": (0.555, 0.265, 0.216, 0.148, 0.081),
-    "leader": (0.352, 0.413, 0.420, 0.382, 0.415),
-    "revolt": (0.014, 0.042, 0.133, 0.261, 0.354),
-    "catastrophe": (0.073, 0.047, 0.035, 0.031, 0.008),
-    "after_red_tile": (1.0, 0.28, 0.084, 0.077, 0.077),
-    "after_red_support": (1.0, 0.11, 0.02, 0.02, 0.02),
+    "tile": (0.553, 0.278, 0.225, 0.141, 0.066),
+    "leader": (0.356, 0.385, 0.405, 0.397, 0.465),
+    "revolt": (0.011, 0.035, 0.106, 0.234, 0.292),
+    "catastrophe": (0.072, 0.044, 0.041, 0.025, 0.026),
+    "after_red_tile": (1.0, 0.251, 0.102, 0.06, 0.024),
+    "after_red_support": (1.0, 0.103, 0.03, 0.02, 0.01),
 }
 
 #: The highest red count told apart; a hand with more counts as this many.

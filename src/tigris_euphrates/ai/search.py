@@ -189,9 +189,12 @@ class SearchBot(ViewBot):
     #: fixed policy (``commit_choice``: the defender the least that wins, the attacker all
     #: or nothing) with the hand its world dealt it. Searched, an imagined defender chooses
     #: by its mean over every hand the worlds deal it (the strategy fusion above) and tries
-    #: each commitment at least once, so the value of this seat's own attack blurs.
+    #: each commitment at least once, so the value of this seat's own attack blurs. On with
+    #: three or four players, where it was measured (one hard against three greedy at 400
+    #: iterations, 200 deals: 96 wins against 70.5, sign test p = 0.02); two-player figures
+    #: were measured without it.
     auto_support = False
-    multi_auto_support = False
+    multi_auto_support = True
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True

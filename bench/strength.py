@@ -1,7 +1,7 @@
 """Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
 bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
 
-    .venv/bin/python bench/strength.py            # the full benchmark (about two and a half hours)
+    .venv/bin/python bench/strength.py            # the full benchmark (about two hours)
     .venv/bin/python bench/strength.py --collect  # tables from the tne tournament JSON files
     .venv/bin/python bench/strength.py --quick    # a smoke run with few games
 
@@ -45,18 +45,8 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.80,
     },
     {
-        "key": "hard_vs_3_greedy",
-        "title": "one hard vs three greedy, 4 players",
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 120,
-        "seed": 43,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
         "key": "hard_vs_3_greedy_b",
-        "title": "one hard vs three greedy, 4 players, other deals",
+        "title": "one hard vs three greedy, 4 players",
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,
@@ -66,7 +56,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     },
     {
         "key": "hard_vs_3_greedy_c",
-        "title": "one hard vs three greedy, 4 players, third deals",
+        "title": "one hard vs three greedy, 4 players, other deals",
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,

@@ -183,19 +183,27 @@ def test_a_seat_that_plays_no_red_is_dealt_less_red_and_the_worlds_match_the_vie
     assert restrained < 0.8 * uniform  # (a few tries a world: the last draw is kept)
 
 
-def test_red_evidence_comes_from_public_events_only() -> None:
-    """Tracked from the events a seat receives (redacted, as a server sends them), the
-    groups are the same as from the full events: the colours the others drew or swapped
-    never enter them."""
-    redacted, full = RedRestraint(), RedRestraint()
-    s = new_game({"players": 3}, 12)
-    bots = [make_bot("greedy", 20 + p) for p in range(3)]
-    while s.ply < 60 and not s.over:
+def _observe_greedy(
+    redacted: Any, full: Any, players: int, seed: int, bots_seed: int, plies: int
+) -> State:
+    """Greedy play for ``plies`` plies; ``redacted`` hears seat 0's events, ``full`` all."""
+    s = new_game({"players": players}, seed)
+    bots = [make_bot("greedy", bots_seed + p) for p in range(players)]
+    while s.ply < plies and not s.over:
         seat = to_act(s)
         assert seat is not None
         s, events = apply(s, bots[seat].choose(player_view(s, seat)))
         redacted.observe([redact_event(e, 0) for e in events])
         full.observe(events)
+    return s
+
+
+def test_red_evidence_comes_from_public_events_only() -> None:
+    """Tracked from the events a seat receives (redacted, as a server sends them), the
+    groups are the same as from the full events: the colours the others drew or swapped
+    never enter them."""
+    redacted, full = RedRestraint(), RedRestraint()
+    s = _observe_greedy(redacted, full, 3, 12, 20, 60)
     assert redacted.groups == full.groups
     assert any(n > 0 for g in redacted.groups.values() for _, n in g)
     assert redacted.sizes[1] == sum(s.hands[4:8]) and redacted.sizes[2] == sum(s.hands[8:12])
@@ -287,13 +295,6 @@ def test_hand_weights_deal_less_of_a_colour_and_the_worlds_match_the_view() -> N
 
 def test_red_evidence_is_read_from_public_events_only() -> None:
     redacted, full = RedEvidence(), RedEvidence()
-    s = new_game({"players": 4}, 13)
-    bots = [make_bot("greedy", 30 + p) for p in range(4)]
-    while s.ply < 80 and not s.over:
-        seat = to_act(s)
-        assert seat is not None
-        s, events = apply(s, bots[seat].choose(player_view(s, seat)))
-        redacted.observe([redact_event(e, 0) for e in events])
-        full.observe(events)
+    _observe_greedy(redacted, full, 4, 13, 30, 80)
     assert redacted.groups == full.groups
     assert any(kinds for g in redacted.groups.values() for _, kinds in g)

@@ -20,11 +20,14 @@ or nothing, in which case each other seat is assumed to have this seat's own sco
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from ..engine import State, from_position
 from ..engine.board import COLOURS, RED
 from ..engine.state import HAND_SIZE
+
+T = TypeVar("T")
 
 
 class Determinizer:
@@ -115,7 +118,7 @@ class Determinizer:
         if keep_red < 1.0:
             for p, groups in sorted((restraint or {}).items()):
                 k = self.hand_sizes[p] if 0 <= p < n and p != seat else 0
-                fitted = _fit_groups(groups, k)
+                fitted = fit_groups(groups, k, 0)
                 if fitted and fitted[0][1] > 0:
                     self.restraint.append((p, fitted))
         self.keep_red = keep_red
@@ -299,18 +302,19 @@ class Determinizer:
         return rest
 
 
-def _fit_groups(groups: list[list[int]], k: int) -> list[tuple[int, int]]:
-    """``groups`` (oldest first) fitted to a hand of ``k`` tiles: tiles the tracker missed
-    are taken to be the newest (no evidence), tiles it has too many of leave the oldest."""
-    out = [(size, actions) for size, actions in groups if size > 0]
+def fit_groups(groups: Sequence[Sequence[Any]], k: int, empty: T) -> list[tuple[int, T]]:
+    """``groups`` (oldest first, each ``(size, evidence)``) fitted to a hand of ``k`` tiles:
+    tiles the tracker missed are taken to be the newest, with ``empty`` evidence; tiles it
+    has too many of leave the oldest. Shared by ``RedRestraint`` and ``RedEvidence``."""
+    out: list[tuple[int, T]] = [(size, ev) for size, ev in groups if size > 0]
     total = sum(size for size, _ in out)
     while total > k and out:
-        size, actions = out[0]
+        size, ev = out[0]
         drop = min(size, total - k)
         total -= drop
-        out = ([(size - drop, actions)] if size > drop else []) + out[1:]
+        out = ([(size - drop, ev)] if size > drop else []) + out[1:]
     if total < k:
-        out.append((k - total, 0))
+        out.append((k - total, empty))
     return out
 
 

@@ -29,6 +29,7 @@ from math import comb
 from typing import Any
 
 from ..engine.state import HAND_SIZE
+from .determinize import fit_groups
 
 #: How often a greedy player holding 0, 1, 2, 3 or 4+ red tiles took each kind of turn
 #: action that is not a red tile (a red tile resets the seat), and, after a red tile or red
@@ -152,7 +153,7 @@ class RedEvidence:
         ``red_weight`` a red tile is that much likelier to be held than another unseen tile
         (Fisher's noncentral hypergeometric prior: players keep fewer red tiles than the
         bag holds, as they play them as temples)."""
-        groups = _fit(self.groups.get(seat, []), k)
+        groups = fit_groups(self.groups.get(seat, []), k, [])
         out = [0.0] * (k + 1)
         if k == 0:
             return [1.0]
@@ -182,18 +183,3 @@ class RedEvidence:
         if total <= 0.0:
             return prior
         return [w / total for w in out]
-
-
-def _fit(groups: list[tuple[int, list[str]]], k: int) -> list[tuple[int, list[str]]]:
-    """``groups`` fitted to a hand of ``k`` tiles: tiles the tracker missed are taken to be
-    the newest (no evidence), tiles it has too many of leave the oldest."""
-    out = [(size, kinds) for size, kinds in groups if size > 0]
-    total = sum(size for size, _ in out)
-    while total > k and out:
-        size, kinds = out[0]
-        drop = min(size, total - k)
-        total -= drop
-        out = ([(size - drop, kinds)] if size > drop else []) + out[1:]
-    if total < k:
-        out.append((k - total, []))
-    return out

@@ -12,6 +12,7 @@ from diagram import state as diagram_state
 from tigris_euphrates.ai import BOTS, Budget, evaluate, make_bot
 from tigris_euphrates.ai.arena import play_game
 from tigris_euphrates.ai.determinize import Determinizer
+from tigris_euphrates.ai.greedy import parse
 from tigris_euphrates.ai.search import Node, SearchBot, child_value
 from tigris_euphrates.engine import (
     apply,
@@ -616,3 +617,58 @@ def test_auto_support_plays_other_seats_commitments_by_the_fixed_policy() -> Non
         walk(bot.last_root)
         found.append(commits)
     assert found[0] > 0 and found[1] == 0
+
+
+def test_world_others_choose_by_the_hand_each_world_dealt_them() -> None:
+    """With ``multi_world_others`` another seat's turn action in the tree is its best
+    candidate in *this* world: it starts the revolt when the world dealt it the red to win
+    it, and not when the red lies with the defender (a player who sees its own hand), even
+    blind to the searcher's hand."""
+    revolt = """
+        r R . . . r .
+        r . r k r . r
+        . . . . . . .
+    """
+    for blind in (False, True):
+        bot = make_bot(f"hard:multi_world_others=true:blind_replies={str(blind).lower()}", 3)
+        assert isinstance(bot, SearchBot)
+        # The searcher is seat 0; seat 1 may attack seat 2's priest at b2 (3 temples to 2)
+        # or place its king at c3, and seat 3 leads, so only seat 1's own result counts.
+        bot._seat = 0
+        picks = []
+        for att_red, dfn_red in ((3, 0), (0, 3)):
+            s = diagram_state(
+                revolt,
+                players=4,
+                turn=1,
+                leaders="2 red b2, 3 black g3",
+                hands=[{"blue": 2}, {"red": att_red, "black": 2}, {"red": dfn_red}, {}],
+                scores=[{}, {}, {}, dict.fromkeys(("red", "blue", "green", "black"), 5)],
+                spare_treasures=3,
+            )
+            candidates = [parse("leader red f2"), parse("leader black c3")]
+            picks.append(str(bot._world_pick(Node(), s, 1, candidates)))
+        assert picks == ["leader red f2", "leader black c3"]
+
+
+def test_world_others_are_not_searched_in_the_tree() -> None:
+    """In a search with ``multi_world_others`` other seats' turn actions are chosen by
+    their value in the world at hand: their nodes hold the one-step values of the quiet
+    candidates, this seat's nodes none, and the search still answers legally."""
+    state, seat = _busy_four_player_turn()
+    bot = make_bot("hard:multi_world_others=true", 5)
+    assert isinstance(bot, SearchBot)
+    view = player_view(state, seat)
+    assert bot.choose(view, Budget(iterations=200)) in view["legal_actions"]
+    assert bot.last_root is not None
+    valued: list[Node] = []
+
+    def walk(node: Node) -> None:
+        if node.settled:
+            valued.append(node)
+        for child in (node.children or {}).values():
+            walk(child)
+
+    walk(bot.last_root)
+    assert valued and all(n.actor != seat for n in valued)
+    assert all(set(n.settled or {}) <= set(n.order) for n in valued)

@@ -44,13 +44,13 @@ from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION, CONFLICT
 from .base import Budget
-from .evaluate import FULL, Weights, commit_choice, settle, utilities, win_chances
+from .evaluate import FULL, Weights, commit_choice, settle, utilities, value_for, win_chances
 from .greedy import ViewBot, parse, rank_actions
 from .triage import triage
 
 
 class Node:
-    __slots__ = ("actor", "avail", "children", "classes", "order", "visits", "wins")
+    __slots__ = ("actor", "avail", "children", "classes", "order", "settled", "visits", "wins")
 
     def __init__(self) -> None:
         self.actor = -1  # the seat that decides at this node (known once expanded)
@@ -63,6 +63,10 @@ class Node:
         #: the [visits, summed utility, availability, actor] that selection at another seat
         #: uses (the actor is kept for the backup).
         self.classes: dict[tuple[Action, int], list[float]] | None = None
+        #: With ``multi_world_others``: the actor's one-step value of each candidate that
+        #: leaves no decision inside the action (no conflict: its value does not depend on
+        #: the hands), from the first world that played it.
+        self.settled: dict[Action, float] | None = None
 
 
 def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
@@ -195,6 +199,13 @@ class SearchBot(ViewBot):
     #: were measured without it.
     auto_support = False
     multi_auto_support = True
+    #: With three or four players, another seat's turn action inside the tree is the best of
+    #: its node's candidates *in this world*, by its one-step value with the hand this world
+    #: dealt it (and, with ``blind_replies``, without seeing this seat's hand): a player who
+    #: sees its own hand, as each one at the table does. Its node is not searched (no
+    #: statistics choose there), so no imagined opponent acts by its mean over every hand
+    #: the worlds deal it. The candidates still come from the node's first ranking.
+    multi_world_others = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -219,6 +230,7 @@ class SearchBot(ViewBot):
         self._ending = self.ending_swaps
         self._split = False
         self._auto_support = False
+        self._world_others = False
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -257,6 +269,7 @@ class SearchBot(ViewBot):
         self._ending = self.multi_ending_swaps if multi else self.ending_swaps
         self._split = self.multi_split_others and multi
         self._auto_support = self.multi_auto_support if multi else self.auto_support
+        self._world_others = self.multi_world_others and multi
         if self._spread is not None:
             self._c = self.multi_win_exploration
         rng = self.rng
@@ -309,6 +322,7 @@ class SearchBot(ViewBot):
         split = self._split
         seat = self._seat
         auto_support = self._auto_support
+        world_others = self._world_others
         stats: list[list[float]] = []  # the class statistics chosen on the way down
         while True:
             if s.over:
@@ -340,6 +354,9 @@ class SearchBot(ViewBot):
             best = -math.inf
             if ranked_others and actor != self._seat and node is not root:
                 pick = available[0]  # node.order is best-ranked first
+                node.children[pick].avail += 1
+            elif world_others and actor != seat and node is not root and s.stage == ACTION:
+                pick = self._world_pick(node, s, actor, available)
                 node.children[pick].avail += 1
             elif split and actor != seat:
                 pick = self._select_split(node, s, actor, available, c, lam, stats)
@@ -379,6 +396,37 @@ class SearchBot(ViewBot):
         for st in stats:
             st[0] += 1
             st[1] += u[int(st[3])]
+
+    def _world_pick(self, node: Node, s: State, actor: int, available: list[Action]) -> Action:
+        """The candidate ``actor`` rates best in world ``s`` (``multi_world_others``): its
+        one-step value after the decisions inside the action are settled by the fixed
+        policies (with ``blind_replies``, in a copy where this seat's hand is dealt again);
+        the first candidate of the node's order among equals. A candidate that leaves no
+        decision inside the action is valued once per node (``Node.settled``): only the
+        conflicts it may start depend on the hands."""
+        settled = node.settled
+        if settled is None:
+            settled = node.settled = {}
+        seen: State | None = None
+        pick = available[0]
+        best = -math.inf
+        wt = self.weights
+        for a in available:
+            v = settled.get(a)
+            if v is None:
+                b = _ending_swap(s, a) if self._ending and isinstance(a, Swap) else None
+                s2 = apply_unchecked(s, b or a)
+                if s2.over or s2.stage == ACTION:
+                    v = settled[a] = value_for(s2, actor, wt)
+                else:
+                    if seen is None:
+                        seen = self._blind(s) if self.blind_replies else s
+                    if seen is not s:
+                        s2 = apply_unchecked(seen, b or a)
+                    v = value_for(settle(s2), actor, wt)
+            if v > best:
+                best, pick = v, a
+        return pick
 
     def _select_split(
         self,

@@ -647,28 +647,26 @@ def test_world_others_choose_by_the_hand_each_world_dealt_them() -> None:
                 spare_treasures=3,
             )
             candidates = [parse("leader red f2"), parse("leader black c3")]
-            picks.append(str(bot._world_pick(Node(), s, 1, candidates)))
+            picks.append(str(bot._world_pick(s, 1, candidates)))
         assert picks == ["leader red f2", "leader black c3"]
 
 
-def test_world_others_are_not_searched_in_the_tree() -> None:
-    """In a search with ``multi_world_others`` other seats' turn actions are chosen by
-    their value in the world at hand: their nodes hold the one-step values of the quiet
-    candidates, this seat's nodes none, and the search still answers legally."""
+def test_world_others_choose_every_other_seats_turn_action_in_the_tree() -> None:
+    """With ``multi_world_others`` every other seat's turn action the search walks through
+    is chosen in the world at hand (never this seat's own), and the search answers legally;
+    without it no choice is made so."""
     state, seat = _busy_four_player_turn()
-    bot = make_bot("hard:multi_world_others=true", 5)
-    assert isinstance(bot, SearchBot)
     view = player_view(state, seat)
-    assert bot.choose(view, Budget(iterations=200)) in view["legal_actions"]
-    assert bot.last_root is not None
-    valued: list[Node] = []
+    calls: list[tuple[int, bool]] = []  # (actor, at a turn action)
 
-    def walk(node: Node) -> None:
-        if node.settled:
-            valued.append(node)
-        for child in (node.children or {}).values():
-            walk(child)
+    class Recording(SearchBot):
+        def _world_pick(self, s, actor, available):  # type: ignore[no-untyped-def]
+            calls.append((actor, s.stage == ACTION))
+            return super()._world_pick(s, actor, available)
 
-    walk(bot.last_root)
-    assert valued and all(n.actor != seat for n in valued)
-    assert all(set(n.settled or {}) <= set(n.order) for n in valued)
+    for on in (False, True):
+        bot = Recording(5)
+        bot.multi_world_others = on
+        assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
+        assert bool(calls) == on
+    assert all(actor != seat and turn for actor, turn in calls)

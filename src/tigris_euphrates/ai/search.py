@@ -50,7 +50,7 @@ from .triage import triage
 
 
 class Node:
-    __slots__ = ("actor", "avail", "children", "classes", "order", "settled", "visits", "wins")
+    __slots__ = ("actor", "avail", "children", "classes", "order", "visits", "wins")
 
     def __init__(self) -> None:
         self.actor = -1  # the seat that decides at this node (known once expanded)
@@ -63,10 +63,6 @@ class Node:
         #: the [visits, summed utility, availability, actor] that selection at another seat
         #: uses (the actor is kept for the backup).
         self.classes: dict[tuple[Action, int], list[float]] | None = None
-        #: With ``multi_world_others``: the actor's one-step value of each candidate that
-        #: leaves no decision inside the action (no conflict: its value does not depend on
-        #: the hands), from the first world that played it.
-        self.settled: dict[Action, float] | None = None
 
 
 def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
@@ -356,7 +352,7 @@ class SearchBot(ViewBot):
                 pick = available[0]  # node.order is best-ranked first
                 node.children[pick].avail += 1
             elif world_others and actor != seat and node is not root and s.stage == ACTION:
-                pick = self._world_pick(node, s, actor, available)
+                pick = self._world_pick(s, actor, available)
                 node.children[pick].avail += 1
             elif split and actor != seat:
                 pick = self._select_split(node, s, actor, available, c, lam, stats)
@@ -397,33 +393,17 @@ class SearchBot(ViewBot):
             st[0] += 1
             st[1] += u[int(st[3])]
 
-    def _world_pick(self, node: Node, s: State, actor: int, available: list[Action]) -> Action:
+    def _world_pick(self, s: State, actor: int, available: list[Action]) -> Action:
         """The candidate ``actor`` rates best in world ``s`` (``multi_world_others``): its
         one-step value after the decisions inside the action are settled by the fixed
         policies (with ``blind_replies``, in a copy where this seat's hand is dealt again);
-        the first candidate of the node's order among equals. A candidate that leaves no
-        decision inside the action is valued once per node (``Node.settled``): only the
-        conflicts it may start depend on the hands."""
-        settled = node.settled
-        if settled is None:
-            settled = node.settled = {}
-        seen: State | None = None
+        the first candidate of the node's order among equals."""
+        seen = self._blind(s) if self.blind_replies else s
         pick = available[0]
         best = -math.inf
-        wt = self.weights
         for a in available:
-            v = settled.get(a)
-            if v is None:
-                b = _ending_swap(s, a) if self._ending and isinstance(a, Swap) else None
-                s2 = apply_unchecked(s, b or a)
-                if s2.over or s2.stage == ACTION:
-                    v = settled[a] = value_for(s2, actor, wt)
-                else:
-                    if seen is None:
-                        seen = self._blind(s) if self.blind_replies else s
-                    if seen is not s:
-                        s2 = apply_unchecked(seen, b or a)
-                    v = value_for(settle(s2), actor, wt)
+            b = _ending_swap(seen, a) if self._ending and isinstance(a, Swap) else None
+            v = value_for(settle(apply_unchecked(seen, b or a)), actor, self.weights)
             if v > best:
                 best, pick = v, a
         return pick

@@ -45,8 +45,18 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.80,
     },
     {
-        "key": "hard_vs_3_greedy_b",
+        "key": "hard_vs_3_greedy",
         "title": "one hard vs three greedy, 4 players",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 120,
+        "seed": 43,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "hard_vs_3_greedy_b",
+        "title": "one hard vs three greedy, 4 players, other deals",
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,
@@ -56,7 +66,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     },
     {
         "key": "hard_vs_3_greedy_c",
-        "title": "one hard vs three greedy, 4 players, other deals",
+        "title": "one hard vs three greedy, 4 players, third deals",
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,

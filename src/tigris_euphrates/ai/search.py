@@ -44,7 +44,7 @@ from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION, CONFLICT
 from .base import Budget
-from .evaluate import FULL, Weights, commit_choice, settle, utilities, value_for, win_chances
+from .evaluate import FULL, Weights, commit_choice, settle, utilities, win_chances
 from .greedy import ViewBot, parse, rank_actions
 from .triage import triage
 
@@ -399,14 +399,12 @@ class SearchBot(ViewBot):
         policies (with ``blind_replies``, in a copy where this seat's hand is dealt again);
         the first candidate of the node's order among equals."""
         seen = self._blind(s) if self.blind_replies else s
-        pick = available[0]
-        best = -math.inf
-        for a in available:
-            b = _ending_swap(seen, a) if self._ending and isinstance(a, Swap) else None
-            v = value_for(settle(apply_unchecked(seen, b or a)), actor, self.weights)
-            if v > best:
-                best, pick = v, a
-        return pick
+        played = [
+            (_ending_swap(seen, a) if self._ending and isinstance(a, Swap) else None) or a
+            for a in available
+        ]
+        best = rank_actions(seen, actor, played, None, self.weights)[0][1]
+        return available[played.index(best)]
 
     def _select_split(
         self,

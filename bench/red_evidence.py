@@ -20,13 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
+import time
 from collections import Counter
 from math import comb
 from pathlib import Path
 from typing import Any
 
 from tigris_euphrates.ai import Budget, make_bot
+from tigris_euphrates.ai.determinize import Determinizer, ScoreTally
 from tigris_euphrates.ai.red_evidence import TOP, RedEvidence
+from tigris_euphrates.ai.red_reading import READING, read_action, turn_action
 from tigris_euphrates.engine import (
     State,
     apply,
@@ -40,6 +44,7 @@ from tigris_euphrates.engine import (
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import ACTION, REVOLT
 
+DEBUG = False
 KINDS = ("red", "tile", "leader", "revolt", "catastrophe", "other")
 
 
@@ -102,17 +107,22 @@ def count(games: int, seed: int) -> tuple[dict[int, Counter[str]], dict[str, lis
     return table, after
 
 
-def check(games: int, seed: int) -> dict[str, float]:
+def check(games: int, seed: int, conflict_tau: float = 0.3) -> dict[str, float]:
     """The posterior's and the prior's log loss and mean absolute error on the true red
     counts of the other seats, at each of seat 0's turn actions."""
-    loss = [0.0, 0.0]
-    err = [0.0, 0.0]
+    loss = [0.0, 0.0, 0.0]
+    err = [0.0, 0.0, 0.0]
     n = 0
+    spent = 0.0
+    reads = 0
     for g in range(games):
         bots = [make_bot("greedy", seed * 100 + g * 4 + p) for p in range(4)]
         s = new_game({"players": 4}, seed * 1000 + g)
         seen = RedEvidence()
         blind = RedEvidence(likelihood={})
+        read = RedEvidence(likelihood=READING)
+        tally = ScoreTally()
+        rng = random.Random(g)
         while not s.over:
             seat = to_act(s)
             assert seat is not None
@@ -122,19 +132,42 @@ def check(games: int, seed: int) -> dict[str, float]:
                 for p in range(1, 4):
                     k = view["players"][p]["hand_size"]
                     true = s.hands[p * 4 + RED]
-                    for i, ev in enumerate((seen, blind)):
+                    for i, ev in enumerate((seen, blind, read)):
                         odds = ev.posterior(p, k, unseen["red"], sum(unseen.values()))
                         loss[i] -= math.log(max(odds[true], 1e-9))
                         err[i] += sum(q * abs(r - true) for r, q in enumerate(odds))
                     n += 1
+            before = player_view(s, 0) if seat != 0 and s.stage == ACTION else None
+            s_before = s
             s, events = apply(s, bots[seat].choose(player_view(s, seat), Budget()))
-            seen.observe([redact_event(e, 0) for e in events])
+            seen_events = [redact_event(e, 0) for e in events]
+            for p, bot in enumerate(bots):
+                bot.observe([redact_event(e, p) for e in events])
+            if before is not None:
+                action = turn_action(seen_events, seat)
+                if action is not None:
+                    t0 = time.perf_counter()
+                    det = Determinizer(before, tally.scores(before))
+                    vec = read_action(det, seat, action, rng, conflict_tau=conflict_tau)
+                    if vec is not None and DEBUG:
+                        true = s_before.hands[seat * 4 + RED]
+                        print(seat, true, str(action), [round(x, 2) for x in vec])
+                    spent += time.perf_counter() - t0
+                    reads += 1
+                    if vec is not None:
+                        read.read(seat, vec)
+            seen.observe(seen_events)
+            read.observe(seen_events)
+            tally.observe(seen_events)
     return {
         "positions": n,
         "log_loss_posterior": loss[0] / n,
         "log_loss_prior": loss[1] / n,
         "abs_error_posterior": err[0] / n,
         "abs_error_prior": err[1] / n,
+        "log_loss_reading": loss[2] / n,
+        "abs_error_reading": err[2] / n,
+        "reading_ms": 1000 * spent / max(1, reads),
     }
 
 
@@ -143,6 +176,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=90)
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--check", type=int, default=0, help="games to score the posterior on")
+    ap.add_argument("--conflict-tau", type=float, default=0.3)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     table, after = count(args.games, args.seed)
@@ -166,7 +200,7 @@ def main() -> None:
         out[k] = {"kept": [kept for kept, _ in rows], "prior": [round(p, 1) for _, p in rows]}
     print("likelihood:", json.dumps(out["likelihood"]))
     if args.check:
-        out["check"] = check(args.check, args.seed + 1000)
+        out["check"] = check(args.check, args.seed + 1000, args.conflict_tau)
         print("check:", json.dumps(out["check"]))
     if args.out:
         args.out.write_text(json.dumps(out, indent=1))

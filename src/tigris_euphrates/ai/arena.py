@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import apply, make_record, new_game, player_view, redact_event, result, to_act
+from ..engine.state import ACTION
 from .base import Bot, Budget
 
 
@@ -61,6 +62,12 @@ def play_game(
         seat = to_act(state)
         assert seat is not None
         view = player_view(state, seat)
+        if state.stage == ACTION:
+            # A player at the table sees the board before every turn action: bots that read
+            # the others' choices (``reads_play``) are shown their own view of it.
+            for p, bot in enumerate(bots):
+                if p != seat and getattr(bot, "reads_play", False):
+                    bot.watch(player_view(state, p))  # type: ignore[attr-defined]
         budget = budgets[seat] if budgets is not None else None
         t0 = time.perf_counter()
         choice = bots[seat].choose(view, budget)

@@ -20,6 +20,7 @@ from .base import Budget
 from .determinize import Determinizer, HandBounds, RedRestraint, ScoreTally
 from .evaluate import BASIC, Weights, settle, value_for
 from .red_evidence import RedEvidence
+from .red_reading import READING, read_action, turn_action
 
 _PARSED: dict[str, Action] = {}
 
@@ -77,6 +78,12 @@ class ViewBot:
     #: Deal the other hands with these colour weights (red, blue, green, black): how much
     #: likelier a tile of the colour is to be held than to lie in the bag. None: uniform.
     hand_weights: tuple[float, float, float, float] | None = None
+    #: Deal each other seat's red tiles by what its turn actions said of them, read in each
+    #: position (``red_reading``: would a one-step player holding that many red tiles have
+    #: placed one, or started a revolt, rather than what it did?), with the revolts and what
+    #: was kept after red read by kind (``RedEvidence``). Needs the referee to show the bot
+    #: the board before the others' turn actions (``reads_play``, ``watch``).
+    red_reading = False
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -84,10 +91,31 @@ class ViewBot:
         self.tally = ScoreTally()
         self.hand_bounds = HandBounds()
         self.red = RedRestraint()
-        self.red_seen = RedEvidence()
+        self.red_seen = RedEvidence(READING if self.red_reading else None)
         self._last_ply = -1
+        self._watched: dict[str, Any] | None = None
+        #: Its own RNG, so that reading the others' play leaves the decisions' draws alone.
+        self._reading_rng = random.Random(seed + 7919)
+
+    @property
+    def reads_play(self) -> bool:
+        """Whether this bot wants its view before every other seat's turn action."""
+        return self.red_reading
+
+    def watch(self, view: dict[str, Any]) -> None:
+        """The board as this seat sees it before another seat's turn action."""
+        self._watched = view
 
     def observe(self, events: list[dict[str, Any]]) -> None:
+        watched, self._watched = self._watched, None
+        if watched is not None and watched.get("seat") is not None:
+            actor = watched["turn"]["player"]
+            action = turn_action(events, actor)
+            if action is not None and actor != watched["seat"]:
+                det = Determinizer(watched, self.tally.scores(watched))
+                vec = read_action(det, actor, action, self._reading_rng)
+                if vec is not None:
+                    self.red_seen.read(actor, vec)
         self.tally.observe(events)
         self.hand_bounds.observe(events)
         self.red.observe(events)
@@ -102,7 +130,7 @@ class ViewBot:
             self.red_seen.reset()
         self._last_ply = ply
         bounds = self.hand_bounds.bounds if self.infer_hands else None
-        odds = self._red_odds(view) if self.red_evidence else None
+        odds = self._red_odds(view) if self.red_evidence or self.red_reading else None
         return Determinizer(
             view,
             self.tally.scores(view),

@@ -45,6 +45,10 @@ LIKELIHOOD: dict[str, tuple[float, ...]] = {
     "after_red_support": (1.0, 0.103, 0.03, 0.02, 0.01),
 }
 
+#: What a group of a hand is filed with: a kind of ``LIKELIHOOD``, or a likelihood per red
+#: count read from one action (``red_reading``).
+Kind = str | tuple[float, ...]
+
 #: The highest red count told apart; a hand with more counts as this many.
 TOP = 4
 
@@ -55,9 +59,9 @@ class RedEvidence:
 
     def __init__(self, likelihood: dict[str, tuple[float, ...]] | None = None) -> None:
         self.likelihood = LIKELIHOOD if likelihood is None else likelihood
-        self.groups: dict[int, list[tuple[int, list[str]]]] = {}
+        self.groups: dict[int, list[tuple[int, list[Kind]]]] = {}
         self.sizes: dict[int, int] = {}
-        self._leader: tuple[int, list[str]] | None = None  # the kinds list of a leader move
+        self._leader: tuple[int, list[Kind]] | None = None  # the kinds list of a leader move
         self._revolt = False  # the conflict being decided is a revolt
 
     def observe(self, events: list[dict[str, Any]]) -> None:
@@ -105,10 +109,15 @@ class RedEvidence:
                 self._hand(seat).append((e["count"], []))
                 self.sizes[seat] = self.sizes.get(seat, HAND_SIZE) + e["count"]
 
-    def _hand(self, seat: int) -> list[tuple[int, list[str]]]:
+    def read(self, seat: int, likelihood: tuple[float, ...]) -> None:
+        """File a likelihood per red count (0 … ``TOP``) read from one turn action of
+        ``seat`` (``red_reading.read_action``), before the events of that action."""
+        self._file(seat, likelihood)
+
+    def _hand(self, seat: int) -> list[tuple[int, list[Kind]]]:
         return self.groups.setdefault(seat, [(self.sizes.setdefault(seat, HAND_SIZE), [])])
 
-    def _file(self, seat: int, kind: str) -> list[str]:
+    def _file(self, seat: int, kind: Kind) -> list[Kind]:
         groups = self._hand(seat)
         if not groups:  # none of the tiles held then is still held: nothing to say
             return []
@@ -175,7 +184,7 @@ class RedEvidence:
                 w *= comb(size, ri)
                 seen += ri
                 for kind in kinds:
-                    row = like.get(kind)
+                    row = kind if isinstance(kind, tuple) else like.get(kind)
                     if row is not None:
                         w *= row[min(seen, TOP)]
             out[r] += w

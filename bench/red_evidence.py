@@ -10,7 +10,11 @@ tiles) and scaled to 1 at no red, that is the likelihood of ``after_red_tile`` a
 ``after_red_support``. With ``--check N`` it then plays N
 more games and scores ``RedEvidence``'s posterior for each other seat's red count, as seat 0
 sees it, against the hypergeometric prior (log loss and mean absolute error; lower is
-better), and the prior dealt with ``--weights`` against the truth (mean red tiles per hand).
+better), and the same scores for the posterior that reads each turn action in its position
+(``ai.red_reading``: would a one-step player holding r red tiles have done otherwise?) with
+the time a reading takes. In the check the greedy players hear the events, as in a
+tournament (under hidden scoring their tally of the others' scores depends on it); in the
+count they do not, as when ``LIKELIHOOD`` was fitted.
 
     python bench/red_evidence.py --games 90 --seed 2 --check 8 --out bench/red_evidence.json
 """
@@ -44,7 +48,6 @@ from tigris_euphrates.engine import (
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import ACTION, REVOLT
 
-DEBUG = False
 KINDS = ("red", "tile", "leader", "revolt", "catastrophe", "other")
 
 
@@ -138,7 +141,6 @@ def check(games: int, seed: int, conflict_tau: float = 0.3) -> dict[str, float]:
                         err[i] += sum(q * abs(r - true) for r, q in enumerate(odds))
                     n += 1
             before = player_view(s, 0) if seat != 0 and s.stage == ACTION else None
-            s_before = s
             s, events = apply(s, bots[seat].choose(player_view(s, seat), Budget()))
             seen_events = [redact_event(e, 0) for e in events]
             for p, bot in enumerate(bots):
@@ -149,9 +151,6 @@ def check(games: int, seed: int, conflict_tau: float = 0.3) -> dict[str, float]:
                     t0 = time.perf_counter()
                     det = Determinizer(before, tally.scores(before))
                     vec = read_action(det, seat, action, rng, conflict_tau=conflict_tau)
-                    if vec is not None and DEBUG:
-                        true = s_before.hands[seat * 4 + RED]
-                        print(seat, true, str(action), [round(x, 2) for x in vec])
                     spent += time.perf_counter() - t0
                     reads += 1
                     if vec is not None:

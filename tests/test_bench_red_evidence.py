@@ -26,5 +26,6 @@ def test_every_turn_action_is_counted_once_with_the_actors_red() -> None:
 def test_the_check_scores_posterior_and_prior_on_the_same_positions() -> None:
     out = check(1, 8)
     assert out["positions"] > 50
-    for key in ("log_loss_posterior", "log_loss_prior", "abs_error_posterior", "abs_error_prior"):
+    keys = ("posterior", "prior", "reading")
+    for key in [f"log_loss_{k}" for k in keys] + [f"abs_error_{k}" for k in keys]:
         assert math.isfinite(out[key]) and out[key] >= 0

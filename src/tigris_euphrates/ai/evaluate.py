@@ -56,6 +56,11 @@ class Weights:
     #: that colour is on the board (wars); at most ``support_cap`` of a colour count.
     hand_support: float = 0.0
     support_cap: int = 4
+    #: Colours with equal scores share their ranks' weights (``colour_needs``) when a
+    #: leader's worth is weighted by how much its colour is needed; off, ties go by colour
+    #: index, so with every colour at 0 a red leader counts 1.35 times its worth and a black
+    #: one 0.38 times, and a first red point makes red the least needed colour at once.
+    tied_colours: bool = False
 
 
 BASIC = Weights()
@@ -66,6 +71,18 @@ def own_turns_left(s: State) -> float:
     """About how many more turns each seat gets: a turn draws about two tiles."""
     left = len(s.bag) - s.bag_pos
     return left / (2.2 * s.options.players)
+
+
+def colour_needs(row: list[int]) -> list[float]:
+    """Each colour's marginal worth (``RANK_WEIGHTS`` by its rank among the seat's four
+    colour scores, lowest first), colours with equal scores taking the mean of their ranks'
+    weights: nothing tells which of two equal colours will be the lower one."""
+    order = sorted(row)
+    out = []
+    for c in range(4):
+        idx = [i for i, x in enumerate(order) if x == row[c]]
+        out.append(sum(RANK_WEIGHTS[i] for i in idx) / len(idx))
+    return out
 
 
 def colour_ranks(row: list[int]) -> list[int]:
@@ -146,13 +163,16 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 totals.sort()
         v = w0 * totals[0] + w1 * totals[1] + w2 * totals[2] + w3 * totals[3]
         base = p * 4
-        ranks: list[int] | None = None
+        need: list[float] | None = None
         for c in range(4):
             cell = leaders[base + c]
             if cell < 0:
                 continue
-            if ranks is None:
-                ranks = colour_ranks(row)
+            if need is None:
+                if wt.tied_colours:
+                    need = colour_needs(row)
+                else:
+                    need = [RANK_WEIGHTS[r] for r in colour_ranks(row)]
             bit = 1 << cell
             for k in kingdoms:
                 if k & bit:
@@ -169,7 +189,7 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             for block, m in monument_cells:
                 if block & k and c in MONUMENTS[m]:
                     w += income * turns
-            v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
+            v += (0.35 + need[c]) * w
         v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
         v += wt.catastrophe * cats[p]
         out.append(v)

@@ -3,6 +3,7 @@ iteration budgets, and the proof that the search player cannot see hidden tiles.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -670,3 +671,35 @@ def test_world_others_choose_every_other_seats_turn_action_in_the_tree() -> None
         assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
         assert bool(calls) == on
     assert all(actor != seat and turn for actor, turn in calls)
+
+
+def test_tied_colours_share_their_ranks_weights() -> None:
+    """With every colour at 0 nothing says which will be the lowest: with ``tied_colours``
+    a farmer and a king standing alike are worth the same, and a first point in a colour
+    no longer makes it the least needed one at once; off, ties go by colour index."""
+    diagram = """
+        . r . . . . r .
+        . . . . . . . .
+    """
+    tied = dataclasses.replace(evaluate.FULL, tied_colours=True)
+    s = diagram_state(diagram, players=2, leaders="0 green a1, 1 black h1")
+    plain = evaluate.seat_values(s, evaluate.FULL)
+    shared = evaluate.seat_values(s, tied)
+    assert plain[0] > plain[1] + 0.05  # the green leader counted 0.45 times, the black 0.38
+    assert shared[0] == pytest.approx(shared[1])
+    assert evaluate.colour_needs([0, 0, 0, 0]) == pytest.approx([0.3575] * 4)
+    assert evaluate.colour_needs([1, 0, 0, 0])[0] == 0.03
+    assert evaluate.colour_needs([3, 1, 2, 5]) == [
+        evaluate.RANK_WEIGHTS[r] for r in evaluate.colour_ranks([3, 1, 2, 5])
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_multi_tied_colours_apply_with_three_or_four_players(players: int) -> None:
+    state, seen = _play_until(3, 4 * players, players)
+    seat = to_act(state)
+    bot = make_bot("hard:multi_tied_colours=true", 1)
+    assert isinstance(bot, SearchBot)
+    bot.observe(seen[seat])
+    bot.choose(player_view(state, seat), Budget(iterations=16))
+    assert bot._weights.tied_colours == (players > 2)

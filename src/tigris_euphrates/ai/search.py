@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
@@ -202,6 +203,9 @@ class SearchBot(ViewBot):
     #: statistics choose there), so no imagined opponent acts by its mean over every hand
     #: the worlds deal it. The candidates still come from the node's first ranking.
     multi_world_others = False
+    #: With three or four players, colours with equal scores share their ranks' weights in
+    #: the evaluation (``Weights.tied_colours``) wherever the search values a position.
+    multi_tied_colours = False
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -227,6 +231,7 @@ class SearchBot(ViewBot):
         self._split = False
         self._auto_support = False
         self._world_others = False
+        self._weights = self.weights  # the evaluation of the current decision
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
@@ -266,12 +271,17 @@ class SearchBot(ViewBot):
         self._split = self.multi_split_others and multi
         self._auto_support = self.multi_auto_support if multi else self.auto_support
         self._world_others = self.multi_world_others and multi
+        self._weights = (
+            replace(self.weights, tied_colours=True)
+            if multi and self.multi_tied_colours
+            else self.weights
+        )
         if self._spread is not None:
             self._c = self.multi_win_exploration
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
-        ranked = rank_actions(worlds[0], seat, actions, worlds, self.weights)
+        ranked = rank_actions(worlds[0], seat, actions, worlds, self._weights)
         root = Node()
         root.order = [a for _, a in ranked[: self.root_k]]
         kept = self._kept
@@ -381,9 +391,9 @@ class SearchBot(ViewBot):
         if not s.over and s.stage != ACTION:
             s = settle(s)
         u = (
-            utilities(s, self.weights)
+            utilities(s, self._weights)
             if self._spread is None
-            else win_chances(s, self.weights, self._spread)
+            else win_chances(s, self._weights, self._spread)
         )
         root.visits += 1
         for n, who in path:
@@ -403,7 +413,7 @@ class SearchBot(ViewBot):
             (_ending_swap(seen, a) if self._ending and isinstance(a, Swap) else None) or a
             for a in available
         ]
-        best = rank_actions(seen, actor, played, None, self.weights)[0][1]
+        best = rank_actions(seen, actor, played, None, self._weights)[0][1]
         return available[played.index(best)]
 
     def _select_split(
@@ -476,7 +486,7 @@ class SearchBot(ViewBot):
                 limit = self.node_sample
         acts = self._sample(s, legal_actions(s), limit, actor)
         seen = self._blind(s) if self.blind_replies and actor != self._seat else s
-        ranked = rank_actions(seen, actor, acts, None, self.weights)
+        ranked = rank_actions(seen, actor, acts, None, self._weights)
         again = bool(node.children)
         if node.children is None:
             node.children = {}

@@ -73,10 +73,13 @@ def own_turns_left(s: State) -> float:
     return left / (2.2 * s.options.players)
 
 
-def colour_needs(row: list[int]) -> list[float]:
+def colour_needs(row: list[int], tied: bool = True) -> list[float]:
     """Each colour's marginal worth (``RANK_WEIGHTS`` by its rank among the seat's four
-    colour scores, lowest first), colours with equal scores taking the mean of their ranks'
-    weights: nothing tells which of two equal colours will be the lower one."""
+    colour scores, lowest first). With ``tied`` colours with equal scores take the mean of
+    their ranks' weights (nothing tells which of two equal colours will be the lower one);
+    without, ties go by colour index (``colour_ranks``)."""
+    if not tied:
+        return [RANK_WEIGHTS[r] for r in colour_ranks(row)]
     order = sorted(row)
     out = []
     for c in range(4):
@@ -169,10 +172,7 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             if cell < 0:
                 continue
             if need is None:
-                if wt.tied_colours:
-                    need = colour_needs(row)
-                else:
-                    need = [RANK_WEIGHTS[r] for r in colour_ranks(row)]
+                need = colour_needs(row, wt.tied_colours)
             bit = 1 << cell
             for k in kingdoms:
                 if k & bit:
@@ -253,7 +253,7 @@ def war_potential(
             if cell >= 0 and k >> cell & 1:
                 row.append((idx & 3, idx >> 2))
         heads.append(row)
-    need = [[RANK_WEIGHTS[r] for r in colour_ranks(scores[p * 5 : p * 5 + 4])] for p in range(n)]
+    need = [colour_needs(scores[p * 5 : p * 5 + 4], False) for p in range(n)]
 
     reach = [dilate(k) & free for k in kingdoms]
     for i, ki in enumerate(kingdoms):

@@ -703,3 +703,66 @@ def test_multi_tied_colours_apply_with_three_or_four_players(players: int) -> No
     bot.observe(seen[seat])
     bot.choose(player_view(state, seat), Budget(iterations=16))
     assert bot._weights.tied_colours == (players > 2)
+
+
+def _revolt_on_seat_2(att_red: int, dfn_red: int, attacker_commits: int | None) -> State:
+    """Seat 1's priest enters at f2 against seat 2's priest at b2 (3 temples to 2); the
+    attacker has committed ``attacker_commits`` red tiles (None: its commitment is due)."""
+    s = diagram_state(
+        """
+        r R . . . r .
+        r . r k r . r
+        . . . . . . .
+        """,
+        players=4,
+        turn=1,
+        leaders="2 red b2",
+        hands=[{"blue": 2}, {"red": att_red, "black": 2}, {"red": dfn_red, "blue": 1}, {}],
+        # the rest of the tiles (10 red and 1 black on the board)
+        bag=["red"] * (47 - att_red - dfn_red) + ["blue"] * 33 + ["green"] * 30 + ["black"] * 27,
+        spare_treasures=3,
+    )
+    s, _ = apply(s, "leader red f2")
+    assert s.conflict is not None and s.conflict[4:6] == (3, 2)
+    if attacker_commits is not None:
+        s, _ = apply(s, f"commit {attacker_commits}")
+    return s
+
+
+def test_useful_commits_leave_out_the_dominated_ones() -> None:
+    """Committed tiles are lost whatever happens: the defender commits nothing or exactly
+    the least that wins (nothing when it wins already), the attacker nothing or a count
+    that beats the defender's base."""
+    assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, None)) == [0, 1, 2, 3]
+    assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, 0)) == [0, 1]
+    assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, 2)) == [0, 3]
+    assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, 3)) == [0]  # 6 against at most 5
+    s = _revolt_on_seat_2(3, 3, None)
+    assert s.conflict is not None
+    s.conflict = (*s.conflict[:4], 1, 3, -1)  # an attacker two short of the defender's base
+    assert evaluate.useful_commits(s) == [0, 3]
+    s.conflict = (*s.conflict[:4], 3, 2, 0)
+    assert evaluate.useful_commits(s) == [0, 1]
+
+
+def test_the_search_commits_no_tile_it_would_throw_away() -> None:
+    """Seat 2 defends its priest with three red tiles. When the attacker's total is out of
+    reach, `hard` (three or four players) gives in at once, without searching; when one tile
+    saves the priest, it weighs only that and nothing. Without the pruning the search weighs
+    every count."""
+    lost = _revolt_on_seat_2(3, 3, 3)
+    bot = make_bot("hard", 1)
+    assert isinstance(bot, SearchBot)
+    assert bot.choose(player_view(lost, 2), Budget(iterations=200)) == "commit 0"
+    assert bot.last_iterations == 0
+    winnable = _revolt_on_seat_2(3, 3, 0)
+    orders = []
+    for prune in (True, False):
+        bot = make_bot(f"hard:multi_prune_commits={str(prune).lower()}", 1)
+        assert isinstance(bot, SearchBot)
+        answer = bot.choose(player_view(winnable, 2), Budget(iterations=200))
+        assert bot.last_root is not None
+        orders.append(sorted(str(a) for a in bot.last_root.order))
+        if prune:
+            assert answer in ("commit 0", "commit 1")
+    assert orders == [["commit 0", "commit 1"], ["commit 0", "commit 1", "commit 2", "commit 3"]]

@@ -373,6 +373,25 @@ def commit_choice(s: State) -> Action:
     return Commit(0)
 
 
+def useful_commits(s: State) -> list[int]:
+    """The support commitments open to the player to act that no other one beats in every
+    case (the rest are *dominated*: the same outcome for more tiles thrown away).
+
+    Committed tiles are discarded whatever happens. The defender commits last, knowing the
+    attacker's total: nothing, or exactly the least that wins (ties go to the defender; no
+    commitment at all when it already wins). The attacker cannot know the defender's answer,
+    so any count that beats the defender's base may be worth it; one that does not loses
+    for certain, as nothing would. (The English variant's limits are this very rule.)"""
+    c = s.conflict
+    assert c is not None
+    _kind, _colour, _att, _dfn, abase, dbase, acommit = c
+    options = commit_range(s)
+    if acommit < 0:
+        return [n for n in options if n == 0 or abase + n > dbase]
+    need = abase + acommit - dbase
+    return [n for n in options if n == 0 or (need > 0 and n == need)]
+
+
 def monument_choice(s: State) -> Action:
     """Build the monument whose colours the placer's leaders can collect, else the first."""
     acts = legal_actions(s)

@@ -39,13 +39,21 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import State, apply_unchecked, legal_actions, to_act
-from ..engine.actions import Action, Swap
+from ..engine.actions import Action, Commit, Swap
 from ..engine.board import RED
 from ..engine.errors import IllegalAction
 from ..engine.legal import check
 from ..engine.state import ACTION, CONFLICT
 from .base import Budget
-from .evaluate import FULL, Weights, commit_choice, settle, utilities, win_chances
+from .evaluate import (
+    FULL,
+    Weights,
+    commit_choice,
+    settle,
+    useful_commits,
+    utilities,
+    win_chances,
+)
 from .greedy import ViewBot, parse, rank_actions
 from .triage import triage
 
@@ -206,6 +214,16 @@ class SearchBot(ViewBot):
     #: With three or four players, colours with equal scores share their ranks' weights in
     #: the evaluation (``Weights.tied_colours``) wherever the search values a position.
     multi_tied_colours = False
+    #: Only the support commitments that no other beats in every case are searched
+    #: (``evaluate.useful_commits``): a defender commits nothing or exactly the least that
+    #: wins, an attacker nothing or enough to beat the defender's base. Without it the
+    #: search spreads its visits over commitments whose values differ only by the tiles
+    #: thrown away (0.04 points a tile), far less than the noise of the dealt worlds, and
+    #: picks among them nearly at random: in 16 four-player games `hard` committed tiles to
+    #: 30 defences it could not win (43 tiles) and to 10 it had already won. With three or
+    #: four players, where it was measured; two-player figures were measured without it.
+    prune_commits = False
+    multi_prune_commits = True
     weights: Weights = FULL
     #: Stop once no other root candidate can catch up with the most visited one.
     early_stop = True
@@ -231,6 +249,7 @@ class SearchBot(ViewBot):
         self._split = False
         self._auto_support = False
         self._world_others = False
+        self._prune = self.prune_commits
         self._weights = self.weights  # the evaluation of the current decision
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
@@ -271,6 +290,7 @@ class SearchBot(ViewBot):
         self._split = self.multi_split_others and multi
         self._auto_support = self.multi_auto_support if multi else self.auto_support
         self._world_others = self.multi_world_others and multi
+        self._prune = self.multi_prune_commits if multi else self.prune_commits
         self._weights = (
             replace(self.weights, tied_colours=True)
             if multi and self.multi_tied_colours
@@ -281,6 +301,9 @@ class SearchBot(ViewBot):
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
+        if self._prune and worlds[0].stage == CONFLICT:
+            keep = useful_commits(worlds[0])  # the conflict and this seat's hand: the view's
+            actions = [a for a in actions if not isinstance(a, Commit) or a.n in keep]
         ranked = rank_actions(worlds[0], seat, actions, worlds, self._weights)
         root = Node()
         root.order = [a for _, a in ranked[: self.root_k]]
@@ -484,7 +507,10 @@ class SearchBot(ViewBot):
                 limit = self._widen[0]
             else:
                 limit = self.node_sample
-        acts = self._sample(s, legal_actions(s), limit, actor)
+        if self._prune and s.stage == CONFLICT:
+            acts: list[Action] = [Commit(n) for n in useful_commits(s)]
+        else:
+            acts = self._sample(s, legal_actions(s), limit, actor)
         seen = self._blind(s) if self.blind_replies and actor != self._seat else s
         ranked = rank_actions(seen, actor, acts, None, self._weights)
         again = bool(node.children)

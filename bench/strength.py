@@ -23,6 +23,11 @@ from tigris_euphrates.ai.tournament import plot_ratings, pooled_ratings, run_tou
 
 HERE = Path(__file__).parent
 
+#: The version of a bot that played a run kept from before a change of its defaults (today's
+#: code plays the command differently): such runs are shown, and added up, apart from
+#: today's, and the full benchmark does not play them again.
+VERSION_16 = "before the commitment pruning (the sixteenth session's hard)"
+
 EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "greedy_vs_random",
@@ -47,6 +52,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "hard_vs_3_greedy",
         "title": "one hard vs three greedy, 4 players",
+        "version": VERSION_16,
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 120,
@@ -57,6 +63,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "hard_vs_3_greedy_b",
         "title": "one hard vs three greedy, 4 players, other deals",
+        "version": VERSION_16,
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,
@@ -67,6 +74,7 @@ EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "hard_vs_3_greedy_c",
         "title": "one hard vs three greedy, 4 players, third deals",
+        "version": VERSION_16,
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,
@@ -77,10 +85,42 @@ EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "hard_vs_3_greedy_d",
         "title": "one hard vs three greedy, 4 players, fourth deals",
+        "version": VERSION_16,
         "bots": "hard,greedy,greedy,greedy",
         "players": 4,
         "games": 80,
         "seed": 49,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "hard_vs_3_greedy_e",
+        "title": "one hard vs three greedy, 4 players, fifth deals",
+        "version": VERSION_16,
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 80,
+        "seed": 57,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "hard_vs_3_greedy_45",
+        "title": "one hard vs three greedy, 4 players (deals of seed 45)",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 80,
+        "seed": 45,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "key": "hard_vs_3_greedy_47",
+        "title": "one hard vs three greedy, 4 players (deals of seed 47)",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 80,
+        "seed": 47,
         "subject": "hard",
         "target": 0.45,
     },
@@ -157,10 +197,8 @@ def collect(data: dict[str, Any]) -> None:
         games = summary["pairings"][0]["games"]
         summary["command"] = command(exp, games)
         data["experiments"][exp["key"]] = summary
-    keys = {e["key"] for e in EXPERIMENTS}
-    for key in list(data["experiments"]):
-        if key not in keys:
-            del data["experiments"][key]
+    exps = data["experiments"]  # in the order of EXPERIMENTS, without the ones it dropped
+    data["experiments"] = {e["key"]: exps[e["key"]] for e in EXPERIMENTS if e["key"] in exps}
     data["pooled_ratings"] = {"experiments": used, "ratings": pooled_ratings(two_player)}
     data["minimax"] = {}
     for key in MINIMAX:
@@ -193,11 +231,11 @@ def main() -> None:
         return
     only = {k for k in args.only.split(",") if k}
     for exp in EXPERIMENTS:
-        if only and exp["key"] not in only:
+        if (only and exp["key"] not in only) or exp.get("version"):
             continue
         games = exp["games"] if not args.quick else exp["players"] * 2
         t0 = time.time()
-        print(f"== {exp['title']}: {command(exp, games)}", flush=True)
+        print(f"== {_title(exp)}: {command(exp, games)}", flush=True)
         summary = run_tournament(
             exp["bots"].split(","),
             players=exp["players"],
@@ -221,9 +259,22 @@ def _step(exp: dict[str, Any]) -> bool:
     return bool(exp.get("step"))
 
 
-def _group(exp: dict[str, Any]) -> tuple[str, int, str, float, bool]:
-    """The match-up an experiment measures: its runs on other deals are added up."""
-    return (exp["bots"], exp["players"], exp["subject"], exp["target"], _step(exp))
+def _group(exp: dict[str, Any]) -> tuple[str, int, str, float, bool, str]:
+    """The match-up an experiment measures, and the version that played it: its runs on
+    other deals are added up."""
+    return (
+        exp["bots"],
+        exp["players"],
+        exp["subject"],
+        exp["target"],
+        _step(exp),
+        exp.get("version", ""),
+    )
+
+
+def _title(exp: dict[str, Any]) -> str:
+    version = exp.get("version")
+    return f"{exp['title']}, {version}" if version else str(exp["title"])
 
 
 def _goal(target: float, step: bool, rate: float, lo: float) -> str:
@@ -248,12 +299,12 @@ def write_markdown(data: dict[str, Any]) -> None:
     exps = data["experiments"]
     # Runs of the same match-up on other deals, added up (a ladder step with the ladder's own
     # games of that pair): where there are several, their sum, not each run, meets a target.
-    groups: dict[tuple[str, int, str, float, bool], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, int, str, float, bool, str], list[dict[str, Any]]] = {}
     for key, s in exps.items():
         exp = by_key.get(key)
         if exp is not None and exp["subject"] is not None:
             groups.setdefault(_group(exp), []).append(s["pairings"][0])
-    for (bots, _players, _subject, _target, step), pairings in groups.items():
+    for (bots, _players, _subject, _target, step, _version), pairings in groups.items():
         if step and "ladder" in exps:
             pair = set(bots.split(","))
             pairings += [lp for lp in exps["ladder"]["pairings"] if set(lp["lineup"]) == pair]
@@ -271,21 +322,39 @@ def write_markdown(data: dict[str, Any]) -> None:
         else:
             goal = _goal(exp["target"], _step(exp), b["win_rate"], lo)
         lines.append(
-            f"| {exp['title']} | {p['games']} | {exp['subject']} | {100 * b['win_rate']:.1f} % "
+            f"| {_title(exp)} | {p['games']} | {exp['subject']} | {100 * b['win_rate']:.1f} % "
             f"| {100 * lo:.1f}–{100 * hi:.1f} % | {goal} "
             f"| {b['mean_score']:.1f} / {other_score:.1f} |"
         )
-    for (bots, players, subject, target, step), pairings in groups.items():
+    for (bots, players, subject, target, step, version), pairings in groups.items():
         if len(pairings) < 2:
             continue
         wins = sum(p["bots"][subject]["wins"] for p in pairings)
         games = sum(p["games"] for p in pairings)
         lo, hi = wilson(wins, games)
         label = "with the ladder's games" if step else f"({players} players)"
+        if version:
+            label += f", {version},"
         lines.append(
             f"| all runs of {subject} in {bots} {label} together | {games} "
             f"| {subject} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
             f"| {_goal(target, step, wins / games, lo)} | |"
+        )
+    # A match-up played by several versions: every version's runs together as well.
+    versions: dict[tuple[str, int, str, float, bool], list[list[dict[str, Any]]]] = {}
+    for (bots, players, subject, target, step, _version), pairings in groups.items():
+        versions.setdefault((bots, players, subject, target, step), []).append(pairings)
+    for (bots, players, subject, target, step), by_version in versions.items():
+        if len(by_version) < 2:
+            continue
+        pairings = [p for one in by_version for p in one]
+        wins = sum(p["bots"][subject]["wins"] for p in pairings)
+        games = sum(p["games"] for p in pairings)
+        lo, hi = wilson(wins, games)
+        lines.append(
+            f"| all runs of {subject} in {bots} ({players} players), every version, together "
+            f"| {games} | {subject} | {100 * wins / games:.1f} % "
+            f"| {100 * lo:.1f}–{100 * hi:.1f} % | {_goal(target, step, wins / games, lo)} | |"
         )
     if "ladder" in exps:
         s = exps["ladder"]

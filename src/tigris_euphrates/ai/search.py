@@ -220,8 +220,10 @@ class SearchBot(ViewBot):
     #: search spreads its visits over commitments whose values differ only by the tiles
     #: thrown away (0.04 points a tile), far less than the noise of the dealt worlds, and
     #: picks among them nearly at random: in 16 four-player games `hard` committed tiles to
-    #: 30 defences it could not win (43 tiles) and to 10 it had already won. With three or
-    #: four players, where it was measured; two-player figures were measured without it.
+    #: 30 defences it could not win (43 tiles) and to 10 it had already won. What is left
+    #: out can never do better, so it is on with three or four players, where it was
+    #: measured (at 400 iterations on 240 deals 108 wins against 111: no difference in
+    #: strength, one waste fewer to watch); two-player figures were measured without it.
     prune_commits = False
     multi_prune_commits = True
     weights: Weights = FULL

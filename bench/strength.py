@@ -284,6 +284,19 @@ def _goal(target: float, step: bool, rate: float, lo: float) -> str:
     return f"≥ {100 * target:.0f} % (" + ("met" if rate >= target else "**not met**") + ")"
 
 
+def _pooled_row(
+    label: str, subject: str, pairings: list[dict[str, Any]], target: float, step: bool
+) -> str:
+    """A table row for several runs of one match-up added up."""
+    wins = sum(p["bots"][subject]["wins"] for p in pairings)
+    games = sum(p["games"] for p in pairings)
+    lo, hi = wilson(wins, games)
+    return (
+        f"| {label} together | {games} | {subject} | {100 * wins / games:.1f} % "
+        f"| {100 * lo:.1f}–{100 * hi:.1f} % | {_goal(target, step, wins / games, lo)} | |"
+    )
+
+
 def write_markdown(data: dict[str, Any]) -> None:
     lines = [
         "# Bot strength",
@@ -329,16 +342,11 @@ def write_markdown(data: dict[str, Any]) -> None:
     for (bots, players, subject, target, step, version), pairings in groups.items():
         if len(pairings) < 2:
             continue
-        wins = sum(p["bots"][subject]["wins"] for p in pairings)
-        games = sum(p["games"] for p in pairings)
-        lo, hi = wilson(wins, games)
         label = "with the ladder's games" if step else f"({players} players)"
         if version:
             label += f", {version},"
         lines.append(
-            f"| all runs of {subject} in {bots} {label} together | {games} "
-            f"| {subject} | {100 * wins / games:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-            f"| {_goal(target, step, wins / games, lo)} | |"
+            _pooled_row(f"all runs of {subject} in {bots} {label}", subject, pairings, target, step)
         )
     # A match-up played by several versions: every version's runs together as well.
     versions: dict[tuple[str, int, str, float, bool], list[list[dict[str, Any]]]] = {}
@@ -348,14 +356,8 @@ def write_markdown(data: dict[str, Any]) -> None:
         if len(by_version) < 2:
             continue
         pairings = [p for one in by_version for p in one]
-        wins = sum(p["bots"][subject]["wins"] for p in pairings)
-        games = sum(p["games"] for p in pairings)
-        lo, hi = wilson(wins, games)
-        lines.append(
-            f"| all runs of {subject} in {bots} ({players} players), every version, together "
-            f"| {games} | {subject} | {100 * wins / games:.1f} % "
-            f"| {100 * lo:.1f}–{100 * hi:.1f} % | {_goal(target, step, wins / games, lo)} | |"
-        )
+        label = f"all runs of {subject} in {bots} ({players} players), every version,"
+        lines.append(_pooled_row(label, subject, pairings, target, step))
     if "ladder" in exps:
         s = exps["ladder"]
         lines += [

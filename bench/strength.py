@@ -125,6 +125,16 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "target": 0.45,
     },
     {
+        "key": "hard_vs_3_greedy_49",
+        "title": "one hard vs three greedy, 4 players (deals of seed 49)",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": 80,
+        "seed": 49,
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
         "key": "medium_vs_greedy",
         "title": "medium vs greedy, 2 players (a ladder step, more games)",
         "bots": "medium,greedy",

@@ -28,6 +28,25 @@ HERE = Path(__file__).parent
 #: today's, and the full benchmark does not play them again.
 VERSION_16 = "before the commitment pruning (the sixteenth session's hard)"
 
+
+def _four_player(key: str, deals: str, games: int, seed: int, version: str = "") -> dict[str, Any]:
+    """A run of the four-player target: one hard against three greedy (``deals`` ends the
+    title; ``version``: played by an earlier version, see ``VERSION_16``)."""
+    exp: dict[str, Any] = {
+        "key": key,
+        "title": f"one hard vs three greedy, 4 players{deals}",
+        "bots": "hard,greedy,greedy,greedy",
+        "players": 4,
+        "games": games,
+        "seed": seed,
+        "subject": "hard",
+        "target": 0.45,
+    }
+    if version:
+        exp["version"] = version
+    return exp
+
+
 EXPERIMENTS: list[dict[str, Any]] = [
     {
         "key": "greedy_vs_random",
@@ -49,91 +68,14 @@ EXPERIMENTS: list[dict[str, Any]] = [
         "subject": "hard",
         "target": 0.80,
     },
-    {
-        "key": "hard_vs_3_greedy",
-        "title": "one hard vs three greedy, 4 players",
-        "version": VERSION_16,
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 120,
-        "seed": 43,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_b",
-        "title": "one hard vs three greedy, 4 players, other deals",
-        "version": VERSION_16,
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 45,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_c",
-        "title": "one hard vs three greedy, 4 players, third deals",
-        "version": VERSION_16,
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 47,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_d",
-        "title": "one hard vs three greedy, 4 players, fourth deals",
-        "version": VERSION_16,
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 49,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_e",
-        "title": "one hard vs three greedy, 4 players, fifth deals",
-        "version": VERSION_16,
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 57,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_45",
-        "title": "one hard vs three greedy, 4 players (deals of seed 45)",
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 45,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_47",
-        "title": "one hard vs three greedy, 4 players (deals of seed 47)",
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 47,
-        "subject": "hard",
-        "target": 0.45,
-    },
-    {
-        "key": "hard_vs_3_greedy_49",
-        "title": "one hard vs three greedy, 4 players (deals of seed 49)",
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": 80,
-        "seed": 49,
-        "subject": "hard",
-        "target": 0.45,
-    },
+    _four_player("hard_vs_3_greedy", "", 120, 43, VERSION_16),
+    _four_player("hard_vs_3_greedy_b", ", other deals", 80, 45, VERSION_16),
+    _four_player("hard_vs_3_greedy_c", ", third deals", 80, 47, VERSION_16),
+    _four_player("hard_vs_3_greedy_d", ", fourth deals", 80, 49, VERSION_16),
+    _four_player("hard_vs_3_greedy_e", ", fifth deals", 80, 57, VERSION_16),
+    _four_player("hard_vs_3_greedy_45", " (deals of seed 45)", 80, 45),
+    _four_player("hard_vs_3_greedy_47", " (deals of seed 47)", 80, 47),
+    _four_player("hard_vs_3_greedy_49", " (deals of seed 49)", 80, 49),
     {
         "key": "medium_vs_greedy",
         "title": "medium vs greedy, 2 players (a ladder step, more games)",

@@ -304,8 +304,8 @@ class SearchBot(ViewBot):
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]
         if self._prune and worlds[0].stage == CONFLICT:
-            keep = useful_commits(worlds[0])  # the conflict and this seat's hand: the view's
-            actions = [a for a in actions if not isinstance(a, Commit) or a.n in keep]
+            # the conflict and this seat's hand: what the view shows
+            actions = [Commit(n) for n in useful_commits(worlds[0])]
         ranked = rank_actions(worlds[0], seat, actions, worlds, self._weights)
         root = Node()
         root.order = [a for _, a in ranked[: self.root_k]]

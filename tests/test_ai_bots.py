@@ -652,11 +652,21 @@ def test_world_others_choose_by_the_hand_each_world_dealt_them() -> None:
         assert picks == ["leader red f2", "leader black c3"]
 
 
-def test_world_others_choose_every_other_seats_turn_action_in_the_tree() -> None:
-    """With ``multi_world_others`` every other seat's turn action the search walks through
-    is chosen in the world at hand (never this seat's own), and the search answers legally;
-    without it no choice is made so."""
-    state, seat = _busy_four_player_turn()
+@pytest.mark.parametrize("players", [2, 4])
+def test_world_others_choose_every_other_seats_turn_action_in_the_tree(players: int) -> None:
+    """With ``world_others`` (two players) or ``multi_world_others`` (three or four) every
+    other seat's turn action the search walks through is chosen in the world at hand (never
+    this seat's own), and the search answers legally; without it, or with only the switch
+    of the other player count, no choice is made so."""
+    if players == 4:
+        state, seat = _busy_four_player_turn()
+    else:
+        state, _ = _play_until(4, 20, 2)
+        seat = to_act(state)
+        while seat is not None and state.stage != ACTION:
+            state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
+            seat = to_act(state)
+        assert seat is not None
     view = player_view(state, seat)
     calls: list[tuple[int, bool]] = []  # (actor, at a turn action)
 
@@ -665,12 +675,15 @@ def test_world_others_choose_every_other_seats_turn_action_in_the_tree() -> None
             calls.append((actor, s.stage == ACTION))
             return super()._world_pick(s, actor, available)
 
-    for on in (False, True):
+    switches = ("multi_world_others", "world_others")
+    own, other = switches if players == 4 else switches[::-1]
+    for name, on in ((own, False), (other, True), (own, True)):
+        calls.clear()
         bot = Recording(5)
-        bot.multi_world_others = on
+        setattr(bot, name, on)
         assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
-        assert bool(calls) == on
-    assert all(actor != seat and turn for actor, turn in calls)
+        assert bool(calls) == (on and name == own)
+        assert all(actor != seat and turn for actor, turn in calls)
 
 
 def test_tied_colours_share_their_ranks_weights() -> None:

@@ -194,6 +194,8 @@ class SearchBot(ViewBot):
     #: (the strategy fusion of one tree over one observer's worlds). The subtrees below stay
     #: shared.
     multi_split_others = False
+    #: The same with two players (off; measured only against the cheating minimax there).
+    split_others = False
     #: Another seat's support commitments inside the tree are not searched: it plays the
     #: fixed policy (``commit_choice``: the defender the least that wins, the attacker all
     #: or nothing) with the hand its world dealt it. Searched, an imagined defender chooses
@@ -211,6 +213,8 @@ class SearchBot(ViewBot):
     #: statistics choose there), so no imagined opponent acts by its mean over every hand
     #: the worlds deal it. The candidates still come from the node's first ranking.
     multi_world_others = False
+    #: The same with two players (off; measured only against the cheating minimax there).
+    world_others = False
     #: With three or four players, colours with equal scores share their ranks' weights in
     #: the evaluation (``Weights.tied_colours``) wherever the search values a position.
     multi_tied_colours = False
@@ -289,9 +293,9 @@ class SearchBot(ViewBot):
         self._spread = self.multi_win_spread if multi else None
         self._focused = self.multi_focused_triage if multi else self.focused_triage
         self._ending = self.multi_ending_swaps if multi else self.ending_swaps
-        self._split = self.multi_split_others and multi
+        self._split = self.multi_split_others if multi else self.split_others
         self._auto_support = self.multi_auto_support if multi else self.auto_support
-        self._world_others = self.multi_world_others and multi
+        self._world_others = self.multi_world_others if multi else self.world_others
         self._prune = self.multi_prune_commits if multi else self.prune_commits
         self._weights = (
             replace(self.weights, tied_colours=True)

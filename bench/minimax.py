@@ -226,6 +226,16 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _shown(out: str) -> str:
+    """The ``--out`` path as a command run from the project's root would give it: relative
+    inside the project, absolute outside it."""
+    path = Path(out).resolve()
+    try:
+        return str(path.relative_to(HERE.parent))
+    except ValueError:
+        return str(path)
+
+
 def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(games)
     wins = sum(g["win"] for g in games)
@@ -245,7 +255,7 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
         "command": f"python bench/minimax.py --bot {args.bot} --games {args.games} "
         f"--seed {args.seed} --depth {args.depth} --widths {args.widths} --sees {args.sees} "
         + (f"--ours-sees {args.ours_sees} " if args.ours_sees != "view" else "")
-        + f"--out bench/{Path(args.out).name}",
+        + f"--out {_shown(args.out)}",
         "machine": f"{platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}",
         "bot": args.bot,

@@ -13,7 +13,7 @@ from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from minimax import Cheater, Guesser, _Truth
+from minimax import Cheater, Guesser, _shown, _Truth
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -93,3 +93,12 @@ def test_the_full_information_control_shows_our_search_the_hands() -> None:
         root = bot.last_root  # type: ignore[attr-defined]
         best.append(max(ch.wins / ch.visits for ch in root.children.values() if ch.visits))
     assert best[1] - best[0] > 1.0  # a revolt won against one lost: a leader and a point
+
+
+def test_the_recorded_command_names_the_output_file_given() -> None:
+    """A run's JSON says how to play it again: a file kept elsewhere in the project is named
+    by its own path (it used to become ``bench/<name>``), one outside by its absolute path."""
+    root = Path(__file__).resolve().parent.parent
+    kept = root / "bench" / "paired_runs" / "x.json"
+    assert _shown(str(kept)) == "bench/paired_runs/x.json"
+    assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"

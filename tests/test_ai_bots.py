@@ -276,11 +276,15 @@ def test_search_settings_follow_the_player_count(
     assert bot.last_iterations == 16
 
 
-def _busy_four_player_turn() -> tuple[Any, int]:
-    """A four-player position (random play) where the seat to act has 30+ turn actions."""
-    state, _ = _play_until(4, 40, 4)
+def _busy_turn(players: int = 4) -> tuple[Any, int]:
+    """A position of random play where the seat to act has a turn action to choose: with
+    four players one with 30+ of them, with two the first after 20 plies."""
+    plies, need = (40, 30) if players == 4 else (20, 1)
+    state, _ = _play_until(4, plies, players)
     seat = to_act(state)
-    while seat is not None and len(player_view(state, seat)["legal_actions"]) < 30:
+    while seat is not None and (
+        state.stage != ACTION or len(player_view(state, seat)["legal_actions"]) < need
+    ):
         state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
         seat = to_act(state)
     assert seat is not None
@@ -291,7 +295,7 @@ def test_progressive_widening_ranks_more_actions_at_busy_opponent_nodes() -> Non
     """With four players another seat's turn action is first ranked on a small sample; a
     node the search keeps coming back to is ranked again on the full sample, keeping its
     children's statistics and adding the better actions it finds."""
-    state, seat = _busy_four_player_turn()
+    state, seat = _busy_turn()
     limits: list[tuple[bool, int, int]] = []  # (other seat's turn action, sample, visits)
 
     class Recording(SearchBot):
@@ -314,7 +318,7 @@ def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
     """With ``multi_ranked_others`` the other seats play their best-ranked available action,
     so an iteration follows one line through all three opponents' replies: the tree reaches
     far deeper than the searched version for the same iterations."""
-    state, seat = _busy_four_player_turn()
+    state, seat = _busy_turn()
 
     def depth(node: Node) -> int:
         kids = [c for c in (node.children or {}).values() if c.visits]
@@ -339,7 +343,7 @@ def test_split_others_keep_statistics_per_class_of_the_dealt_hand() -> None:
     """With ``multi_split_others`` another seat's node keeps its selection statistics apart
     for each class of the hand a world dealt that seat (0, 1, 2+ red tiles): the classes
     together account for every visit of the child, and the search still answers legally."""
-    state, seat = _busy_four_player_turn()
+    state, seat = _busy_turn()
     bot = make_bot("hard:multi_split_others=true", 5)
     assert isinstance(bot, SearchBot)
     bot.early_stop = False
@@ -396,7 +400,7 @@ def test_win_chances_follow_the_leads_and_the_turns_left() -> None:
 def test_search_can_back_up_win_chances() -> None:
     """``multi_win_spread``: with four players the search backs up chances of finishing
     first (in [0, 1]) with its own exploration constant; two-player play is unchanged."""
-    state, seat = _busy_four_player_turn()
+    state, seat = _busy_turn()
     bot = make_bot("hard", 3)
     assert isinstance(bot, SearchBot)
     bot.multi_win_spread = 0.8
@@ -597,7 +601,7 @@ def test_auto_support_plays_other_seats_commitments_by_the_fixed_policy() -> Non
     """With ``multi_auto_support`` no other seat's support commitment is a node of the tree
     (each is played by ``commit_choice`` with the hand its world dealt); without it, the
     tree searches them."""
-    state, seat = _busy_four_player_turn()
+    state, seat = _busy_turn()
     view = player_view(state, seat)
     found = []
     for auto in (False, True):
@@ -658,15 +662,7 @@ def test_world_others_choose_every_other_seats_turn_action_in_the_tree(players: 
     other seat's turn action the search walks through is chosen in the world at hand (never
     this seat's own), and the search answers legally; without it, or with only the switch
     of the other player count, no choice is made so."""
-    if players == 4:
-        state, seat = _busy_four_player_turn()
-    else:
-        state, _ = _play_until(4, 20, 2)
-        seat = to_act(state)
-        while seat is not None and state.stage != ACTION:
-            state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
-            seat = to_act(state)
-        assert seat is not None
+    state, seat = _busy_turn(players)
     view = player_view(state, seat)
     calls: list[tuple[int, bool]] = []  # (actor, at a turn action)
 

@@ -682,6 +682,70 @@ def test_world_others_choose_every_other_seats_turn_action_in_the_tree(players: 
         assert all(actor != seat and turn for actor, turn in calls)
 
 
+def test_world_candidates_rank_other_seats_actions_for_each_class_of_their_hand() -> None:
+    """With ``world_candidates`` another seat's candidates are ranked again in the first world
+    of each class of its dealt hand: the revolt it would lose in the world that made the
+    node's first ranking (no red) is not that ranking's best, and it is, and chosen, in a
+    world that dealt it three red tiles; the first ranking stays its own class's. (One
+    candidate a ranking, so what each keeps is plain.)"""
+    revolt = """
+        r . . . . r .
+        r . r k r . r
+        . . . . . . .
+    """
+    bot = make_bot("hard:world_others=true:world_candidates=true", 3)
+    assert isinstance(bot, SearchBot)
+    bot._seat = 0
+    bot._world_cands = True
+    bot.node_k = 1
+    worlds = [
+        diagram_state(
+            revolt,
+            players=2,
+            turn=1,
+            leaders="0 red b2, 1 black c3, 1 green e3",
+            hands=[{"red": 2, "blue": 2}, {"red": reds, "black": 4 - reds, "green": 2}],
+        )
+        for reds in (0, 3)
+    ]
+    attack = parse("leader red f2")
+    node = Node()
+    bot._expand(node, worlds[0], 1)
+    first = list(node.order)
+    assert attack not in first
+    assert bot._class_available(node, worlds[0], 1) == first  # class 0: the first ranking
+    three = bot._class_available(node, worlds[1], 1)
+    assert attack in three and attack in node.children  # type: ignore[operator]
+    assert bot._world_pick(worlds[1], 1, three) == attack
+    assert node.by_class is not None and sorted(node.by_class) == [0, 2]
+    assert bot._class_available(node, worlds[0], 1) == first
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_world_candidates_act_at_their_own_player_count(players: int) -> None:
+    """``world_candidates`` (two players) and ``multi_world_candidates`` (three or four) keep
+    candidates per class at other seats' nodes of the tree, each only at its own player
+    count and only with the matching ``world_others``; the search answers legally."""
+    state, seat = _busy_turn(players)
+    view = player_view(state, seat)
+    own, other = ("multi_", "") if players == 4 else ("", "multi_")
+    for prefix, on in ((own, True), (other, False)):
+        bot = make_bot(f"hard:{own}world_others=true:{prefix}world_candidates=true", 5)
+        assert isinstance(bot, SearchBot)
+        assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
+        assert bot.last_root is not None
+        classed = 0
+        stack = [bot.last_root]
+        while stack:
+            node = stack.pop()
+            if node.by_class:
+                assert node.actor != seat
+                assert all(a in (node.children or {}) for o in node.by_class.values() for a in o)
+                classed += 1
+            stack.extend((node.children or {}).values())
+        assert bool(classed) == on
+
+
 def test_tied_colours_share_their_ranks_weights() -> None:
     """With every colour at 0 nothing says which will be the lowest: with ``tied_colours``
     a farmer and a king standing alike are worth the same, and a first point in a colour

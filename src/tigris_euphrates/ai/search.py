@@ -59,7 +59,7 @@ from .triage import triage
 
 
 class Node:
-    __slots__ = ("actor", "avail", "children", "classes", "order", "visits", "wins")
+    __slots__ = ("actor", "avail", "by_class", "children", "classes", "order", "visits", "wins")
 
     def __init__(self) -> None:
         self.actor = -1  # the seat that decides at this node (known once expanded)
@@ -72,6 +72,10 @@ class Node:
         #: the [visits, summed utility, availability, actor] that selection at another seat
         #: uses (the actor is kept for the backup).
         self.classes: dict[tuple[Action, int], list[float]] | None = None
+        #: With ``world_candidates``: another seat's candidates per class of the hand the
+        #: world dealt it (how many red tiles: 0, 1, 2 or more), each ranked in a world of
+        #: that class; all of them are among ``children``.
+        self.by_class: dict[int, list[Action]] | None = None
 
 
 def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
@@ -218,6 +222,14 @@ class SearchBot(ViewBot):
     #: against greedy at 400 iterations; not significant, and the two-player table runs were
     #: played without it.
     world_others = False
+    #: With ``world_others``, another seat's candidates at a node are ranked once for each
+    #: class of the hand the worlds deal it (0, 1, 2 or more red tiles), in the first world
+    #: of that class, and the world at hand chooses among its own class's candidates.
+    #: Without it every world chooses among the candidates ranked in the first world that
+    #: reached the node: when that world dealt the seat no red, its revolts rank low and are
+    #: cut, and no world ever starts them there, even those that dealt it the red to win.
+    world_candidates = False
+    multi_world_candidates = False
     #: With three or four players, colours with equal scores share their ranks' weights in
     #: the evaluation (``Weights.tied_colours``) wherever the search values a position.
     multi_tied_colours = False
@@ -258,6 +270,7 @@ class SearchBot(ViewBot):
         self._split = False
         self._auto_support = False
         self._world_others = False
+        self._world_cands = False
         self._prune = self.prune_commits
         self._weights = self.weights  # the evaluation of the current decision
         # The subtree under the action this bot chose last, and the public position it leads
@@ -299,6 +312,7 @@ class SearchBot(ViewBot):
         self._split = self.multi_split_others if multi else self.split_others
         self._auto_support = self.multi_auto_support if multi else self.auto_support
         self._world_others = self.multi_world_others if multi else self.world_others
+        self._world_cands = self.multi_world_candidates if multi else self.world_candidates
         self._prune = self.multi_prune_commits if multi else self.prune_commits
         self._weights = (
             replace(self.weights, tied_colours=True)
@@ -394,6 +408,8 @@ class SearchBot(ViewBot):
                 pick = available[0]  # node.order is best-ranked first
                 node.children[pick].avail += 1
             elif world_others and actor != seat and node is not root and s.stage == ACTION:
+                if self._world_cands:
+                    available = self._class_available(node, s, actor) or available
                 pick = self._world_pick(s, actor, available)
                 node.children[pick].avail += 1
             elif split and actor != seat:
@@ -447,6 +463,21 @@ class SearchBot(ViewBot):
         ]
         best = rank_actions(seen, actor, played, None, self._weights)[0][1]
         return available[played.index(best)]
+
+    def _class_available(self, node: Node, s: State, actor: int) -> list[Action]:
+        """The candidates of the class of ``actor``'s hand in world ``s`` that are legal
+        there (``world_candidates``), ranked in this world when the class is new at the
+        node. The node's first ranking is the first class's: a node is expanded in the world
+        that first passes through it after its first visit, which then comes here."""
+        reds = s.hands[actor * 4 + RED]
+        cls = reds if reds < 2 else 2
+        table = node.by_class
+        if table is None:
+            table = node.by_class = {cls: list(node.order)}
+        order = table.get(cls)
+        if order is None:
+            order = table[cls] = self._expand(node, s, actor)
+        return self._available(s, order)
 
     def _select_split(
         self,
@@ -505,10 +536,10 @@ class SearchBot(ViewBot):
             return [a for a in order if _legal_in(s, a)]
         return [a for a in order if _legal_in(s, a) or _ending_swap(s, a) is not None]
 
-    def _expand(self, node: Node, s: State, actor: int, limit: int = 0) -> None:
+    def _expand(self, node: Node, s: State, actor: int, limit: int = 0) -> list[Action]:
         """Rank a sample of the actor's actions (``limit``, else the sample for the actor) and
         add the best ``node_k`` that are not children yet (called again when no child is
-        legal in a world, or to widen: a new sample)."""
+        legal in a world, or to widen: a new sample); returns those best ``node_k``."""
         if not limit:
             if actor == self._seat:
                 limit = self.own_sample
@@ -526,15 +557,16 @@ class SearchBot(ViewBot):
         if node.children is None:
             node.children = {}
         node.actor = actor
-        for _, a in ranked[: self.node_k]:
+        top = [a for _, a in ranked[: self.node_k]]
+        for a in top:
             if a not in node.children:
                 node.children[a] = Node()
                 node.order.append(a)
         if again and self._ranked_others and actor != self._seat:
             # a new ranking (widening, or a world where no child was legal): its best first
-            top = [a for _, a in ranked[: self.node_k]]
             node.order = top + [a for a in node.order if a not in top]
         node.visits = max(node.visits, 1)
+        return top
 
     def _blind(self, s: State) -> State:
         """``s`` as another seat may imagine it: this seat's hand dealt again at random from

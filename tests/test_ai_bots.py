@@ -721,16 +721,22 @@ def test_world_candidates_rank_other_seats_actions_for_each_class_of_their_hand(
     assert bot._class_available(node, worlds[0], 1) == first
 
 
+@pytest.mark.parametrize("kind", ["world", "own"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_world_candidates_act_at_their_own_player_count(players: int) -> None:
-    """``world_candidates`` (two players) and ``multi_world_candidates`` (three or four) keep
-    candidates per class at other seats' nodes of the tree, each only at its own player
-    count and only with the matching ``world_others``; the search answers legally."""
+def test_candidates_per_class_act_at_their_own_player_count(players: int, kind: str) -> None:
+    """``world_candidates`` / ``own_candidates`` (two players) and their ``multi_`` switches
+    (three or four) keep candidates per class at other seats' nodes (with the matching
+    ``world_others``) or at this seat's own, each only at its own player count; the search
+    answers legally."""
     state, seat = _busy_turn(players)
     view = player_view(state, seat)
     own, other = ("multi_", "") if players == 4 else ("", "multi_")
     for prefix, on in ((own, True), (other, False)):
-        bot = make_bot(f"hard:{own}world_others=true:{prefix}world_candidates=true", 5)
+        if kind == "world":
+            spec = f"hard:{own}world_others=true:{prefix}world_candidates=true"
+        else:
+            spec = f"hard:{prefix}own_candidates=true"
+        bot = make_bot(spec, 5)
         assert isinstance(bot, SearchBot)
         assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
         assert bot.last_root is not None
@@ -739,11 +745,44 @@ def test_world_candidates_act_at_their_own_player_count(players: int) -> None:
         while stack:
             node = stack.pop()
             if node.by_class:
-                assert node.actor != seat
+                assert (node.actor == seat) == (kind == "own")
                 assert all(a in (node.children or {}) for o in node.by_class.values() for a in o)
                 classed += 1
             stack.extend((node.children or {}).values())
         assert bool(classed) == on
+
+
+def test_own_candidates_rank_this_seats_actions_for_each_class_of_the_other_hands() -> None:
+    """With ``own_candidates`` this seat's node below the root is ranked again in the first
+    world of each class of the other hands: the revolt it would lose where the defender was
+    dealt three red tiles is not that world's best, and it joins the candidates once a
+    world dealt the defender none; selection then weighs both in every world."""
+    revolt = """
+        r . . . . r .
+        r . r k r . r
+        . . . . . . .
+    """
+    bot = make_bot("hard:own_candidates=true", 3)
+    assert isinstance(bot, SearchBot)
+    bot._seat = 0
+    bot.node_k = 1
+    held, bare = (
+        diagram_state(
+            revolt,
+            players=2,
+            leaders="1 red b2, 0 black c3, 0 green e3",
+            hands=[{"red": 2, "black": 2, "green": 2}, {"red": reds, "blue": 4 - reds}],
+        )
+        for reds in (3, 0)
+    )
+    node = Node()
+    bot._expand(node, held, 0)
+    bot._own_class(node, held)
+    assert node.order == [parse("leader red g1")]
+    bot._own_class(node, bare)
+    bot._own_class(node, bare)
+    assert node.order == [parse("leader red g1"), parse("leader red f2")]
+    assert node.by_class is not None and sorted(node.by_class) == [0, 2]
 
 
 def test_tied_colours_share_their_ranks_weights() -> None:

@@ -74,7 +74,8 @@ class Node:
         self.classes: dict[tuple[Action, int], list[float]] | None = None
         #: With ``world_candidates``: another seat's candidates per class of the hand the
         #: world dealt it (how many red tiles: 0, 1, 2 or more), each ranked in a world of
-        #: that class; all of them are among ``children``.
+        #: that class; with ``own_candidates``, at this seat's nodes, the candidates each
+        #: class of the other hands added. All of them are among ``children``.
         self.by_class: dict[int, list[Action]] | None = None
 
 
@@ -230,6 +231,16 @@ class SearchBot(ViewBot):
     #: cut, and no world ever starts them there, even those that dealt it the red to win.
     world_candidates = False
     multi_world_candidates = False
+    #: This seat's own candidates below the root are ranked again in the first world of
+    #: each class of the other hands (the most red tiles another seat holds: 0, 1, 2 or
+    #: more), and selection chooses among all of them by the statistics shared by every
+    #: world (the choice cannot depend on the hidden class; only the candidates come from
+    #: it). Without it a node's candidates come from the one world that first ranked them:
+    #: when that world dealt the defender the red to answer a revolt, the revolt ranks low
+    #: and is cut, and the tree never tries it in any world (the root ranks over several
+    #: worlds and is not changed).
+    own_candidates = False
+    multi_own_candidates = False
     #: With three or four players, colours with equal scores share their ranks' weights in
     #: the evaluation (``Weights.tied_colours``) wherever the search values a position.
     multi_tied_colours = False
@@ -271,6 +282,7 @@ class SearchBot(ViewBot):
         self._auto_support = False
         self._world_others = False
         self._world_cands = False
+        self._own_cands = False
         self._prune = self.prune_commits
         self._weights = self.weights  # the evaluation of the current decision
         # The subtree under the action this bot chose last, and the public position it leads
@@ -313,6 +325,7 @@ class SearchBot(ViewBot):
         self._auto_support = self.multi_auto_support if multi else self.auto_support
         self._world_others = self.multi_world_others if multi else self.world_others
         self._world_cands = self.multi_world_candidates if multi else self.world_candidates
+        self._own_cands = self.multi_own_candidates if multi else self.own_candidates
         self._prune = self.multi_prune_commits if multi else self.prune_commits
         self._weights = (
             replace(self.weights, tied_colours=True)
@@ -395,6 +408,8 @@ class SearchBot(ViewBot):
             assert node.children is not None
             if widen is not None and node.visits == widen[1] and actor != self._seat:
                 self._expand(node, s, actor, self.node_sample)
+            if self._own_cands and actor == seat and node is not root and s.stage == ACTION:
+                self._own_class(node, s)
             # The root's candidates come from the view's legal actions: legal in every world.
             available = node.order if node is root else self._available(s, node.order)
             if not available:
@@ -463,6 +478,20 @@ class SearchBot(ViewBot):
         ]
         best = rank_actions(seen, actor, played, None, self._weights)[0][1]
         return available[played.index(best)]
+
+    def _own_class(self, node: Node, s: State) -> None:
+        """Rank this seat's actions at ``node`` in world ``s`` when the class of the other
+        hands there (the most red tiles another seat holds: 0, 1, 2+) is new at the node
+        (``own_candidates``); the best are added to the node's candidates. The node's first
+        ranking counts for the class of the world that made it (this one, when it was just
+        expanded)."""
+        reds = max(s.hands[p * 4 + RED] for p in range(s.players) if p != self._seat)
+        cls = reds if reds < 2 else 2
+        table = node.by_class
+        if table is None:
+            node.by_class = {cls: list(node.order)}
+        elif cls not in table:
+            table[cls] = self._expand(node, s, self._seat)
 
     def _class_available(self, node: Node, s: State, actor: int) -> list[Action]:
         """The candidates of the class of ``actor``'s hand in world ``s`` that are legal

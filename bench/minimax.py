@@ -196,6 +196,10 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     while not s.over:
         seat = to_act(s)
         assert seat is not None
+        if seat != seat_ours and s.stage == ACTION and getattr(ours, "reads_play", False):
+            # as at the table (and in ``arena.play_game``): a bot that reads the other
+            # seat's choices is shown its own view of the board before each turn action
+            ours.watch(player_view(s, seat_ours))  # type: ignore[attr-defined]
         t0 = time.perf_counter()
         # ours gets a view and nothing more; the cheater the true state (hands, bag order)
         if seat == seat_ours:

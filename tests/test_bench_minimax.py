@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
@@ -102,3 +105,48 @@ def test_the_recorded_command_names_the_output_file_given() -> None:
     kept = root / "bench" / "paired_runs" / "x.json"
     assert _shown(str(kept)) == "bench/paired_runs/x.json"
     assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"
+
+
+def test_a_bot_that_reads_play_is_shown_the_board_before_the_minimaxs_turn_actions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``red_reading`` reads the other seat's turn actions from the board it saw before each
+    (``watch``), as the tournament referee shows it: the benchmark must show it too, its
+    own view only, or the option would be measured doing nothing."""
+    import minimax
+
+    seen: list[dict[str, Any]] = []
+    readings: list[int] = []
+
+    def recording(name: str, seed: int) -> Any:
+        bot = make_bot(name, seed)
+        original = bot.watch  # type: ignore[attr-defined]
+
+        def watch(view: dict[str, Any]) -> None:
+            seen.append(view)
+            original(view)
+
+        bot.watch = watch  # type: ignore[attr-defined]
+        filed = bot.red_seen.read  # type: ignore[attr-defined]
+
+        def read(seat: int, likelihood: tuple[float, ...]) -> None:
+            readings.append(seat)
+            filed(seat, likelihood)
+
+        bot.red_seen.read = read  # type: ignore[attr-defined]
+        return bot
+
+    monkeypatch.setattr(minimax, "make_bot", recording)
+    task = {
+        "index": 1,
+        "seed": 7,
+        "bot": "greedy:red_reading=true",
+        "depth": 1,
+        "widths": [4],
+        "sees": "state",
+        "ours_sees": "view",
+    }
+    out = minimax.play(task)
+    assert out["seat"] == 1 and seen
+    assert all(v["seat"] == 1 and v["turn"]["player"] == 0 for v in seen)
+    assert readings and set(readings) == {0}  # the minimax's actions were read

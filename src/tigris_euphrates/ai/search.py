@@ -98,6 +98,13 @@ def _public(s: State) -> tuple[int, ...]:
     return (s.ply, s.turn, s.stage, s.actions_left, s.occupied(), s.lmask, *s.tiles, *s.scores)
 
 
+def _red_class(s: State, seats: list[int]) -> int:
+    """The class of the hands of ``seats`` in world ``s`` that the per-class options key on:
+    the most red tiles one of them holds, 0, 1 or 2 (for 2 or more)."""
+    reds = max(s.hands[p * 4 + RED] for p in seats)
+    return reds if reds < 2 else 2
+
+
 def _legal_in(s: State, a: Action) -> bool:
     try:
         check(s, a)
@@ -487,8 +494,7 @@ class SearchBot(ViewBot):
         (``own_candidates``); the best are added to the node's candidates. The node's first
         ranking counts for the class of the world that made it (this one, when it was just
         expanded)."""
-        reds = max(s.hands[p * 4 + RED] for p in range(s.players) if p != self._seat)
-        cls = reds if reds < 2 else 2
+        cls = _red_class(s, [p for p in range(s.players) if p != self._seat])
         table = node.by_class
         if table is None:
             node.by_class = {cls: list(node.order)}
@@ -500,8 +506,7 @@ class SearchBot(ViewBot):
         there (``world_candidates``), ranked in this world when the class is new at the
         node. The node's first ranking is the first class's: a node is expanded in the world
         that first passes through it after its first visit, which then comes here."""
-        reds = s.hands[actor * 4 + RED]
-        cls = reds if reds < 2 else 2
+        cls = _red_class(s, [actor])
         table = node.by_class
         if table is None:
             table = node.by_class = {cls: list(node.order)}
@@ -524,8 +529,7 @@ class SearchBot(ViewBot):
         world dealt it (``multi_split_others``); the chosen class statistics go on ``stats``
         for the backup (as [visits, wins, avail, actor])."""
         assert node.children is not None
-        reds = s.hands[actor * 4 + RED]
-        cls = reds if reds < 2 else 2
+        cls = _red_class(s, [actor])
         table = node.classes
         if table is None:
             table = node.classes = {}

@@ -682,30 +682,38 @@ def test_world_others_choose_every_other_seats_turn_action_in_the_tree(players: 
         assert all(actor != seat and turn for actor, turn in calls)
 
 
+_F2_REVOLT = """
+    r . . . . r .
+    r . r k r . r
+    . . . . . . .
+"""
+
+
+def _f2_revolt(mover: int, mover_hand: dict[str, int], other_hand: dict[str, int]) -> State:
+    """Two players, ``mover`` to act with its king at c3 and farmer at e3: a red leader at f2
+    (3 temples) starts a revolt against the other seat's priest at b2 (2 temples)."""
+    hands = [mover_hand, other_hand] if mover == 0 else [other_hand, mover_hand]
+    return diagram_state(
+        _F2_REVOLT,
+        players=2,
+        turn=mover,
+        leaders=f"{1 - mover} red b2, {mover} black c3, {mover} green e3",
+        hands=hands,
+    )
+
+
 def test_world_candidates_rank_other_seats_actions_for_each_class_of_their_hand() -> None:
     """With ``world_candidates`` another seat's candidates are ranked again in the first world
     of each class of its dealt hand: the revolt it would lose in the world that made the
     node's first ranking (no red) is not that ranking's best, and it is, and chosen, in a
     world that dealt it three red tiles; the first ranking stays its own class's. (One
     candidate a ranking, so what each keeps is plain.)"""
-    revolt = """
-        r . . . . r .
-        r . r k r . r
-        . . . . . . .
-    """
     bot = make_bot("hard:world_others=true:world_candidates=true", 3)
     assert isinstance(bot, SearchBot)
     bot._seat = 0
-    bot._world_cands = True
     bot.node_k = 1
     worlds = [
-        diagram_state(
-            revolt,
-            players=2,
-            turn=1,
-            leaders="0 red b2, 1 black c3, 1 green e3",
-            hands=[{"red": 2, "blue": 2}, {"red": reds, "black": 4 - reds, "green": 2}],
-        )
+        _f2_revolt(1, {"red": reds, "black": 4 - reds, "green": 2}, {"red": 2, "blue": 2})
         for reds in (0, 3)
     ]
     attack = parse("leader red f2")
@@ -757,22 +765,12 @@ def test_own_candidates_rank_this_seats_actions_for_each_class_of_the_other_hand
     world of each class of the other hands: the revolt it would lose where the defender was
     dealt three red tiles is not that world's best, and it joins the candidates once a
     world dealt the defender none; selection then weighs both in every world."""
-    revolt = """
-        r . . . . r .
-        r . r k r . r
-        . . . . . . .
-    """
     bot = make_bot("hard:own_candidates=true", 3)
     assert isinstance(bot, SearchBot)
     bot._seat = 0
     bot.node_k = 1
     held, bare = (
-        diagram_state(
-            revolt,
-            players=2,
-            leaders="1 red b2, 0 black c3, 0 green e3",
-            hands=[{"red": 2, "black": 2, "green": 2}, {"red": reds, "blue": 4 - reds}],
-        )
+        _f2_revolt(0, {"red": 2, "black": 2, "green": 2}, {"red": reds, "blue": 4 - reds})
         for reds in (3, 0)
     )
     node = Node()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,18 @@ def test_a_level_with_settings_is_a_variant_a_tournament_can_measure() -> None:
     for bad in ("hard:nonsense=1", "hard:choose=1", "hard:infer_hands", "nobody:x=1"):
         with pytest.raises(ValueError):
             make_bot(bad)
+    # a value of the wrong kind is refused when the bot is made, naming what it takes,
+    # instead of failing mid-game (``none`` is not JSON: ``null`` is)
+    for bad, says in (
+        ("hard:seconds=none", "'seconds' of hard takes a number or null, not 'none'"),
+        ("hard:iterations=1.5", "takes a whole number"),
+        ("hard:world_others=1", "takes true or false"),
+        ("hard:hand_weights=0.7", "takes a list or null"),
+        ("greedy:hand_support=true", "'hand_support' of greedy takes a number"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(says)):
+            make_bot(bad)
+    assert make_bot("hard:seconds=null:iterations=400:exploration=1", 3).seconds is None
     s = run_tournament(["greedy:hand_support=0.3", "random"], games=2, seed=2, jobs=1)
     assert set(s["pairings"][0]["bots"]) == {"greedy:hand_support=0.3", "random"}
     assert s["results"][0]["seats"][0] in ("greedy:hand_support=0.3", "random")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import types
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +38,35 @@ def _setting(text: str) -> Any:
     except ValueError:
         return text
     return tuple(value) if isinstance(value, list) else value
+
+
+def _kinds(hint: Any) -> tuple[type, ...]:
+    """The plain types a setting's annotation (or its default's type) admits: ``float |
+    None`` gives ``(float, NoneType)``, ``tuple[int, int]`` gives ``(tuple,)``."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return tuple(k for arg in typing.get_args(hint) for k in _kinds(arg))
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        return (origin,)
+    return (hint,) if isinstance(hint, type) else ()
+
+
+def _fits(value: Any, kinds: tuple[type, ...]) -> bool:
+    """Whether a setting's JSON value has one of ``kinds`` (a whole number is a float, but a
+    boolean is not a number)."""
+    if not kinds:
+        return True
+    if isinstance(value, bool):
+        return bool in kinds
+    if isinstance(value, int) and float in kinds:
+        return True
+    return isinstance(value, kinds)
+
+
+def _kind_names(kinds: tuple[type, ...]) -> str:
+    names = {bool: "true or false", int: "a whole number", float: "a number"}
+    names.update({type(None): "null", tuple: "a list", str: "text"})
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
 def split_specs(text: str) -> list[str]:
@@ -73,22 +104,29 @@ def bot_class(spec: str) -> Callable[[int], Bot]:
         return cls
     attrs: dict[str, Any] = {}
     weights: dict[str, Any] = {}
-    fields = {f.name for f in dataclasses.fields(Weights)}
+    fields = typing.get_type_hints(Weights)
+    hints = typing.get_type_hints(cls)
     base_weights = getattr(cls, "weights", None)
     for part in parts:
         key, eq, text = part.partition("=")
         key = key.strip()
         if not eq or not key:
             raise ValueError(f"bad setting {part!r} in {spec!r}: use key=value")
+        value = _setting(text)
         if isinstance(base_weights, Weights) and key in fields:
-            weights[key] = _setting(text)
+            kinds, into = _kinds(fields[key]), weights
         elif key.isidentifier() and not key.startswith("_") and hasattr(cls, key):
             current = getattr(cls, key)
             if callable(current):
                 raise ValueError(f"{key!r} of {level} is a method, not a setting")
-            attrs[key] = _setting(text)
+            kinds, into = _kinds(hints.get(key, type(current))), attrs
         else:
             raise ValueError(f"{level} has no setting {key!r}")
+        if not _fits(value, kinds):
+            raise ValueError(
+                f"setting {key!r} of {level} takes {_kind_names(kinds)}, not {text.strip()!r}"
+            )
+        into[key] = value
     if weights:
         assert isinstance(base_weights, Weights)
         attrs["weights"] = dataclasses.replace(base_weights, **weights)

@@ -21,6 +21,7 @@ players may see and how they search, not about the evaluation.
 
     .venv/bin/python bench/minimax.py --games 60 --seed 71            # hard vs the cheater
     .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees state   # both see all
+    .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees red     # its red count
     .venv/bin/python bench/minimax.py --games 4 --bot greedy --quick   # a smoke run
 
 Writes ``bench/hard_vs_minimax.json`` (``--out``): every game, the win rate of our bot with
@@ -58,6 +59,15 @@ from tigris_euphrates.engine.actions import Action
 from tigris_euphrates.engine.state import ACTION
 
 HERE = Path(__file__).parent
+
+#: What our bot may be shown (``--ours-sees``): its view, or, as controls, worlds built from
+#: the true state (``oracle.SHOWN``).
+OURS_SEES = {
+    "view": "its view only",
+    "state": "the true state",
+    "hands": "the true other hand",
+    "red": "the other hand's red count",
+}
 
 
 class Cheater:
@@ -181,12 +191,20 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
     the true state (``sees == "state"``) or, as a control, its own view. With ``ours_sees ==
     "state"`` (a control too) our search is dealt the true state in every world instead of
     worlds drawn from its view: both sides then see everything and only the searches differ.
+    ``"hands"`` and ``"red"`` show it less: the other hand (the bag dealt again in each
+    world), or only how many red tiles that hand holds (the rest dealt again): how much of
+    the cheater's edge is the red count alone.
     """
     seat_ours = task["index"] % 2  # seats alternate
     ours = make_bot(task["bot"], task["seed"] * 2 + seat_ours)
-    oracle = task.get("ours_sees") == "state"
+    shown = task.get("ours_sees", "view")
+    oracle = shown != "view"
     if oracle and not isinstance(ours, ViewBot):
         raise ValueError(f"{task['bot']} does not deal worlds: it cannot be shown the state")
+    if oracle:
+        from oracle import SHOWN  # here, not above: ``oracle`` imports this module
+
+        kind = SHOWN[shown]
     widths = tuple(task["widths"])
     cheater = Cheater(task["depth"], widths)
     guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths)
@@ -203,8 +221,8 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         # ours gets a view and nothing more; the cheater the true state (hands, bag order)
         if seat == seat_ours:
-            if oracle:  # the control: every world it deals is the true state
-                ours.determinizer = lambda view, s=s: _Truth(s, view["seat"])  # type: ignore[method-assign]
+            if oracle:  # the control: every world it deals is built from the true state
+                ours.determinizer = lambda view, s=s: kind(s, view["seat"])  # type: ignore[method-assign]
             choice = ours.choose(player_view(s, seat))
         elif honest:
             choice = guesser.choose(player_view(s, seat))
@@ -301,9 +319,10 @@ def main() -> None:
     )
     ap.add_argument(
         "--ours-sees",
-        choices=("view", "state"),
+        choices=("view", "state", "hands", "red"),
         default="view",
-        help="what our bot gets: its view (the real thing) or, as a control, the true state",
+        help="what our bot gets: its view (the real thing) or, as a control, the true state, "
+        "the true other hand (the bag dealt again), or only that hand's red count",
     )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(HERE / "hard_vs_minimax.json"))
@@ -339,7 +358,7 @@ def main() -> None:
     s = summarise(args, games)
     lo, hi = s["ci95"]
     print(
-        f"{args.bot} ({'the true state' if args.ours_sees == 'state' else 'its view only'}) "
+        f"{args.bot} ({OURS_SEES[args.ours_sees]}) "
         f"vs minimax depth {args.depth} "
         f"({'full information' if args.sees == 'state' else 'its view, one dealt world'}): "
         f"{s['wins']:g}/{s['games']} = {100 * s['win_rate']:.1f} % "

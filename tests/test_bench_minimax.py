@@ -150,3 +150,46 @@ def test_a_bot_that_reads_play_is_shown_the_board_before_the_minimaxs_turn_actio
     assert out["seat"] == 1 and seen
     assert all(v["seat"] == 1 and v["turn"]["player"] == 0 for v in seen)
     assert readings and set(readings) == {0}  # the minimax's actions were read
+
+
+def test_the_red_count_control_shows_our_search_that_count_and_nothing_else(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--ours-sees red``: every world our search deals holds the other hand's true red
+    count, its other tiles and the bag dealt again; our own hand is never touched."""
+    import minimax
+
+    worlds: list[tuple[State, State]] = []
+
+    def recording(name: str, seed: int) -> Any:
+        bot = make_bot(name, seed)
+        choose = bot.choose
+
+        def watched(view: dict[str, Any], budget: Budget | None = None) -> str:
+            det = bot.determinizer(view)  # type: ignore[attr-defined]
+            rng = random.Random(len(worlds))
+            worlds.extend((det.s, det.sample(rng)) for _ in range(3))
+            return choose(view, budget)
+
+        bot.choose = watched  # type: ignore[method-assign]
+        return bot
+
+    monkeypatch.setattr(minimax, "make_bot", recording)
+    task = {
+        "index": 0,
+        "seed": 9,
+        "bot": "greedy",
+        "depth": 1,
+        "widths": [4],
+        "sees": "state",
+        "ours_sees": "red",
+    }
+    minimax.play(task)
+    assert worlds
+    moved = 0
+    for truth, world in worlds:
+        assert world.hands[0:4] == truth.hands[0:4]  # ours (seat 0 at an even index)
+        assert world.hands[4 + RED] == truth.hands[4 + RED]
+        assert sum(world.hands[4:8]) == sum(truth.hands[4:8])
+        moved += world.hands[4:8] != truth.hands[4:8] or world.bag != truth.bag
+    assert moved  # the rest is dealt again, not shown

@@ -226,9 +226,9 @@ class SearchBot(ViewBot):
     #: the worlds deal it. The candidates still come from the node's first ranking.
     multi_world_others = False
     #: The same with two players (off): with ``auto_support`` and ``prune_commits``, 24.5/60
-    #: against the cheating minimax where plain ``hard`` won 20, and 102/120 against 96/120
-    #: against greedy at 400 iterations; not significant, and the two-player table runs were
-    #: played without it.
+    #: against the cheating minimax where plain ``hard`` won 20, but 8/40 where it won 15 on
+    #: fresh deals (32.5/100 against 35/100), and 102/120 against 96/120 against greedy at
+    #: 400 iterations: no gain shown.
     world_others = False
     #: With ``world_others``, another seat's candidates at a node are ranked once for each
     #: class of the hand the worlds deal it (0, 1, 2 or more red tiles), in the first world

@@ -64,6 +64,7 @@ def _fits(value: Any, kinds: tuple[type, ...]) -> bool:
 
 
 def _kind_names(kinds: tuple[type, ...]) -> str:
+    """What ``kinds`` are called on the command line, for the error that refuses a value."""
     names = {bool: "true or false", int: "a whole number", float: "a number"}
     names.update({type(None): "null", tuple: "a list", str: "text"})
     return " or ".join(names.get(k, k.__name__) for k in kinds)

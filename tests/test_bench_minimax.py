@@ -107,6 +107,20 @@ def test_the_recorded_command_names_the_output_file_given() -> None:
     assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"
 
 
+def _quick_task(index: int, seed: int, bot: str, ours_sees: str) -> dict[str, Any]:
+    """A game for ``minimax.play`` against a cheater one decision deep (fast): ``bot``
+    shown ``ours_sees``, in seat ``index % 2``."""
+    return {
+        "index": index,
+        "seed": seed,
+        "bot": bot,
+        "depth": 1,
+        "widths": [4],
+        "sees": "state",
+        "ours_sees": ours_sees,
+    }
+
+
 def test_a_bot_that_reads_play_is_shown_the_board_before_the_minimaxs_turn_actions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -137,16 +151,7 @@ def test_a_bot_that_reads_play_is_shown_the_board_before_the_minimaxs_turn_actio
         return bot
 
     monkeypatch.setattr(minimax, "make_bot", recording)
-    task = {
-        "index": 1,
-        "seed": 7,
-        "bot": "greedy:red_reading=true",
-        "depth": 1,
-        "widths": [4],
-        "sees": "state",
-        "ours_sees": "view",
-    }
-    out = minimax.play(task)
+    out = minimax.play(_quick_task(1, 7, "greedy:red_reading=true", "view"))
     assert out["seat"] == 1 and seen
     assert all(v["seat"] == 1 and v["turn"]["player"] == 0 for v in seen)
     assert readings and set(readings) == {0}  # the minimax's actions were read
@@ -175,16 +180,7 @@ def test_the_red_count_control_shows_our_search_that_count_and_nothing_else(
         return bot
 
     monkeypatch.setattr(minimax, "make_bot", recording)
-    task = {
-        "index": 0,
-        "seed": 9,
-        "bot": "greedy",
-        "depth": 1,
-        "widths": [4],
-        "sees": "state",
-        "ours_sees": "red",
-    }
-    minimax.play(task)
+    minimax.play(_quick_task(0, 9, "greedy", "red"))
     assert worlds
     moved = 0
     for truth, world in worlds:

@@ -419,6 +419,31 @@ def test_search_can_back_up_win_chances() -> None:
     assert bot._spread is None and bot._c == bot.exploration
 
 
+def test_two_player_search_can_back_up_win_chances() -> None:
+    """``win_spread``: with two players the search backs up each seat's chance of winning
+    (in [0, 1], the two summing to one) with the two-player exploration on that scale."""
+    two, _ = _play_until(3, 8, 2)
+    seat = to_act(two)
+    assert seat is not None
+    bot = make_bot("hard:win_spread=0.8", 3)
+    assert isinstance(bot, SearchBot)
+    bot.early_stop = False
+    view = player_view(two, seat)
+    assert bot.choose(view, Budget(iterations=60)) in view["legal_actions"]
+    assert bot._spread == 0.8 and bot._c == bot.win_exploration
+    assert bot.last_root is not None and bot.last_root.children is not None
+    means = [ch.wins / ch.visits for ch in bot.last_root.children.values() if ch.visits]
+    assert means and all(-0.01 <= m <= 1.01 for m in means)
+    plain = make_bot("hard", 3)
+    assert isinstance(plain, SearchBot)
+    plain.early_stop = False
+    plain.choose(view, Budget(iterations=60))
+    assert plain._spread is None and plain._c == plain.exploration
+    assert plain.last_root is not None and plain.last_root.children is not None
+    leads = [ch.wins / ch.visits for ch in plain.last_root.children.values() if ch.visits]
+    assert any(abs(m) > 1.01 for m in leads)  # leads are in points, not chances
+
+
 def test_time_budget_is_used_without_an_iteration_count() -> None:
     state, _ = _play_until(9, 10)
     seat = to_act(state)

@@ -176,6 +176,12 @@ class SearchBot(ViewBot):
     multi_win_spread: float | None = None
     #: The exploration constant with win chances (they live in [0, 1], not in points).
     multi_win_exploration = 0.035
+    #: The same with two players (None: the lead). A game is judged by who wins, not by
+    #: the margin: behind, a gamble that may turn the game is worth more than its mean lead.
+    win_spread: float | None = None
+    #: The exploration constant with two-player win chances: 0.6 on leads around an even
+    #: game with a dozen turns left, where a point moves the chance by about 0.12.
+    win_exploration = 0.07
     #: Other seats rank their actions without seeing this seat's hand: at their nodes the
     #: ranking that picks their candidates runs on a copy of the world in which this seat's
     #: hand is dealt again from its tiles and the bag (what they cannot tell apart). Off, the
@@ -328,7 +334,7 @@ class SearchBot(ViewBot):
         self._replies = self.multi_replies if multi else None
         self._widen = self.multi_widen if multi else None
         self._ranked_others = self.multi_ranked_others and multi
-        self._spread = self.multi_win_spread if multi else None
+        self._spread = self.multi_win_spread if multi else self.win_spread
         self._focused = self.multi_focused_triage if multi else self.focused_triage
         self._ending = self.multi_ending_swaps if multi else self.ending_swaps
         self._split = self.multi_split_others if multi else self.split_others
@@ -343,7 +349,7 @@ class SearchBot(ViewBot):
             else self.weights
         )
         if self._spread is not None:
-            self._c = self.multi_win_exploration
+            self._c = self.multi_win_exploration if multi else self.win_exploration
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(self.root_worlds)]

@@ -434,6 +434,8 @@ def test_two_player_search_can_back_up_win_chances() -> None:
     assert bot.last_root is not None and bot.last_root.children is not None
     means = [ch.wins / ch.visits for ch in bot.last_root.children.values() if ch.visits]
     assert means and all(-0.01 <= m <= 1.01 for m in means)
+    chances = evaluate.win_chances(two, evaluate.FULL, 0.8)
+    assert abs(sum(chances) - 1.0) < 1e-9
     plain = make_bot("hard", 3)
     assert isinstance(plain, SearchBot)
     plain.early_stop = False

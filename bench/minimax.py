@@ -15,13 +15,18 @@ monuments and treasures are decisions too) with alpha-beta pruning. Python canno
 ~300 actions at every level the way a compiled engine does, so each level above the last
 keeps its best ``widths`` actions by a one-step look-ahead from the point of view of the
 player who moves there (the move ordering a compiled engine would also use); the last level
-is searched in full, with cut-offs. Positions are scored with the same static evaluation as
-our search (``evaluate.value_for`` with ``FULL`` weights): the comparison is about what the
-players may see and how they search, not about the evaluation.
+is searched in full, with cut-offs. By default positions are scored with the same static
+evaluation as our search (``evaluate.value_for`` with ``FULL`` weights): the comparison is
+about what the players may see and how they search, not about the evaluation. With
+``--eval reference`` they are scored with the evaluation of the open-source engine itself,
+re-created in ``reference.py``: everything else stays as above, so that player still knows
+more than the original (the bag's order, not only its contents) and may play every action
+of this engine (the original never swaps tiles or moves a leader).
 
     .venv/bin/python bench/minimax.py --games 60 --seed 71            # hard vs the cheater
     .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees state   # both see all
     .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees red     # its red count
+    .venv/bin/python bench/minimax.py --games 40 --seed 77 --eval reference   # its own eval
     .venv/bin/python bench/minimax.py --games 4 --bot greedy --quick   # a smoke run
 
 Writes ``bench/hard_vs_minimax.json`` (``--out``): every game, the win rate of our bot with
@@ -40,6 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import reference  # bench/reference.py: run from bench/ or with bench/ on sys.path
 from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
 from tigris_euphrates.ai.greedy import ViewBot
@@ -60,6 +66,13 @@ from tigris_euphrates.engine.state import ACTION
 
 HERE = Path(__file__).parent
 
+#: The cheater's static evaluation (``--eval``): ours (``evaluate.value_for`` with ``FULL``
+#: weights), or the one of the open-source engine the issue names (``reference.py``).
+EVALUATIONS = {
+    "ours": "our FULL evaluation",
+    "reference": "the open-source engine's evaluation (bench/reference.py)",
+}
+
 #: What our bot may be shown (``--ours-sees``): its view, or, as controls, worlds built from
 #: the true state (``oracle.SHOWN``).
 OURS_SEES = {
@@ -76,13 +89,20 @@ class Cheater:
     name = "minimax"
 
     def __init__(
-        self, depth: int = 4, widths: tuple[int, ...] = (10, 6, 4), weights: Weights = FULL
+        self,
+        depth: int = 4,
+        widths: tuple[int, ...] = (10, 6, 4),
+        weights: Weights = FULL,
+        evaluation: str = "ours",
     ) -> None:
         if depth < 1:
             raise ValueError("depth must be at least 1")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}")
         self.depth = depth
         self.widths = widths
         self.weights = weights
+        self.evaluation = evaluation
         self.nodes = 0  # positions scored for the last decision
 
     def choose(self, s: State) -> str:
@@ -106,6 +126,8 @@ class Cheater:
         self.nodes += 1
         if not s.over and s.stage != ACTION:
             s = settle(s)  # the decisions inside this action, with the real hands
+        if self.evaluation == "reference":
+            return reference.value(s, me)
         return value_for(s, me, self.weights)
 
     def _ordered(self, s: State, acts: list[Action], actor: int, level: int) -> list[Action]:
@@ -161,9 +183,11 @@ class Guesser(ViewBot):
 
     name = "minimax-view"
 
-    def __init__(self, seed: int, depth: int, widths: tuple[int, ...]) -> None:
+    def __init__(
+        self, seed: int, depth: int, widths: tuple[int, ...], evaluation: str = "ours"
+    ) -> None:
         super().__init__(seed)
-        self.search = Cheater(depth, widths)
+        self.search = Cheater(depth, widths, evaluation=evaluation)
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
         legal = self.legal(view)
@@ -206,8 +230,9 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
 
         kind = SHOWN[shown]
     widths = tuple(task["widths"])
-    cheater = Cheater(task["depth"], widths)
-    guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths)
+    evaluation = task.get("evaluation", "ours")
+    cheater = Cheater(task["depth"], widths, evaluation=evaluation)
+    guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths, evaluation)
     honest = task.get("sees") == "view"
     s = new_game({"players": 2}, task["seed"])
     times: list[list[float]] = [[], []]
@@ -276,6 +301,7 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
         "format": "tne-bench-minimax/1",
         "command": f"python bench/minimax.py --bot {args.bot} --games {args.games} "
         f"--seed {args.seed} --depth {args.depth} --widths {args.widths} --sees {args.sees} "
+        + (f"--eval {args.eval} " if args.eval != "ours" else "")
         + (f"--ours-sees {args.ours_sees} " if args.ours_sees != "view" else "")
         + f"--out {_shown(args.out)}",
         "machine": f"{platform.processor() or platform.machine()}, Python "
@@ -285,6 +311,7 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
             "depth": args.depth,
             "widths": [int(w) for w in args.widths.split(",")],
             "sees": args.sees,
+            "evaluation": args.eval,
         },
         "ours_sees": args.ours_sees,
         "games": n,
@@ -318,6 +345,12 @@ def main() -> None:
         help="what the minimax gets: the true state (it cheats) or, as a control, its view",
     )
     ap.add_argument(
+        "--eval",
+        choices=tuple(EVALUATIONS),
+        default="ours",
+        help="the minimax's evaluation: ours, or the open-source engine's (bench/reference.py)",
+    )
+    ap.add_argument(
         "--ours-sees",
         choices=("view", "state", "hands", "red"),
         default="view",
@@ -340,6 +373,7 @@ def main() -> None:
             "widths": widths,
             "sees": args.sees,
             "ours_sees": args.ours_sees,
+            "evaluation": args.eval,
         }
         for i in range(args.games)
     ]
@@ -359,7 +393,7 @@ def main() -> None:
     lo, hi = s["ci95"]
     print(
         f"{args.bot} ({OURS_SEES[args.ours_sees]}) "
-        f"vs minimax depth {args.depth} "
+        f"vs minimax depth {args.depth} with {EVALUATIONS[args.eval]} "
         f"({'full information' if args.sees == 'state' else 'its view, one dealt world'}): "
         f"{s['wins']:g}/{s['games']} = {100 * s['win_rate']:.1f} % "
         f"({100 * lo:.1f}-{100 * hi:.1f} %), mean score {s['mean_score'][0]:.1f} vs "

@@ -34,21 +34,10 @@ from tigris_euphrates.engine.scoring import final_totals
 WON = 1_000_000.0
 
 
-#: Tiles left by colour after each position of the last bag seen (``bag_counts``' memo).
-_SUFFIX: list[tuple[tuple[int, ...], list[tuple[int, int, int, int]]]] = []
-
-
 def bag_counts(s: State) -> list[int]:
     """Tiles left in the bag by colour (red, blue, green, black)."""
-    if not _SUFFIX or _SUFFIX[0][0] is not s.bag:
-        counts = [0, 0, 0, 0]
-        rows = [(0, 0, 0, 0)]
-        for c in reversed(s.bag):
-            counts[c] += 1
-            rows.append((counts[0], counts[1], counts[2], counts[3]))
-        rows.reverse()
-        _SUFFIX[:] = [(s.bag, rows)]
-    return list(_SUFFIX[0][1][s.bag_pos])
+    rest = s.bag[s.bag_pos :]
+    return [rest.count(colour) for colour in range(4)]
 
 
 def seat_eval(s: State, seat: int, bag: list[int] | None = None) -> int:
@@ -62,13 +51,10 @@ def seat_eval(s: State, seat: int, bag: list[int] | None = None) -> int:
     final = final_totals(row, treasures)[0]
     low, high = min(row), max(row)
     v = 100 * final - 8 * (high - low) + 25 * treasures
-    for colour, cell in enumerate(leaders):
-        if cell >= 0:
-            v += 12 + (15 if row[colour] == low else 0)
     v += 8 * min(hand[RED], 4)
     for colour, cell in enumerate(leaders):
-        if cell >= 0:
-            v += 4 * min(hand[colour], 3)
+        if cell >= 0:  # on the board; more if of a lowest colour; its colour in hand
+            v += 12 + (15 if row[colour] == low else 0) + 4 * min(hand[colour], 3)
     occupied = s.occupied()
     red = s.tiles[RED]
     seen = 0

@@ -10,10 +10,8 @@ from typing import Any
 import pytest
 
 from diagram import state as diagram_state
-from tigris_euphrates.ai import BOTS, Budget, evaluate, make_bot
-from tigris_euphrates.ai.arena import play_game
+from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, make_bot
 from tigris_euphrates.ai.determinize import Determinizer
-from tigris_euphrates.ai.greedy import parse
 from tigris_euphrates.ai.search import Node, SearchBot, child_value
 from tigris_euphrates.engine import (
     apply,
@@ -24,8 +22,8 @@ from tigris_euphrates.engine import (
     to_act,
 )
 from tigris_euphrates.engine.actions import Commit, Swap
-from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import ACTION, State
+from tigris_euphrates.tournament import play_game
 
 OPTION_SETS = [
     {},
@@ -189,7 +187,7 @@ def test_iteration_budget_is_honoured(iterations: int) -> None:
     bot.observe(seen[seat])
     view = player_view(state, seat)
     assert len(view["legal_actions"]) > 1
-    bot.early_stop = False
+    bot._early_stop = False
     choice = bot.choose(view, Budget(iterations=iterations))
     assert choice in view["legal_actions"]
     assert bot.last_iterations == iterations
@@ -206,7 +204,7 @@ def test_stopping_early_never_changes_the_decision(seed: int) -> None:
     for early in (False, True):
         bot = make_bot("medium", 5)
         assert isinstance(bot, SearchBot)
-        bot.early_stop = early
+        bot._early_stop = early
         bot.observe(seen[seat])
         choices.append(bot.choose(view, Budget(iterations=160)))
         used.append(bot.last_iterations)
@@ -226,7 +224,7 @@ def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
         state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
     bot = make_bot("hard", 2)
     assert isinstance(bot, SearchBot)
-    bot.early_stop = False
+    bot._early_stop = False
     a = bot.choose(player_view(state, seat), Budget(iterations=120))
     state, _ = apply(state, a)
     if to_act(state) != seat or state.stage != ACTION:
@@ -234,6 +232,14 @@ def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
     bot.choose(player_view(state, seat), Budget(iterations=120))
     assert bot.last_reused > 0
     assert bot.last_iterations == 120 - min(bot.last_reused, 60)
+
+
+def _hard_with(seed: int, **more: Any) -> SearchBot:
+    """``hard`` with its three-or-four-player configuration changed (to show what a
+    setting of that configuration does)."""
+    level = LEVELS["hard"]
+    assert isinstance(level, SearchLevel)
+    return SearchBot(seed, SearchLevel(level.two, dataclasses.replace(level.more, **more)))
 
 
 def _node(actor: int, visits: int, wins: float) -> Node:
@@ -266,13 +272,14 @@ def test_search_settings_follow_the_player_count(
     bot.observe(seen[seat])
     view = player_view(state, seat)
     assert bot.default_budget(players) == Budget(seconds=0.9, iterations=iterations)
-    bot.early_stop = False
+    bot._early_stop = False
     bot.choose(view, Budget(iterations=16))
-    assert bot._c == exploration and bot._mixmax == (0.5 if players > 2 else 0.0)
-    assert bot._widen is None  # progressive widening is an option, off by default
-    assert bot._focused == (players > 2)  # the focused triage with three or four players
-    assert bot._ending == (players > 2)  # and the game-ending swaps
-    assert bot._auto_support == (players > 2)  # and other seats' support by the policy
+    cfg = bot._cfg
+    assert cfg.exploration == exploration and cfg.mixmax == (0.5 if players > 2 else 0.0)
+    assert cfg.focused_triage == (players > 2)  # the focused triage with three or four players
+    assert cfg.ending_swaps == (players > 2)  # and the game-ending swaps
+    assert cfg.auto_support == (players > 2)  # and other seats' support by the policy
+    assert cfg.prune_commits == (players > 2)  # and only the useful commitments
     assert bot.last_iterations == 16
 
 
@@ -289,161 +296,6 @@ def _busy_turn(players: int = 4) -> tuple[Any, int]:
         seat = to_act(state)
     assert seat is not None
     return state, seat
-
-
-def test_progressive_widening_ranks_more_actions_at_busy_opponent_nodes() -> None:
-    """With four players another seat's turn action is first ranked on a small sample; a
-    node the search keeps coming back to is ranked again on the full sample, keeping its
-    children's statistics and adding the better actions it finds."""
-    state, seat = _busy_turn()
-    limits: list[tuple[bool, int, int]] = []  # (other seat's turn action, sample, visits)
-
-    class Recording(SearchBot):
-        multi_widen: tuple[int, int] | None = (6, 3)
-
-        def _sample(self, s, acts, limit, actor):  # type: ignore[no-untyped-def]
-            limits.append((actor != seat and s.stage == ACTION, limit, len(acts)))
-            return super()._sample(s, acts, limit, actor)
-
-    bot = Recording(2)
-    bot.early_stop = False
-    bot.choose(player_view(state, seat), Budget(iterations=300))
-    opponent = [lim for other, lim, n in limits if other and n > 6]
-    assert 6 in opponent and bot.node_sample in opponent
-    assert opponent.count(6) > opponent.count(bot.node_sample)
-    assert all(lim == bot.own_sample for other, lim, n in limits if not other and n > 40)
-
-
-def test_ranked_others_follow_each_seats_best_ranked_action() -> None:
-    """With ``multi_ranked_others`` the other seats play their best-ranked available action,
-    so an iteration follows one line through all three opponents' replies: the tree reaches
-    far deeper than the searched version for the same iterations."""
-    state, seat = _busy_turn()
-
-    def depth(node: Node) -> int:
-        kids = [c for c in (node.children or {}).values() if c.visits]
-        return 1 + max(map(depth, kids)) if kids else 0
-
-    found = []
-    for ranked in (False, True):
-        bot = make_bot("hard", 5)
-        assert isinstance(bot, SearchBot)
-        bot.multi_ranked_others = ranked
-        bot.early_stop = False
-        assert (
-            bot.choose(player_view(state, seat), Budget(iterations=150))
-            in player_view(state, seat)["legal_actions"]
-        )
-        assert bot.last_root is not None
-        found.append(depth(bot.last_root))
-    assert found[1] > found[0] + 3
-
-
-def test_split_others_keep_statistics_per_class_of_the_dealt_hand() -> None:
-    """With ``multi_split_others`` another seat's node keeps its selection statistics apart
-    for each class of the hand a world dealt that seat (0, 1, 2+ red tiles): the classes
-    together account for every visit of the child, and the search still answers legally."""
-    state, seat = _busy_turn()
-    bot = make_bot("hard:multi_split_others=true", 5)
-    assert isinstance(bot, SearchBot)
-    bot.early_stop = False
-    view = player_view(state, seat)
-    assert bot.choose(view, Budget(iterations=300)) in view["legal_actions"]
-    assert bot.last_root is not None
-
-    split: list[Node] = []
-
-    def walk(node: Node) -> None:
-        if node.classes:
-            split.append(node)
-        for child in (node.children or {}).values():
-            walk(child)
-
-    walk(bot.last_root)
-    assert split and all(n.actor != seat for n in split)
-    classes = {cls for n in split for _, cls in n.classes or {}}
-    assert classes == {0, 1, 2}
-    for n in split:
-        assert n.children is not None and n.classes is not None
-        for a, child in n.children.items():
-            in_classes = sum(st[0] for (b, _), st in n.classes.items() if b == a)
-            assert in_classes == child.visits
-
-
-def test_win_chances_follow_the_leads_and_the_turns_left() -> None:
-    """A seat's chance of finishing first rises with its lead over the best opponent, the
-    same lead is surer with fewer turns left, and a finished game gives the winner 1 (and a
-    hundredth of its margin), the others 0 or less."""
-    state, _ = _play_until(9, 90, 4)
-    leads = evaluate.utilities(state, evaluate.BASIC)  # BASIC: no term reads the bag
-    early = evaluate.win_chances(state, evaluate.BASIC)
-    assert all(0.0 < c < 1.0 for c in early)
-    assert sorted(range(4), key=leads.__getitem__) == sorted(range(4), key=early.__getitem__)
-    late_state = state.copy()
-    late_state.bag_pos = len(late_state.bag) - 2
-    late = evaluate.win_chances(late_state, evaluate.BASIC)
-    assert evaluate.utilities(late_state, evaluate.BASIC) == leads
-    for e, la in zip(early, late, strict=True):
-        assert abs(la - 0.5) > abs(e - 0.5)
-    out = play_game([make_bot("random", i) for i in range(4)], {"players": 4}, seed=12)
-    final = replay(out.record())
-    chances = evaluate.win_chances(final, evaluate.BASIC)
-    winner = out.result["ranking"][0]
-    margins = evaluate.utilities(final, evaluate.BASIC)
-    if margins[winner] > 0:
-        assert chances[winner] == 1.0 + 0.01 * (margins[winner] - 30)
-        assert all(chances[p] <= 0.0 for p in range(4) if p != winner)
-    else:  # a shared first place
-        assert chances[winner] == 0.5
-
-
-def test_search_can_back_up_win_chances() -> None:
-    """``multi_win_spread``: with four players the search backs up chances of finishing
-    first (in [0, 1]) with its own exploration constant; two-player play is unchanged."""
-    state, seat = _busy_turn()
-    bot = make_bot("hard", 3)
-    assert isinstance(bot, SearchBot)
-    bot.multi_win_spread = 0.8
-    bot.early_stop = False
-    assert (
-        bot.choose(player_view(state, seat), Budget(iterations=60))
-        in (player_view(state, seat)["legal_actions"])
-    )
-    assert bot._c == bot.multi_win_exploration and bot._spread == 0.8
-    assert bot.last_root is not None and bot.last_root.children is not None
-    for child in bot.last_root.children.values():
-        if child.visits:
-            assert -0.01 <= child.wins / child.visits <= 1.01
-    two, _ = _play_until(3, 8, 2)
-    bot.choose(player_view(two, to_act(two)), Budget(iterations=8))
-    assert bot._spread is None and bot._c == bot.exploration
-
-
-def test_two_player_search_can_back_up_win_chances() -> None:
-    """``win_spread``: with two players the search backs up each seat's chance of winning
-    (in [0, 1], the two summing to one) with the two-player exploration on that scale."""
-    two, _ = _play_until(3, 8, 2)
-    seat = to_act(two)
-    assert seat is not None
-    bot = make_bot("hard:win_spread=0.8", 3)
-    assert isinstance(bot, SearchBot)
-    bot.early_stop = False
-    view = player_view(two, seat)
-    assert bot.choose(view, Budget(iterations=60)) in view["legal_actions"]
-    assert bot._spread == 0.8 and bot._c == bot.win_exploration
-    assert bot.last_root is not None and bot.last_root.children is not None
-    means = [ch.wins / ch.visits for ch in bot.last_root.children.values() if ch.visits]
-    assert means and all(-0.01 <= m <= 1.01 for m in means)
-    chances = evaluate.win_chances(two, evaluate.FULL, 0.8)
-    assert abs(sum(chances) - 1.0) < 1e-9
-    plain = make_bot("hard", 3)
-    assert isinstance(plain, SearchBot)
-    plain.early_stop = False
-    plain.choose(view, Budget(iterations=60))
-    assert plain._spread is None and plain._c == plain.exploration
-    assert plain.last_root is not None and plain.last_root.children is not None
-    leads = [ch.wins / ch.visits for ch in plain.last_root.children.values() if ch.visits]
-    assert any(abs(m) > 1.01 for m in leads)  # leads are in points, not chances
 
 
 def test_time_budget_is_used_without_an_iteration_count() -> None:
@@ -520,69 +372,6 @@ def test_evaluation_caches_change_no_value() -> None:
             assert board.region(w.occupied(), bit) == board._flood(w.occupied(), bit)
 
 
-def _exchange_hand_and_bag(s: State, seat: int) -> State | None:
-    """``s`` with one red tile of ``seat``'s hand exchanged for a bag tile of another colour
-    (None if there is none): a world no other seat can tell from ``s``, in which ``seat``
-    defends a revolt with one red tile less."""
-    base = seat * 4
-    if not s.hands[base + RED]:
-        return None
-    bag = list(s.bag[s.bag_pos :])
-    i = next((i for i, c in enumerate(bag) if c != RED), None)
-    if i is None:
-        return None
-    other = bag[i]
-    bag[i] = RED
-    t = s.copy()
-    t.hands[base + RED] -= 1
-    t.hands[base + other] += 1
-    t.bag = tuple(bag)
-    t.bag_pos = 0
-    return t
-
-
-def _candidates(world: State, blind: bool) -> list[Any]:
-    """The candidates a search in seat 0 gives seat 1's node at ``world``."""
-    bot = SearchBot(7)
-    bot.blind_replies = blind
-    bot._seat = 0
-    node = Node()
-    bot._expand(node, world, 1)
-    return node.order
-
-
-def test_blind_replies_rank_other_seats_moves_without_this_hand() -> None:
-    """Without ``blind_replies`` the imagined opponent picks its candidates knowing the
-    searcher's hand (one red tile less and it attacks); with it, another seat's candidates
-    are ranked on a world where the searcher's hand is dealt again from hand and bag: the
-    same whichever tiles the hand holds, with the hand's size, the tiles of hand and bag
-    together, the board and the other hands unchanged."""
-    leaks = 0
-    for seed in range(40, 60):
-        s = new_game({"players": 2}, seed)
-        bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
-        while not s.over and s.ply < 120:
-            seat = to_act(s)
-            assert seat is not None
-            t = _exchange_hand_and_bag(s, 0) if seat == 1 and s.stage == ACTION else None
-            if t is not None and _candidates(s, False) != _candidates(t, False):
-                leaks += 1
-                assert _candidates(s, True) == _candidates(t, True)
-                bot = SearchBot(7)
-                bot._seat = 0
-                blind = bot._blind(t)
-                assert sum(blind.hands[:4]) == sum(t.hands[:4])
-                assert blind.hands[4:] == t.hands[4:] and blind.tiles == t.tiles
-                both = [t.hands[c] + t.bag[t.bag_pos :].count(c) for c in range(4)]
-                assert both == [
-                    blind.hands[c] + blind.bag[blind.bag_pos :].count(c) for c in range(4)
-                ]
-                if leaks == 3:
-                    return
-            s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
-    raise AssertionError(f"only {leaks} positions where the opponent's ranking saw the hand")
-
-
 def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
     """Three tiles are left in the bag and seat 1, well ahead, plays next: a swap of four or
     more ends the game at once, and a player ahead takes it (the greedy player does). With
@@ -609,7 +398,7 @@ def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
     )
     bot = make_bot("hard", 3)
     assert isinstance(bot, SearchBot)
-    bot.early_stop = False
+    bot._early_stop = False
     bot.choose(player_view(s, 0), Budget(iterations=150))  # three players: ending swaps on
     assert bot.last_root is not None and bot.last_root.children
     checked = 0
@@ -625,16 +414,15 @@ def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
 
 
 def test_auto_support_plays_other_seats_commitments_by_the_fixed_policy() -> None:
-    """With ``multi_auto_support`` no other seat's support commitment is a node of the tree
-    (each is played by ``commit_choice`` with the hand its world dealt); without it, the
-    tree searches them."""
+    """With ``auto_support`` (hard with four players) no other seat's support commitment is
+    a node of the tree (each is played by ``commit_choice`` with the hand its world dealt);
+    the same level without it searches them."""
     state, seat = _busy_turn()
     view = player_view(state, seat)
     found = []
     for auto in (False, True):
-        bot = make_bot(f"hard:multi_auto_support={str(auto).lower()}", 5)
-        assert isinstance(bot, SearchBot)
-        bot.early_stop = False
+        bot = _hard_with(5, auto_support=auto)
+        bot._early_stop = False
         assert bot.choose(view, Budget(iterations=400)) in view["legal_actions"]
         assert bot.last_root is not None
         commits = 0
@@ -649,197 +437,6 @@ def test_auto_support_plays_other_seats_commitments_by_the_fixed_policy() -> Non
         walk(bot.last_root)
         found.append(commits)
     assert found[0] > 0 and found[1] == 0
-
-
-def test_world_others_choose_by_the_hand_each_world_dealt_them() -> None:
-    """With ``multi_world_others`` another seat's turn action in the tree is its best
-    candidate in *this* world: it starts the revolt when the world dealt it the red to win
-    it, and not when the red lies with the defender (a player who sees its own hand), even
-    blind to the searcher's hand."""
-    revolt = """
-        r R . . . r .
-        r . r k r . r
-        . . . . . . .
-    """
-    for blind in (False, True):
-        bot = make_bot(f"hard:multi_world_others=true:blind_replies={str(blind).lower()}", 3)
-        assert isinstance(bot, SearchBot)
-        # The searcher is seat 0; seat 1 may attack seat 2's priest at b2 (3 temples to 2)
-        # or place its king at c3, and seat 3 leads, so only seat 1's own result counts.
-        bot._seat = 0
-        picks = []
-        for att_red, dfn_red in ((3, 0), (0, 3)):
-            s = diagram_state(
-                revolt,
-                players=4,
-                turn=1,
-                leaders="2 red b2, 3 black g3",
-                hands=[{"blue": 2}, {"red": att_red, "black": 2}, {"red": dfn_red}, {}],
-                scores=[{}, {}, {}, dict.fromkeys(("red", "blue", "green", "black"), 5)],
-                spare_treasures=3,
-            )
-            candidates = [parse("leader red f2"), parse("leader black c3")]
-            picks.append(str(bot._world_pick(s, 1, candidates)))
-        assert picks == ["leader red f2", "leader black c3"]
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_world_others_choose_every_other_seats_turn_action_in_the_tree(players: int) -> None:
-    """With ``world_others`` (two players) or ``multi_world_others`` (three or four) every
-    other seat's turn action the search walks through is chosen in the world at hand (never
-    this seat's own), and the search answers legally; without it, or with only the switch
-    of the other player count, no choice is made so."""
-    state, seat = _busy_turn(players)
-    view = player_view(state, seat)
-    calls: list[tuple[int, bool]] = []  # (actor, at a turn action)
-
-    class Recording(SearchBot):
-        def _world_pick(self, s, actor, available):  # type: ignore[no-untyped-def]
-            calls.append((actor, s.stage == ACTION))
-            return super()._world_pick(s, actor, available)
-
-    switches = ("multi_world_others", "world_others")
-    own, other = switches if players == 4 else switches[::-1]
-    for name, on in ((own, False), (other, True), (own, True)):
-        calls.clear()
-        bot = Recording(5)
-        setattr(bot, name, on)
-        assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
-        assert bool(calls) == (on and name == own)
-        assert all(actor != seat and turn for actor, turn in calls)
-
-
-_F2_REVOLT = """
-    r . . . . r .
-    r . r k r . r
-    . . . . . . .
-"""
-
-
-def _f2_revolt(mover: int, mover_hand: dict[str, int], other_hand: dict[str, int]) -> State:
-    """Two players, ``mover`` to act with its king at c3 and farmer at e3: a red leader at f2
-    (3 temples) starts a revolt against the other seat's priest at b2 (2 temples)."""
-    hands = [mover_hand, other_hand] if mover == 0 else [other_hand, mover_hand]
-    return diagram_state(
-        _F2_REVOLT,
-        players=2,
-        turn=mover,
-        leaders=f"{1 - mover} red b2, {mover} black c3, {mover} green e3",
-        hands=hands,
-    )
-
-
-def test_world_candidates_rank_other_seats_actions_for_each_class_of_their_hand() -> None:
-    """With ``world_candidates`` another seat's candidates are ranked again in the first world
-    of each class of its dealt hand: the revolt it would lose in the world that made the
-    node's first ranking (no red) is not that ranking's best, and it is, and chosen, in a
-    world that dealt it three red tiles; the first ranking stays its own class's. (One
-    candidate a ranking, so what each keeps is plain.)"""
-    bot = make_bot("hard:world_others=true:world_candidates=true", 3)
-    assert isinstance(bot, SearchBot)
-    bot._seat = 0
-    bot.node_k = 1
-    worlds = [
-        _f2_revolt(1, {"red": reds, "black": 4 - reds, "green": 2}, {"red": 2, "blue": 2})
-        for reds in (0, 3)
-    ]
-    attack = parse("leader red f2")
-    node = Node()
-    bot._expand(node, worlds[0], 1)
-    first = list(node.order)
-    assert attack not in first
-    assert bot._class_available(node, worlds[0], 1) == first  # class 0: the first ranking
-    three = bot._class_available(node, worlds[1], 1)
-    assert attack in three and attack in node.children  # type: ignore[operator]
-    assert bot._world_pick(worlds[1], 1, three) == attack
-    assert node.by_class is not None and sorted(node.by_class) == [0, 2]
-    assert bot._class_available(node, worlds[0], 1) == first
-
-
-@pytest.mark.parametrize("kind", ["world", "own"])
-@pytest.mark.parametrize("players", [2, 4])
-def test_candidates_per_class_act_at_their_own_player_count(players: int, kind: str) -> None:
-    """``world_candidates`` / ``own_candidates`` (two players) and their ``multi_`` switches
-    (three or four) keep candidates per class at other seats' nodes (with the matching
-    ``world_others``) or at this seat's own, each only at its own player count; the search
-    answers legally."""
-    state, seat = _busy_turn(players)
-    view = player_view(state, seat)
-    own, other = ("multi_", "") if players == 4 else ("", "multi_")
-    for prefix, on in ((own, True), (other, False)):
-        if kind == "world":
-            spec = f"hard:{own}world_others=true:{prefix}world_candidates=true"
-        else:
-            spec = f"hard:{prefix}own_candidates=true"
-        bot = make_bot(spec, 5)
-        assert isinstance(bot, SearchBot)
-        assert bot.choose(view, Budget(iterations=150)) in view["legal_actions"]
-        assert bot.last_root is not None
-        classed = 0
-        stack = [bot.last_root]
-        while stack:
-            node = stack.pop()
-            if node.by_class:
-                assert (node.actor == seat) == (kind == "own")
-                assert all(a in (node.children or {}) for o in node.by_class.values() for a in o)
-                classed += 1
-            stack.extend((node.children or {}).values())
-        assert bool(classed) == on
-
-
-def test_own_candidates_rank_this_seats_actions_for_each_class_of_the_other_hands() -> None:
-    """With ``own_candidates`` this seat's node below the root is ranked again in the first
-    world of each class of the other hands: the revolt it would lose where the defender was
-    dealt three red tiles is not that world's best, and it joins the candidates once a
-    world dealt the defender none; selection then weighs both in every world."""
-    bot = make_bot("hard:own_candidates=true", 3)
-    assert isinstance(bot, SearchBot)
-    bot._seat = 0
-    bot.node_k = 1
-    held, bare = (
-        _f2_revolt(0, {"red": 2, "black": 2, "green": 2}, {"red": reds, "blue": 4 - reds})
-        for reds in (3, 0)
-    )
-    node = Node()
-    bot._expand(node, held, 0)
-    bot._own_class(node, held)
-    assert node.order == [parse("leader red g1")]
-    bot._own_class(node, bare)
-    bot._own_class(node, bare)
-    assert node.order == [parse("leader red g1"), parse("leader red f2")]
-    assert node.by_class is not None and sorted(node.by_class) == [0, 2]
-
-
-def test_tied_colours_share_their_ranks_weights() -> None:
-    """With every colour at 0 nothing says which will be the lowest: with ``tied_colours``
-    a farmer and a king standing alike are worth the same, and a first point in a colour
-    no longer makes it the least needed one at once; off, ties go by colour index."""
-    diagram = """
-        . r . . . . r .
-        . . . . . . . .
-    """
-    tied = dataclasses.replace(evaluate.FULL, tied_colours=True)
-    s = diagram_state(diagram, players=2, leaders="0 green a1, 1 black h1")
-    plain = evaluate.seat_values(s, evaluate.FULL)
-    shared = evaluate.seat_values(s, tied)
-    assert plain[0] > plain[1] + 0.05  # the green leader counted 0.45 times, the black 0.38
-    assert shared[0] == pytest.approx(shared[1])
-    assert evaluate.colour_needs([0, 0, 0, 0]) == pytest.approx([0.3575] * 4)
-    assert evaluate.colour_needs([1, 0, 0, 0])[0] == 0.03
-    assert evaluate.colour_needs([3, 1, 2, 5]) == [
-        evaluate.RANK_WEIGHTS[r] for r in evaluate.colour_ranks([3, 1, 2, 5])
-    ]
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_multi_tied_colours_apply_with_three_or_four_players(players: int) -> None:
-    state, seen = _play_until(3, 4 * players, players)
-    seat = to_act(state)
-    bot = make_bot("hard:multi_tied_colours=true", 1)
-    assert isinstance(bot, SearchBot)
-    bot.observe(seen[seat])
-    bot.choose(player_view(state, seat), Budget(iterations=16))
-    assert bot._weights.tied_colours == (players > 2)
 
 
 def _revolt_on_seat_2(att_red: int, dfn_red: int, attacker_commits: int | None) -> State:
@@ -895,8 +492,7 @@ def test_the_search_commits_no_tile_it_would_throw_away() -> None:
     winnable = _revolt_on_seat_2(3, 3, 0)
     orders = []
     for prune in (True, False):
-        bot = make_bot(f"hard:multi_prune_commits={str(prune).lower()}", 1)
-        assert isinstance(bot, SearchBot)
+        bot = _hard_with(1, prune_commits=prune)
         answer = bot.choose(player_view(winnable, 2), Budget(iterations=200))
         assert bot.last_root is not None
         orders.append(sorted(str(a) for a in bot.last_root.order))

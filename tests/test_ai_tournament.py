@@ -10,8 +10,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from tigris_euphrates.ai import make_bot, split_specs
-from tigris_euphrates.ai.tournament import (
+from tigris_euphrates.ai import Budget, make_bot, split_specs
+from tigris_euphrates.engine import replay, result
+from tigris_euphrates.tournament import (
     lineups,
     parse_options,
     pooled_ratings,
@@ -19,7 +20,6 @@ from tigris_euphrates.ai.tournament import (
     wilson,
     write_outputs,
 )
-from tigris_euphrates.engine import replay, result
 from tigris_euphrates.tournament_cli import ratings, tournament
 
 
@@ -171,44 +171,42 @@ def test_ratings_cli_pools_summaries(tmp_path: Path) -> None:
     assert "mix player counts" in res.output
 
 
-def test_a_level_with_settings_is_a_variant_a_tournament_can_measure() -> None:
-    """``level:key=value``: the variants the strength notes measure are named on the command
-    line (class attributes or evaluation weights), and the summary names them as given."""
-    from tigris_euphrates.ai import HardBot, make_bot
-    from tigris_euphrates.ai.evaluate import FULL
+def test_a_search_level_takes_its_budget_on_the_command_line() -> None:
+    """``level:iterations=N:seconds=S`` changes a search level's budget for every player
+    count, and the summary names the bot as given; any other setting, a setting of a level
+    without a search, or a value of the wrong kind is refused when the bot is made, naming
+    what is accepted, instead of failing mid-game."""
+    from tigris_euphrates.ai import SearchBot
 
-    bot = make_bot("hard:infer_hands=true:hand_support=0.15:multi_widen=[12, 6]", 3)
-    assert isinstance(bot, HardBot)
-    assert bot.infer_hands is True and bot.multi_widen == (12, 6)
-    assert bot.weights.hand_support == 0.15 and bot.weights.leader == FULL.leader
-    assert bot.name == "hard:infer_hands=true:hand_support=0.15:multi_widen=[12, 6]"
-    assert not make_bot("hard", 3).infer_hands  # the level itself is untouched
-    for bad in ("hard:nonsense=1", "hard:choose=1", "hard:infer_hands", "nobody:x=1"):
-        with pytest.raises(ValueError):
-            make_bot(bad)
-    # a value of the wrong kind is refused when the bot is made, naming what it takes,
-    # instead of failing mid-game (``none`` is not JSON: ``null`` is)
+    bot = make_bot("hard:iterations=400:seconds=none", 3)
+    assert isinstance(bot, SearchBot)
+    assert bot.name == "hard:iterations=400:seconds=none"
+    for players in (2, 4):
+        assert bot.default_budget(players) == Budget(seconds=None, iterations=400)
+    plain = make_bot("hard", 3)
+    assert isinstance(plain, SearchBot)
+    assert plain.default_budget(4) == Budget(seconds=0.9, iterations=1600)  # untouched
     for bad, says in (
-        ("hard:seconds=none", "'seconds' of hard takes a number or null, not 'none'"),
+        ("hard:nonsense=1", "use iterations=… or seconds=…"),
+        ("hard:iterations", "use iterations=… or seconds=…"),
+        ("hard:exploration=1", "use iterations=… or seconds=…"),
+        ("nobody:iterations=1", "unknown bot 'nobody'"),
+        ("greedy:iterations=10", "greedy takes no settings"),
         ("hard:iterations=1.5", "takes a whole number"),
-        ("hard:world_others=1", "takes true or false"),
-        ("hard:hand_weights=0.7", "takes a list or null"),
-        ("greedy:hand_support=true", "'hand_support' of greedy takes a number"),
+        ("hard:iterations=0", "takes a whole number of at least 1"),
+        ("hard:seconds=soon", "takes a positive number or none"),
+        ("hard:seconds=-1", "takes a positive number or none"),
     ):
         with pytest.raises(ValueError, match=re.escape(says)):
             make_bot(bad)
-    assert make_bot("hard:seconds=null:iterations=400:exploration=1", 3).seconds is None
-    s = run_tournament(["greedy:hand_support=0.3", "random"], games=2, seed=2, jobs=1)
-    assert set(s["pairings"][0]["bots"]) == {"greedy:hand_support=0.3", "random"}
-    assert s["results"][0]["seats"][0] in ("greedy:hand_support=0.3", "random")
+    s = run_tournament(["medium:iterations=20", "random"], games=2, seed=2, jobs=1)
+    assert set(s["pairings"][0]["bots"]) == {"medium:iterations=20", "random"}
+    assert s["results"][0]["seats"][0] in ("medium:iterations=20", "random")
 
 
-def test_bot_lists_keep_commas_inside_brackets() -> None:
-    """``--bots`` is split on commas, but a setting's JSON list keeps its own."""
-    assert split_specs("hard:hand_weights=[0.65,1.2,1.07,1.09], greedy,greedy") == [
-        "hard:hand_weights=[0.65,1.2,1.07,1.09]",
+def test_bot_lists_are_split_on_commas() -> None:
+    assert split_specs("hard:iterations=400, greedy,greedy") == [
+        "hard:iterations=400",
         "greedy",
         "greedy",
     ]
-    bot = make_bot(split_specs("hard:hand_weights=[0.65,1.2,1.07,1.09],greedy")[0])
-    assert bot.hand_weights == (0.65, 1.2, 1.07, 1.09)  # type: ignore[attr-defined]

@@ -22,22 +22,19 @@ from rich.table import Table
 from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
-    apply,
     from_position,
     legal_actions,
-    make_record,
-    new_game,
     player_view,
     redact_event,
     replay,
     result,
     spectator_view,
-    to_act,
     to_position,
 )
 from .engine.errors import EngineError
 from .engine.record import replay_steps
 from .serve_cli import serve
+from .tournament import play_game
 from .tournament_cli import ratings, tournament
 
 app = typer.Typer(help="Tigris & Euphrates: rules engine, bots and tools.", no_args_is_help=True)
@@ -56,21 +53,12 @@ def _options(players: int, board: str, english: bool, open_scoring: bool) -> dic
 def play_bot_game(
     options: dict[str, Any], seed: int, bots: list[str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """One game between bots (one per seat) that see only their views; returns
-    (final spectator view, record)."""
-    state = new_game(options, seed)
+    """One game between bots (one per seat, each at its level's own budget) that see only
+    their views, played by the referee; returns (final spectator view, record)."""
     players = [make_bot(name, seed * 101 + seat) for seat, name in enumerate(bots)]
-    actions: list[str] = []
-    while not state.over:
-        seat = to_act(state)
-        assert seat is not None
-        choice = players[seat].choose(player_view(state, seat))
-        state, events = apply(state, choice)
-        actions.append(choice)
-        for i, bot in enumerate(players):
-            bot.observe([redact_event(e, i) for e in events])
-    record = make_record(options, actions, seed=seed, final=state)
-    return spectator_view(state), record
+    outcome = play_game(players, options, seed, names=bots)
+    assert outcome.final is not None
+    return spectator_view(outcome.final), outcome.record()
 
 
 @app.command()

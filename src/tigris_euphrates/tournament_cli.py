@@ -16,9 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .ai import split_specs
-from .ai.base import Budget
-from .ai.tournament import parse_options, pooled_ratings, run_tournament, write_outputs
+from .ai import Budget, split_specs
+from .tournament import parse_options, pooled_ratings, run_tournament, write_outputs
 
 
 def tournament(
@@ -27,9 +26,8 @@ def tournament(
         typer.Option(
             help="Comma-separated bot levels (random, easy, greedy, medium, hard, expert). Every "
             "combination of PLAYERS of them is a lineup; list one per seat for a fixed lineup, "
-            "e.g. hard,greedy,greedy,greedy with --players 4. A level with settings is a "
-            "variant: hard:infer_hands=true:hand_support=0.15 (class attributes or evaluation "
-            "weights, JSON values)."
+            "e.g. hard,greedy,greedy,greedy with --players 4. A search level may take "
+            "its budget: hard:iterations=400, expert:seconds=none."
         ),
     ] = "random,greedy,hard",
     players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,

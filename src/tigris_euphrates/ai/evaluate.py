@@ -17,14 +17,12 @@ best opponent.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
 from ..engine import State, apply_unchecked, legal_actions
 from ..engine.actions import Action, BuildMonument, Commit, Decline
-from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED, dilate
-from ..engine.board import FULL as ALL_CELLS
+from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED
 from ..engine.legal import commit_range, state_kingdoms
 from ..engine.scoring import final_totals
 from ..engine.state import ACTION, CONFLICT, MONUMENT
@@ -49,18 +47,6 @@ class Weights:
     horizon: float = 0.0
     #: Own turns of monument income counted at most.
     income_turns: float = 6.0
-    #: Weight of the wars waiting to happen (0: ignored): see ``war_potential``.
-    war_potential: float = 0.0
-    #: Points per tile in hand that can back one of the seat's leaders in a conflict: red
-    #: (revolts) while it has a leader on the board, another colour while its leader of
-    #: that colour is on the board (wars); at most ``support_cap`` of a colour count.
-    hand_support: float = 0.0
-    support_cap: int = 4
-    #: Colours with equal scores share their ranks' weights (``colour_needs``) when a
-    #: leader's worth is weighted by how much its colour is needed; off, ties go by colour
-    #: index, so with every colour at 0 a red leader counts 1.35 times its worth and a black
-    #: one 0.38 times, and a first red point makes red the least needed colour at once.
-    tied_colours: bool = False
 
 
 BASIC = Weights()
@@ -71,21 +57,6 @@ def own_turns_left(s: State) -> float:
     """About how many more turns each seat gets: a turn draws about two tiles."""
     left = len(s.bag) - s.bag_pos
     return left / (2.2 * s.options.players)
-
-
-def colour_needs(row: list[int], tied: bool = True) -> list[float]:
-    """Each colour's marginal worth (``RANK_WEIGHTS`` by its rank among the seat's four
-    colour scores, lowest first). With ``tied`` colours with equal scores take the mean of
-    their ranks' weights (nothing tells which of two equal colours will be the lower one);
-    without, ties go by colour index (``colour_ranks``)."""
-    if not tied:
-        return [RANK_WEIGHTS[r] for r in colour_ranks(row)]
-    order = sorted(row)
-    out = []
-    for c in range(4):
-        idx = [i for i, x in enumerate(order) if x == row[c]]
-        out.append(sum(RANK_WEIGHTS[i] for i in idx) / len(idx))
-    return out
 
 
 def colour_ranks(row: list[int]) -> list[int]:
@@ -122,10 +93,7 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         if len(_VALUES) >= 50_000:
             _VALUES.clear()
         v = _VALUES[key] = _seat_values(s, wt)
-    v = v[:]
-    if wt.hand_support > 0:
-        hand_support(s, wt, v)
-    return v
+    return v[:]
 
 
 def _seat_values(s: State, wt: Weights) -> list[float]:
@@ -166,13 +134,13 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 totals.sort()
         v = w0 * totals[0] + w1 * totals[1] + w2 * totals[2] + w3 * totals[3]
         base = p * 4
-        need: list[float] | None = None
+        ranks: list[int] | None = None
         for c in range(4):
             cell = leaders[base + c]
             if cell < 0:
                 continue
-            if need is None:
-                need = colour_needs(row, wt.tied_colours)
+            if ranks is None:
+                ranks = colour_ranks(row)
             bit = 1 << cell
             for k in kingdoms:
                 if k & bit:
@@ -189,89 +157,11 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             for block, m in monument_cells:
                 if block & k and c in MONUMENTS[m]:
                     w += income * turns
-            v += (0.35 + need[c]) * w
+            v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
         v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
         v += wt.catastrophe * cats[p]
         out.append(v)
-    if wt.war_potential > 0:
-        war_potential(s, kingdoms, scale * wt.leader, wt.war_potential, out)
     return out
-
-
-def hand_support(s: State, wt: Weights, out: list[float]) -> None:
-    """Add to ``out`` the worth of each seat's hand as support in conflicts to come.
-
-    A conflict is decided by the tiles the two sides commit from their hands, so a hand that
-    can back the seat's leaders (red tiles for revolts, a leader's colour for wars) keeps them
-    on the board and wins the conflicts it starts; a search sees only a few actions ahead,
-    and without this term it spends those tiles on points now. Outside the memo of
-    ``seat_values``: it reads the hands' colours, which differ from world to world."""
-    h = s.hands
-    leaders = s.leaders
-    w = wt.hand_support
-    cap = wt.support_cap
-    if wt.horizon > 0:
-        turns = own_turns_left(s)
-        if turns < wt.horizon:
-            w *= turns / wt.horizon
-    for p in range(len(out)):
-        b = p * 4
-        if max(leaders[b : b + 4]) < 0:
-            continue  # no leader on the board: nothing to back
-        count = 0
-        for c in range(4):
-            if c == RED or leaders[b + c] >= 0:
-                n = h[b + c]
-                count += n if n < cap else cap
-        out[p] += w * count
-
-
-def war_potential(
-    s: State, kingdoms: list[int], leader: float, weight: float, out: list[float]
-) -> None:
-    """Add to ``out`` each seat's share of the wars waiting to happen.
-
-    Two kingdoms with an empty cell between them are one tile from a war, and in four-player
-    games one of six turn actions before a seat's next turn may be that tile. For each
-    colour led on both sides by different seats, the side with more tiles of the colour
-    (ties: even odds) is expected to win ``1 +`` the other side's tiles in points of the
-    colour (weighted by how much the seat needs that colour) and the other side to lose its
-    leader; ``weight`` scales the expectation (how likely the war is to come)."""
-    n = s.options.players
-    if len(kingdoms) < 2:
-        return
-    leaders = s.leaders
-    fd = s.facedown
-    tiles = s.tiles
-    scores = s.scores
-    free = ALL_CELLS & ~(s.occupied() | s.catastrophes)
-    heads: list[list[tuple[int, int]]] = []  # per kingdom: (colour, seat) of its leaders
-    for k in kingdoms:
-        row = []
-        for idx in range(n * 4):
-            cell = leaders[idx]
-            if cell >= 0 and k >> cell & 1:
-                row.append((idx & 3, idx >> 2))
-        heads.append(row)
-    need = [colour_needs(scores[p * 5 : p * 5 + 4], False) for p in range(n)]
-
-    reach = [dilate(k) & free for k in kingdoms]
-    for i, ki in enumerate(kingdoms):
-        for j in range(i + 1, len(kingdoms)):
-            kj = kingdoms[j]
-            if not dilate(kj) & reach[i]:
-                continue
-            for colour, p in heads[i]:
-                for colour2, q in heads[j]:
-                    if colour2 != colour or q == p:
-                        continue
-                    mine = tiles[colour] & ~fd
-                    a = (mine & ki).bit_count()
-                    b = (mine & kj).bit_count()
-                    odds = 1.0 if a > b else 0.0 if a < b else 0.5
-                    wp, wq = need[p][colour], need[q][colour]
-                    out[p] += weight * (odds * (1 + b) * wp - (1 - odds) * (0.35 + wp) * leader)
-                    out[q] += weight * ((1 - odds) * (1 + a) * wq - odds * (0.35 + wq) * leader)
 
 
 def final_key(s: State, seat: int) -> list[int]:
@@ -302,33 +192,6 @@ def utilities(s: State, wt: Weights = BASIC) -> list[float]:
         top = max(v[q] for q in range(n) if q != p)
         out.append(v[p] - top)
     return out
-
-
-def win_chances(s: State, wt: Weights = BASIC, spread: float = 0.8) -> list[float]:
-    """Per seat, about its chance of finishing first, in [0, 1]: the normal probability
-    that its lead over the best opponent (``utilities``) survives the turns left, whose
-    swing grows with their square root (``spread`` points a turn, plus half a point); a
-    finished game is 1 for the winner, 0.5 for a shared first place, 0 otherwise, nudged by
-    a hundredth of the margin of the lowest colours.
-
-    A lead is linear in points; a chance of winning is not: behind the best opponent, a
-    gamble that may win a war is worth more than its mean, ahead a safe move is. (Backed up
-    by the search in four-player games it won as often as the lead: 49/120 against three
-    greedy; see ``bench/strength_notes.md``.)"""
-    leads = utilities(s, wt)
-    if s.over:  # leads are 30 + margin (won), 0 (shared first place), -30 + margin (lost)
-        out = []
-        for u in leads:
-            if u > 0:
-                out.append(1.0 + 0.01 * (u - 30.0))
-            elif u < 0:
-                out.append(0.01 * (u + 30.0))
-            else:
-                out.append(0.5)
-        return out
-    sigma = 0.5 + spread * math.sqrt(own_turns_left(s))
-    k = 1.0 / (sigma * math.sqrt(2.0))
-    return [0.5 * (1.0 + math.erf(u * k)) for u in leads]
 
 
 def value_for(s: State, seat: int, wt: Weights = BASIC) -> float:

@@ -2,7 +2,7 @@
 
 Inside the search, ranking an action (play it, settle it, evaluate) costs about 0.1 ms and a
 turn offers 150–400 actions, so a node ranks only a sample. A blind sample misses the moves
-that matter: checked on 342 positions of greedy play (``bench/triage.py``), the greedy
+that matter: checked on 342 positions of greedy play (docs/ai.md), the greedy
 player's own choice was among the top five of a random sample of 40 nearby actions only
 22 % of the time. Sorting the actions first, without playing them, into
 

@@ -1,4 +1,5 @@
-"""Playing bots against each other: the referee loop used by the tournament and the tests.
+"""The referee: the one loop that plays bots against each other, used by ``tne selfplay``,
+``tne tournament``, the benchmarks and the tests.
 
 The referee holds the true state; each bot only ever receives ``player_view(state, seat)``
 and the events redacted for its seat (``redact_event``), exactly what a server sends.
@@ -11,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import apply, make_record, new_game, player_view, redact_event, result, to_act
-from ..engine.state import ACTION
-from .base import Bot, Budget
+from ..ai import Bot, Budget
+from ..engine import State, apply, make_record, new_game, player_view, redact_event, result, to_act
 
 
 @dataclass
 class GameOutcome:
-    """What one game produced: the result, the record and per-seat decision times."""
+    """What one game produced: the result, the record, per-seat decision times and the
+    final state (the referee's, with every hand: not for a player's eyes)."""
 
     options: dict[str, Any]
     seed: int
@@ -28,6 +29,7 @@ class GameOutcome:
     plies: int
     turns: int
     times: list[list[float]] = field(default_factory=list)
+    final: State | None = field(default=None, repr=False, compare=False)
 
     def record(self) -> dict[str, Any]:
         """The game record (``tne-record/1``) with the bots named in an extra field."""
@@ -62,12 +64,6 @@ def play_game(
         seat = to_act(state)
         assert seat is not None
         view = player_view(state, seat)
-        if state.stage == ACTION:
-            # A player at the table sees the board before every turn action: bots that read
-            # the others' choices (``reads_play``) are shown their own view of it.
-            for p, bot in enumerate(bots):
-                if p != seat and getattr(bot, "reads_play", False):
-                    bot.watch(player_view(state, p))  # type: ignore[attr-defined]
         budget = budgets[seat] if budgets is not None else None
         t0 = time.perf_counter()
         choice = bots[seat].choose(view, budget)
@@ -92,4 +88,5 @@ def play_game(
         plies=state.ply,
         turns=turns,
         times=times,
+        final=state,
     )

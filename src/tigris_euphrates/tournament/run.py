@@ -1,0 +1,201 @@
+"""Tournaments between bots: seat-balanced games in parallel processes, with statistics.
+
+``run_tournament`` is the engine behind ``tne tournament``: it plays every lineup (each
+combination of ``players`` entries of the bot list) ``games`` times, rotating the lineup
+through the seats so that every bot sits in every seat equally often, and returns a JSON-able
+summary: win rates with 95 % Wilson intervals per lineup, mean final score (lowest colour,
+treasures included) and rank, game lengths, decision times, and openskill (Plackett–Luce)
+ratings over all games, rated in the order of the game index so results do not depend on
+which process finished first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..ai import Budget, level_config, make_bot
+from .plots import plot_ratings
+from .referee import play_game
+from .stats import places, summarize
+
+
+def parse_options(text: str | None, players: int) -> dict[str, Any]:
+    """Game options from ``key=value,...`` (bare ``advanced``, ``english``, ``open`` allowed)."""
+    opts: dict[str, Any] = {"players": players}
+    if not text:
+        return opts
+    aliases = {
+        "advanced": ("board", "advanced"),
+        "standard": ("board", "standard"),
+        "english": ("english_variant", True),
+        "english_variant": ("english_variant", True),
+        "open": ("open_scoring", True),
+        "open_scoring": ("open_scoring", True),
+        "hidden": ("open_scoring", False),
+    }
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" in part:
+            key, value = (x.strip() for x in part.split("=", 1))
+            parsed: Any = value
+            if value.lower() in ("true", "yes", "1"):
+                parsed = True
+            elif value.lower() in ("false", "no", "0"):
+                parsed = False
+            opts[key] = parsed
+        elif part in aliases:
+            key, val = aliases[part]
+            opts[key] = val
+        else:
+            raise ValueError(f"unknown option {part!r}: use key=value or advanced/english/open")
+    return opts
+
+
+def lineups(bots: Sequence[str], players: int, ladder: bool = False) -> list[tuple[str, ...]]:
+    """The distinct lineups: combinations of ``players`` entries of ``bots`` (in list order).
+
+    ``ladder``: only neighbours in the list meet (``players`` consecutive entries), which
+    rates a list of levels, weakest first, at a fraction of the cost of every pairing.
+    """
+    if len(bots) < players:
+        raise ValueError(
+            f"{len(bots)} bot(s) for {players} seats: list one bot per seat "
+            "(e.g. hard,greedy,greedy,greedy)"
+        )
+    if ladder:
+        return list(
+            dict.fromkeys(tuple(bots[i : i + players]) for i in range(len(bots) - players + 1))
+        )
+    seen: dict[tuple[str, ...], None] = {}
+    for combo in itertools.combinations(range(len(bots)), players):
+        seen.setdefault(tuple(bots[i] for i in combo), None)
+    return list(seen)
+
+
+def deal(
+    seed: int, index: int, game: int, lineup: Sequence[str]
+) -> tuple[list[str], int, list[int]]:
+    """Game ``index`` of a tournament with ``seed``, the ``game``-th of its lineup: the
+    seats (the lineup turned by ``game``, so every bot sits in every seat in turn), the game
+    seed and each seat's bot seed: a tool that replays a tournament's deals with another
+    bot takes them from here."""
+    players = len(lineup)
+    shift = game % players
+    seats = list(lineup[shift:]) + list(lineup[:shift])
+    game_seed = seed * 1_000_003 + index
+    return seats, game_seed, [game_seed * 10 + s + 1 for s in range(players)]
+
+
+def _play_task(task: dict[str, Any]) -> dict[str, Any]:
+    seats: list[str] = task["seats"]
+    bots = [make_bot(name, task["bot_seeds"][i]) for i, name in enumerate(seats)]
+    budgets = [task["budget"]] * len(seats)
+    out = play_game(bots, task["options"], task["seed"], budgets, names=seats)
+    keys = out.result["scores"]
+    n = len(seats)
+    ranks = places(keys)
+    summary: dict[str, Any] = {
+        "index": task["index"],
+        "lineup": task["lineup"],
+        "seats": seats,
+        "seed": task["seed"],
+        "scores": [k[0] for k in keys],
+        "ranks": ranks,
+        "plies": out.plies,
+        "turns": out.turns,
+        "end": out.result["end"],
+        "times": out.times,
+        "n": n,
+    }
+    if task.get("record"):
+        summary["record"] = out.record()
+    return summary
+
+
+def run_tournament(
+    bots: Sequence[str],
+    players: int = 2,
+    games: int = 20,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    budget: Budget | None = None,
+    jobs: int | None = None,
+    records: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    ladder: bool = False,
+) -> dict[str, Any]:
+    """Play the tournament and return its summary (see the module docstring).
+
+    ``games`` is per lineup. ``budget`` (None: each level's default) applies to every bot.
+    ``jobs`` processes (default: every core; 1 plays in this process). ``ladder``: only
+    neighbours in ``bots`` meet (see ``lineups``).
+    """
+    for name in bots:
+        level_config(name)  # a level, or a level with settings: refused here if unknown
+    opts = dict(options or {})
+    opts["players"] = players
+    tasks = []
+    ups = lineups(bots, players, ladder)
+    index = 0
+    for li, lineup in enumerate(ups):
+        for g in range(games):
+            seats, game_seed, bot_seeds = deal(seed, index, g, lineup)
+            tasks.append(
+                {
+                    "index": index,
+                    "lineup": li,
+                    "seats": seats,
+                    "seed": game_seed,
+                    "bot_seeds": bot_seeds,
+                    "options": opts,
+                    "budget": budget,
+                    "record": records,
+                }
+            )
+            index += 1
+    total = len(tasks)
+    done: list[dict[str, Any]] = []
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs <= 1 or total <= 1:
+        for t in tasks:
+            done.append(_play_task(t))
+            if progress:
+                progress(len(done), total)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
+            for res in pool.map(_play_task, tasks, chunksize=1):
+                done.append(res)
+                if progress:
+                    progress(len(done), total)
+    done.sort(key=lambda r: r["index"])
+    return summarize(bots, players, opts, seed, budget, ups, done)
+
+
+def write_outputs(
+    summary: dict[str, Any],
+    json_path: Path,
+    plot_path: Path | None,
+    records_dir: Path | None = None,
+) -> None:
+    """Write the JSON summary, the ratings plot and (on request) one record per game."""
+    records = summary.pop("_records", [])
+    if records_dir is not None:
+        records_dir.mkdir(parents=True, exist_ok=True)
+        for i, rec in enumerate(records):
+            (records_dir / f"game-{i:05d}.json").write_text(json.dumps(rec) + "\n")
+        summary["records_dir"] = str(records_dir)
+    if plot_path is not None:
+        plot_ratings(summary, plot_path)
+        summary["plot"] = str(plot_path)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(summary, indent=2) + "\n")
+
+

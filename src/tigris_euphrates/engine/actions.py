@@ -246,13 +246,13 @@ class PlaceBuilding(Action):
 
 
 # Interned instances: legal_actions hands these out instead of allocating new objects.
-TILE = tuple(tuple(PlaceTile(c, i) for i in range(NCELLS)) for c in range(4))
-LEADER = tuple(tuple(PlaceLeader(c, i) for i in range(NCELLS)) for c in range(4))
-WITHDRAW = tuple(Withdraw(c) for c in range(4))
-CATASTROPHE = tuple(PlaceCatastrophe(i) for i in range(NCELLS))
-COMMIT = tuple(Commit(n) for n in range(7))
-WAR = tuple(ChooseWar(c) for c in range(4))
-TREASURE = tuple(TakeTreasure(i) for i in range(NCELLS))
+TILE_ACTIONS = tuple(tuple(PlaceTile(c, i) for i in range(NCELLS)) for c in range(4))
+LEADER_ACTIONS = tuple(tuple(PlaceLeader(c, i) for i in range(NCELLS)) for c in range(4))
+WITHDRAW_ACTIONS = tuple(Withdraw(c) for c in range(4))
+CATASTROPHE_ACTIONS = tuple(PlaceCatastrophe(i) for i in range(NCELLS))
+COMMIT_ACTIONS = tuple(Commit(n) for n in range(7))
+WAR_ACTIONS = tuple(ChooseWar(c) for c in range(4))
+TREASURE_ACTIONS = tuple(TakeTreasure(i) for i in range(NCELLS))
 PASS = Pass()
 DECLINE = Decline()
 
@@ -297,16 +297,16 @@ def parse_action(text: str) -> Action:
     verb = words[0]
     if verb == "tile":
         _args(words, 2, "tile COLOUR CELL")
-        return TILE[_colour(words[1])][cell_index(words[2])]
+        return TILE_ACTIONS[_colour(words[1])][cell_index(words[2])]
     if verb == "leader":
         _args(words, 2, "leader COLOUR CELL")
-        return LEADER[_colour(words[1])][cell_index(words[2])]
+        return LEADER_ACTIONS[_colour(words[1])][cell_index(words[2])]
     if verb == "withdraw":
         _args(words, 1, "withdraw COLOUR")
-        return WITHDRAW[_colour(words[1])]
+        return WITHDRAW_ACTIONS[_colour(words[1])]
     if verb == "catastrophe":
         _args(words, 1, "catastrophe CELL")
-        return CATASTROPHE[cell_index(words[1])]
+        return CATASTROPHE_ACTIONS[cell_index(words[1])]
     if verb == "swap":
         _args(words, 1, "swap COLOUR=N,...")
         counts = [0, 0, 0, 0]
@@ -329,10 +329,10 @@ def parse_action(text: str) -> Action:
     if verb == "commit":
         _args(words, 1, "commit N")
         n = _count(words[1], "a commitment")
-        return COMMIT[n] if n < len(COMMIT) else Commit(n)
+        return COMMIT_ACTIONS[n] if n < len(COMMIT_ACTIONS) else Commit(n)
     if verb == "war":
         _args(words, 1, "war COLOUR")
-        return WAR[_colour(words[1])]
+        return WAR_ACTIONS[_colour(words[1])]
     if verb == "monument":
         _args(words, 2, "monument C1-C2 CELL")
         try:
@@ -348,7 +348,7 @@ def parse_action(text: str) -> Action:
         return DECLINE
     if verb == "treasure":
         _args(words, 1, "treasure CELL")
-        return TREASURE[cell_index(words[1])]
+        return TREASURE_ACTIONS[cell_index(words[1])]
     if verb == "wonder":
         _args(words, 1, "wonder CELL")
         return BuildWonder(cell_index(words[1]))

@@ -12,14 +12,15 @@ import random
 from collections.abc import Iterator
 
 from .actions import (
-    CATASTROPHE,
-    COMMIT,
+    CATASTROPHE_ACTIONS,
+    COMMIT_ACTIONS,
     DECLINE,
-    LEADER,
+    LEADER_ACTIONS,
     PASS,
-    TILE,
-    WAR,
-    WITHDRAW,
+    TILE_ACTIONS,
+    TREASURE_ACTIONS,
+    WAR_ACTIONS,
+    WITHDRAW_ACTIONS,
     Action,
     BuildMonument,
     BuildWonder,
@@ -36,9 +37,6 @@ from .actions import (
     Withdraw,
     WonderPoint,
     swap_action,
-)
-from .actions import (
-    TREASURE as TREASURE_ACTIONS,
 )
 from .board import (
     BLUE,
@@ -247,17 +245,17 @@ def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], li
         if hand[colour]:
             m = tile_targets(state, colour)
             if m:
-                groups.append((m, TILE[colour]))
+                groups.append((m, TILE_ACTIONS[colour]))
     for colour in range(4):
         m = leader_targets(state, seat, colour)
         if m:
-            groups.append((m, LEADER[colour]))
+            groups.append((m, LEADER_ACTIONS[colour]))
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if m:
-            groups.append((m, CATASTROPHE))
+            groups.append((m, CATASTROPHE_ACTIONS))
     others: list[Action] = [
-        WITHDRAW[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
+        WITHDRAW_ACTIONS[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
     ]
     others.extend(swap_actions(hand))
     others.append(PASS)
@@ -267,9 +265,11 @@ def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], li
 def _decision_actions(state: State) -> list[Action]:
     stage = state.stage
     if stage == CONFLICT:
-        return [COMMIT[n] if n < len(COMMIT) else Commit(n) for n in commit_range(state)]
+        return [
+            COMMIT_ACTIONS[n] if n < len(COMMIT_ACTIONS) else Commit(n) for n in commit_range(state)
+        ]
     if stage == WAR_CHOICE:
-        return [WAR[c] for c in war_colours(state)]
+        return [WAR_ACTIONS[c] for c in war_colours(state)]
     if stage == MONUMENT:
         offer = state.monument_offer
         assert offer is not None

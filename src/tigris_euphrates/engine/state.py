@@ -21,6 +21,7 @@ from .board import (
     board_from_option,
 )
 from .errors import InvalidAction
+from .types import Cell, Colour, Seat
 
 # Stages: what the player to act is being asked.
 ACTION = 0  # the turn player's action
@@ -105,7 +106,9 @@ class State:
 
     Cells are bit indices; per-seat data is flattened: ``leaders[seat * 4 + colour]`` is a
     cell or -1, ``hands[seat * 4 + colour]`` a count, ``scores[seat * 5 + k]`` the points of
-    colour k (k = 4: treasures).
+    colour k (k = 4: treasures). The engine indexes these lists directly; other code reads
+    them through ``hand``, ``hand_count``, ``score``, ``leader``, ``leaders_of`` and
+    ``swapped_of``, and fills hands with ``add_to_hand``, ``add_swapped`` and ``clear_hand``.
     """
 
     __slots__ = (
@@ -215,6 +218,51 @@ class State:
         """(seat, colour) of the leader on ``cell``."""
         i = self.leaders.index(cell)
         return i >> 2, i & 3
+
+    def hand(self, seat: Seat) -> tuple[int, int, int, int]:
+        """The tiles in ``seat``'s hand: counts of red, blue, green, black."""
+        h = self.hands
+        i = seat * 4
+        return h[i], h[i + 1], h[i + 2], h[i + 3]
+
+    def hand_count(self, seat: Seat, colour: Colour) -> int:
+        """How many ``colour`` tiles ``seat`` holds."""
+        return self.hands[seat * 4 + colour]
+
+    def score(self, seat: Seat) -> tuple[int, int, int, int, int]:
+        """``seat``'s points: red, blue, green, black, then treasures."""
+        p = self.scores
+        i = seat * 5
+        return p[i], p[i + 1], p[i + 2], p[i + 3], p[i + 4]
+
+    def leader(self, seat: Seat, colour: Colour) -> Cell:
+        """The cell of ``seat``'s ``colour`` leader, or -1 when it is off the board."""
+        return self.leaders[seat * 4 + colour]
+
+    def leaders_of(self, seat: Seat) -> tuple[Cell, Cell, Cell, Cell]:
+        """The cells of ``seat``'s red, blue, green and black leaders (-1: off the board)."""
+        x = self.leaders
+        i = seat * 4
+        return x[i], x[i + 1], x[i + 2], x[i + 3]
+
+    def swapped_of(self, seat: Seat) -> tuple[int, int, int, int]:
+        """The tiles ``seat`` has swapped out of the game, per colour (hidden from others)."""
+        w = self.swapped
+        i = seat * 4
+        return w[i], w[i + 1], w[i + 2], w[i + 3]
+
+    def add_to_hand(self, seat: Seat, colour: Colour, n: int = 1) -> None:
+        """Put ``n`` ``colour`` tiles into ``seat``'s hand (for building states from views)."""
+        self.hands[seat * 4 + colour] += n
+
+    def add_swapped(self, seat: Seat, colour: Colour, n: int = 1) -> None:
+        """Count ``n`` more ``colour`` tiles as swapped out by ``seat``."""
+        self.swapped[seat * 4 + colour] += n
+
+    def clear_hand(self, seat: Seat) -> None:
+        """Empty ``seat``'s hand."""
+        i = seat * 4
+        self.hands[i : i + 4] = [0, 0, 0, 0]
 
     def __repr__(self) -> str:
         from .position import to_position

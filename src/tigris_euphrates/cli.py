@@ -22,6 +22,7 @@ from rich.table import Table
 from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
+    EngineError,
     apply,
     from_position,
     legal_actions,
@@ -30,13 +31,12 @@ from .engine import (
     player_view,
     redact_event,
     replay,
+    replay_steps,
     result,
     spectator_view,
     to_act,
     to_position,
 )
-from .engine.errors import EngineError
-from .engine.record import replay_steps
 from .serve_cli import serve
 from .tournament_cli import ratings, tournament
 

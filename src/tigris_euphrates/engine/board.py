@@ -21,7 +21,6 @@ COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 #: Tiles of each colour in the game (the starting temples come out of the red ones).
 TILE_TOTALS = (57, 36, 30, 30)
-TOTAL_TILES = sum(TILE_TOTALS)
 
 DYNASTIES = ("archer", "bull", "pot", "lion")
 
@@ -64,9 +63,6 @@ def neighbours(b: int) -> int:
 
 
 NEIGHBOURS = tuple(neighbours(1 << i) for i in range(NCELLS))
-NEIGHBOUR_CELLS = tuple(
-    tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
-)
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
 # row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
@@ -151,10 +147,6 @@ class Board:
     rivers: int
     temples: int
     specials: int
-
-    @property
-    def land(self) -> int:
-        return FULL & ~self.rivers
 
     def to_option(self) -> str | dict[str, list[str]]:
         """The ``board`` option of FORMATS.md for this map."""

@@ -39,13 +39,8 @@ def kingdoms(occupied: int, leaders: int) -> list[int]:
     return found
 
 
-def touch_counts(occupied: int, leaders: int) -> tuple[int, int]:
-    """Masks of the cells adjacent to two or more kingdoms, and to three or more."""
-    return touch_counts_of(kingdoms(occupied, leaders))
-
-
 def touch_counts_of(kingdom_masks: list[int]) -> tuple[int, int]:
-    """``touch_counts`` for a given list of kingdoms."""
+    """Masks of the cells adjacent to two or more of ``kingdom_masks``, and to three or more."""
     ones = twos = threes = 0
     for k in kingdom_masks:
         d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k

@@ -214,11 +214,6 @@ class State:
         t = self.tiles
         return t[0] | t[1] | t[2] | t[3] | self.lmask
 
-    def leader_at(self, cell: int) -> tuple[int, int]:
-        """(seat, colour) of the leader on ``cell``."""
-        i = self.leaders.index(cell)
-        return i >> 2, i & 3
-
     def hand(self, seat: Seat) -> tuple[int, int, int, int]:
         """The tiles in ``seat``'s hand: counts of red, blue, green, black."""
         h = self.hands
@@ -265,9 +260,12 @@ class State:
         self.hands[i : i + 4] = [0, 0, 0, 0]
 
     def __repr__(self) -> str:
-        from .position import to_position
-
-        return f"from_position({to_position(self)!r})"
+        """Where the game stands; ``to_position`` gives the whole moment."""
+        return (
+            f"<State players={self.players} ply={self.ply} turn={self.turn}"
+            f" actions_left={self.actions_left} stage={self.stage} bag_left={self.bag_left}"
+            f" over={self.over}>"
+        )
 
     def __eq__(self, other: object) -> bool:
         """Equal games: same fields, and the same tiles left in the bag in the same order."""

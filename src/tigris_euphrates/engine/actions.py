@@ -21,6 +21,7 @@ from .board import (
     cell_index,
 )
 from .errors import InvalidAction
+from .types import Cell, Colour
 
 
 class Action:
@@ -46,8 +47,8 @@ class Action:
 class PlaceTile(Action):
     """Place a civilization tile from the hand."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "tile"
 
     def __str__(self) -> str:
@@ -61,8 +62,8 @@ class PlaceTile(Action):
 class PlaceLeader(Action):
     """Place a leader, or move it if it is on the board."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "leader"
 
     def __str__(self) -> str:
@@ -76,7 +77,7 @@ class PlaceLeader(Action):
 class Withdraw(Action):
     """Take an own leader off the board."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "withdraw"
 
     def __str__(self) -> str:
@@ -90,7 +91,7 @@ class Withdraw(Action):
 class PlaceCatastrophe(Action):
     """Place a catastrophe tile."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "catastrophe"
 
     def __str__(self) -> str:
@@ -146,7 +147,7 @@ class Commit(Action):
 class ChooseWar(Action):
     """Choose which war to resolve next."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "war"
 
     def __str__(self) -> str:
@@ -161,7 +162,7 @@ class BuildMonument(Action):
     """Build ``monument`` (index into MONUMENT_NAMES) on the 2×2 block with top-left ``cell``."""
 
     monument: int
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "monument"
 
     def __str__(self) -> str:
@@ -192,7 +193,7 @@ class Decline(Action):
 class TakeTreasure(Action):
     """Take the treasure on ``cell``."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "treasure"
 
     def __str__(self) -> str:
@@ -206,7 +207,7 @@ class TakeTreasure(Action):
 class BuildWonder(Action):
     """Wonder variant: build the wonder centred on ``cell``."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "wonder"
 
     def __str__(self) -> str:
@@ -220,7 +221,7 @@ class BuildWonder(Action):
 class WonderPoint(Action):
     """Wonder variant: the colour of the wonder point."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "point"
 
     def __str__(self) -> str:
@@ -234,8 +235,8 @@ class WonderPoint(Action):
 class PlaceBuilding(Action):
     """Buildings variant: put or move building ``colour`` onto ``cell``."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "building"
 
     def __str__(self) -> str:
@@ -267,7 +268,7 @@ def swap_action(counts: tuple[int, int, int, int]) -> Swap:
     return a
 
 
-def _colour(word: str) -> int:
+def _colour(word: str) -> Colour:
     try:
         return COLOUR_INDEX[word]
     except KeyError:

@@ -21,7 +21,7 @@ from .board import (
     board_from_option,
 )
 from .errors import InvalidAction
-from .types import Cell, Colour, Seat
+from .types import Cell, Colour, Mask, Seat
 
 # Stages: what the player to act is being asked.
 ACTION = 0  # the turn player's action
@@ -142,32 +142,34 @@ class State:
     )
 
     options: Options
-    tiles: list[int]
-    facedown: int
-    treasures: int
-    catastrophes: int
-    leaders: list[int]
-    lmask: int
-    monuments: list[int]
+    tiles: list[Mask]
+    facedown: Mask
+    treasures: Mask
+    catastrophes: Mask
+    leaders: list[Cell]
+    lmask: Mask
+    monuments: list[Cell]
     hands: list[int]
     cats: list[int]
     scores: list[int]
-    bag: tuple[int, ...]
+    bag: tuple[Colour, ...]
     bag_pos: int
     out_public: list[int]
     swapped: list[int]
-    turn: int
+    turn: Seat
     actions_left: int
     stage: int
-    conflict: tuple[int, int, int, int, int, int, int] | None
-    union: int
-    monument_offer: tuple[int, tuple[int, ...]] | None
-    treasure_pick: tuple[int, int] | None
+    # (REVOLT or WAR, colour, attacker, defender, attacker base, defender base, attacker commit
+    # or -1 before it is made)
+    conflict: tuple[int, Colour, Seat, Seat, int, int, int] | None
+    union: Cell
+    monument_offer: tuple[Colour, tuple[Cell, ...]] | None
+    treasure_pick: tuple[Seat, Mask] | None
     over: bool
     end: str | None
     ply: int
     dynasties: tuple[str, ...]
-    cache: tuple[int, int, list[int]] | None  # kingdom touch masks + kingdoms, filled lazily
+    cache: tuple[Mask, Mask, list[Mask]] | None  # kingdom touch masks + kingdoms, filled lazily
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
@@ -209,7 +211,7 @@ class State:
     def bag_left(self) -> int:
         return len(self.bag) - self.bag_pos
 
-    def occupied(self) -> int:
+    def occupied(self) -> Mask:
         """Cells holding a civilization tile or a leader."""
         t = self.tiles
         return t[0] | t[1] | t[2] | t[3] | self.lmask

@@ -1,7 +1,8 @@
 """Board geometry: cell names, bitboard masks, neighbour shifts and the two published maps.
 
 A cell (``Cell``) is an index ``row * 16 + col`` (0..175); a set of cells (``Mask``) is a Python
-int whose bit ``i`` stands for cell ``i``. Everything here is computed once at import and never changes.
+int whose bit ``i`` stands for cell ``i``. Everything here is computed once at import and never
+changes.
 """
 
 from __future__ import annotations

@@ -9,15 +9,15 @@ import pytest
 
 from tigris_euphrates import IllegalAction, apply, legal_actions, new_game, to_position
 from tigris_euphrates.engine.actions import (
-    CATASTROPHE,
-    COMMIT,
+    CATASTROPHE_ACTIONS,
+    COMMIT_ACTIONS,
     DECLINE,
-    LEADER,
+    LEADER_ACTIONS,
     PASS,
-    TILE,
-    TREASURE,
-    WAR,
-    WITHDRAW,
+    TILE_ACTIONS,
+    TREASURE_ACTIONS,
+    WAR_ACTIONS,
+    WITHDRAW_ACTIONS,
     Action,
     BuildMonument,
     swap_action,
@@ -32,13 +32,13 @@ def universe(state: State) -> list[Action]:
     """Every action worth trying in ``state`` (a superset of the legal ones)."""
     acts: list[Action] = []
     for c in range(4):
-        acts.extend(TILE[c])
-        acts.extend(LEADER[c])
-    acts.extend(WITHDRAW)
-    acts.extend(CATASTROPHE)
-    acts.extend(TREASURE)
-    acts.extend(COMMIT)
-    acts.extend(WAR)
+        acts.extend(TILE_ACTIONS[c])
+        acts.extend(LEADER_ACTIONS[c])
+    acts.extend(WITHDRAW_ACTIONS)
+    acts.extend(CATASTROPHE_ACTIONS)
+    acts.extend(TREASURE_ACTIONS)
+    acts.extend(COMMIT_ACTIONS)
+    acts.extend(WAR_ACTIONS)
     acts += [PASS, DECLINE]
     hand = state.hands[state.turn * 4 : state.turn * 4 + 4]
     for r in range(hand[0] + 2):

@@ -22,17 +22,17 @@ from rich.table import Table
 from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
+    EngineError,
     from_position,
     legal_actions,
     player_view,
     redact_event,
     replay,
+    replay_steps,
     result,
     spectator_view,
     to_position,
 )
-from .engine.errors import EngineError
-from .engine.record import replay_steps
 from .serve_cli import serve
 from .tournament import play_game
 from .tournament_cli import ratings, tournament

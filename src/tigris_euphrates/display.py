@@ -72,7 +72,7 @@ def board_text(game: dict[str, Any], highlight: set[str] | None = None) -> Text:
 
 
 def _grid_of(game: dict[str, Any]) -> list[str]:
-    from .engine.board import board_from_option
+    from .engine import board_from_option
 
     return list(board_from_option(game["options"]["board"]).grid)
 

@@ -21,6 +21,7 @@ from .board import (
     cell_index,
 )
 from .errors import InvalidAction
+from .types import Cell, Colour
 
 
 class Action:
@@ -46,8 +47,8 @@ class Action:
 class PlaceTile(Action):
     """Place a civilization tile from the hand."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "tile"
 
     def __str__(self) -> str:
@@ -61,8 +62,8 @@ class PlaceTile(Action):
 class PlaceLeader(Action):
     """Place a leader, or move it if it is on the board."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "leader"
 
     def __str__(self) -> str:
@@ -76,7 +77,7 @@ class PlaceLeader(Action):
 class Withdraw(Action):
     """Take an own leader off the board."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "withdraw"
 
     def __str__(self) -> str:
@@ -90,7 +91,7 @@ class Withdraw(Action):
 class PlaceCatastrophe(Action):
     """Place a catastrophe tile."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "catastrophe"
 
     def __str__(self) -> str:
@@ -146,7 +147,7 @@ class Commit(Action):
 class ChooseWar(Action):
     """Choose which war to resolve next."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "war"
 
     def __str__(self) -> str:
@@ -161,7 +162,7 @@ class BuildMonument(Action):
     """Build ``monument`` (index into MONUMENT_NAMES) on the 2×2 block with top-left ``cell``."""
 
     monument: int
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "monument"
 
     def __str__(self) -> str:
@@ -192,7 +193,7 @@ class Decline(Action):
 class TakeTreasure(Action):
     """Take the treasure on ``cell``."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "treasure"
 
     def __str__(self) -> str:
@@ -206,7 +207,7 @@ class TakeTreasure(Action):
 class BuildWonder(Action):
     """Wonder variant: build the wonder centred on ``cell``."""
 
-    cell: int
+    cell: Cell
     kind: ClassVar[str] = "wonder"
 
     def __str__(self) -> str:
@@ -220,7 +221,7 @@ class BuildWonder(Action):
 class WonderPoint(Action):
     """Wonder variant: the colour of the wonder point."""
 
-    colour: int
+    colour: Colour
     kind: ClassVar[str] = "point"
 
     def __str__(self) -> str:
@@ -234,8 +235,8 @@ class WonderPoint(Action):
 class PlaceBuilding(Action):
     """Buildings variant: put or move building ``colour`` onto ``cell``."""
 
-    colour: int
-    cell: int
+    colour: Colour
+    cell: Cell
     kind: ClassVar[str] = "building"
 
     def __str__(self) -> str:
@@ -246,13 +247,13 @@ class PlaceBuilding(Action):
 
 
 # Interned instances: legal_actions hands these out instead of allocating new objects.
-TILE = tuple(tuple(PlaceTile(c, i) for i in range(NCELLS)) for c in range(4))
-LEADER = tuple(tuple(PlaceLeader(c, i) for i in range(NCELLS)) for c in range(4))
-WITHDRAW = tuple(Withdraw(c) for c in range(4))
-CATASTROPHE = tuple(PlaceCatastrophe(i) for i in range(NCELLS))
-COMMIT = tuple(Commit(n) for n in range(7))
-WAR = tuple(ChooseWar(c) for c in range(4))
-TREASURE = tuple(TakeTreasure(i) for i in range(NCELLS))
+TILE_ACTIONS = tuple(tuple(PlaceTile(c, i) for i in range(NCELLS)) for c in range(4))
+LEADER_ACTIONS = tuple(tuple(PlaceLeader(c, i) for i in range(NCELLS)) for c in range(4))
+WITHDRAW_ACTIONS = tuple(Withdraw(c) for c in range(4))
+CATASTROPHE_ACTIONS = tuple(PlaceCatastrophe(i) for i in range(NCELLS))
+COMMIT_ACTIONS = tuple(Commit(n) for n in range(7))
+WAR_ACTIONS = tuple(ChooseWar(c) for c in range(4))
+TREASURE_ACTIONS = tuple(TakeTreasure(i) for i in range(NCELLS))
 PASS = Pass()
 DECLINE = Decline()
 
@@ -267,7 +268,7 @@ def swap_action(counts: tuple[int, int, int, int]) -> Swap:
     return a
 
 
-def _colour(word: str) -> int:
+def _colour(word: str) -> Colour:
     try:
         return COLOUR_INDEX[word]
     except KeyError:
@@ -297,16 +298,16 @@ def parse_action(text: str) -> Action:
     verb = words[0]
     if verb == "tile":
         _args(words, 2, "tile COLOUR CELL")
-        return TILE[_colour(words[1])][cell_index(words[2])]
+        return TILE_ACTIONS[_colour(words[1])][cell_index(words[2])]
     if verb == "leader":
         _args(words, 2, "leader COLOUR CELL")
-        return LEADER[_colour(words[1])][cell_index(words[2])]
+        return LEADER_ACTIONS[_colour(words[1])][cell_index(words[2])]
     if verb == "withdraw":
         _args(words, 1, "withdraw COLOUR")
-        return WITHDRAW[_colour(words[1])]
+        return WITHDRAW_ACTIONS[_colour(words[1])]
     if verb == "catastrophe":
         _args(words, 1, "catastrophe CELL")
-        return CATASTROPHE[cell_index(words[1])]
+        return CATASTROPHE_ACTIONS[cell_index(words[1])]
     if verb == "swap":
         _args(words, 1, "swap COLOUR=N,...")
         counts = [0, 0, 0, 0]
@@ -329,10 +330,10 @@ def parse_action(text: str) -> Action:
     if verb == "commit":
         _args(words, 1, "commit N")
         n = _count(words[1], "a commitment")
-        return COMMIT[n] if n < len(COMMIT) else Commit(n)
+        return COMMIT_ACTIONS[n] if n < len(COMMIT_ACTIONS) else Commit(n)
     if verb == "war":
         _args(words, 1, "war COLOUR")
-        return WAR[_colour(words[1])]
+        return WAR_ACTIONS[_colour(words[1])]
     if verb == "monument":
         _args(words, 2, "monument C1-C2 CELL")
         try:
@@ -348,7 +349,7 @@ def parse_action(text: str) -> Action:
         return DECLINE
     if verb == "treasure":
         _args(words, 1, "treasure CELL")
-        return TREASURE[cell_index(words[1])]
+        return TREASURE_ACTIONS[cell_index(words[1])]
     if verb == "wonder":
         _args(words, 1, "wonder CELL")
         return BuildWonder(cell_index(words[1]))

@@ -1,7 +1,8 @@
 """Board geometry: cell names, bitboard masks, neighbour shifts and the two published maps.
 
-A cell is an index ``row * 16 + col`` (0..175); a set of cells is a Python int whose bit ``i``
-stands for cell ``i``. Everything here is computed once at import and never changes.
+A cell (``Cell``) is an index ``row * 16 + col`` (0..175); a set of cells (``Mask``) is a Python
+int whose bit ``i`` stands for cell ``i``. Everything here is computed once at import and never
+changes.
 """
 
 from __future__ import annotations
@@ -9,19 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InvalidAction
+from .types import Cell, Colour, Mask
 
 COLS = 16
 ROWS = 11
 NCELLS = COLS * ROWS
-FULL = (1 << NCELLS) - 1
+FULL: Mask = (1 << NCELLS) - 1
 
 COLOURS = ("red", "blue", "green", "black")
 RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
-COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
+COLOUR_INDEX: dict[str, Colour] = {name: i for i, name in enumerate(COLOURS)}
 
 #: Tiles of each colour in the game (the starting temples come out of the red ones).
 TILE_TOTALS = (57, 36, 30, 30)
-TOTAL_TILES = sum(TILE_TOTALS)
 
 DYNASTIES = ("archer", "bull", "pot", "lion")
 
@@ -31,7 +32,7 @@ MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
 MONUMENT_INDEX = {name: i for i, name in enumerate(MONUMENT_NAMES)}
 
 
-def _column_mask(col: int) -> int:
+def _column_mask(col: int) -> Mask:
     mask = 0
     for row in range(ROWS):
         mask |= 1 << (row * COLS + col)
@@ -45,7 +46,7 @@ CELL_NAMES = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS)
 _CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
 
 
-def cell_index(name: str) -> int:
+def cell_index(name: str) -> Cell:
     """The index of a cell name such as ``'e4'`` (case-insensitive)."""
     try:
         return _CELL_INDEX[name.strip().lower()]
@@ -53,35 +54,34 @@ def cell_index(name: str) -> int:
         raise InvalidAction("bad-cell", f"{name!r} is not a cell (a1 to p11)") from None
 
 
-def dilate(b: int) -> int:
+def dilate(b: Mask) -> Mask:
     """Cells adjacent to a cell of ``b``, plus ``b`` itself."""
     return b | ((b << 1) & NOT_COL_A) | ((b >> 1) & NOT_COL_P) | ((b << COLS) & FULL) | (b >> COLS)
 
 
-def neighbours(b: int) -> int:
+def neighbours(b: Mask) -> Mask:
     """Cells orthogonally adjacent to ``b`` and not in it."""
     return dilate(b) & ~b
 
 
-NEIGHBOURS = tuple(neighbours(1 << i) for i in range(NCELLS))
-NEIGHBOUR_CELLS = tuple(
-    tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
-)
+NEIGHBOURS: tuple[Mask, ...] = tuple(neighbours(1 << i) for i in range(NCELLS))
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
 # row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
-BLOCKS: dict[int, int] = {}
+BLOCKS: dict[Cell, Mask] = {}
 for _r in range(ROWS - 1):
     for _c in range(COLS - 1):
         _i = _r * COLS + _c
         BLOCKS[_i] = (1 << _i) | (1 << (_i + 1)) | (1 << (_i + COLS)) | (1 << (_i + COLS + 1))
-BLOCKS_AT = tuple(tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS))
+BLOCKS_AT: tuple[tuple[Cell, ...], ...] = tuple(
+    tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS)
+)
 
 
-_REGIONS: dict[tuple[int, int], int] = {}
+_REGIONS: dict[tuple[Mask, Mask], Mask] = {}
 
 
-def region(occupied: int, seed: int) -> int:
+def region(occupied: Mask, seed: Mask) -> Mask:
     """The connected part of ``occupied`` containing the cells of ``seed``."""
     key = (occupied, seed)
     r = _REGIONS.get(key)
@@ -92,7 +92,7 @@ def region(occupied: int, seed: int) -> int:
     return r
 
 
-def _flood(occupied: int, seed: int) -> int:
+def _flood(occupied: Mask, seed: Mask) -> Mask:
     r = seed & occupied
     while True:
         n = (
@@ -103,7 +103,7 @@ def _flood(occupied: int, seed: int) -> int:
         r = n
 
 
-def cells_of(mask: int) -> list[int]:
+def cells_of(mask: Mask) -> list[Cell]:
     """The cell indices of a mask, ascending."""
     out = []
     while mask:
@@ -148,13 +148,9 @@ class Board:
 
     grid: tuple[str, ...]
     name: str | None
-    rivers: int
-    temples: int
-    specials: int
-
-    @property
-    def land(self) -> int:
-        return FULL & ~self.rivers
+    rivers: Mask
+    temples: Mask
+    specials: Mask
 
     def to_option(self) -> str | dict[str, list[str]]:
         """The ``board`` option of FORMATS.md for this map."""

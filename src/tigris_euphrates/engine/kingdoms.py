@@ -4,12 +4,13 @@ touching two or three kingdoms (for legal placements)."""
 from __future__ import annotations
 
 from .board import FULL, NEIGHBOURS, NOT_COL_A, NOT_COL_P, region
+from .types import Cell, Mask
 
 
-def touching_kingdoms(occupied: int, leaders: int, cell: int) -> list[int]:
+def touching_kingdoms(occupied: Mask, leaders: Mask, cell: Cell) -> list[Mask]:
     """The distinct kingdoms (regions holding a leader) with a piece adjacent to ``cell``."""
     nb = NEIGHBOURS[cell] & occupied
-    found: list[int] = []
+    found: list[Mask] = []
     covered = 0
     while nb:
         low = nb & -nb
@@ -23,9 +24,9 @@ def touching_kingdoms(occupied: int, leaders: int, cell: int) -> list[int]:
     return found
 
 
-def kingdoms(occupied: int, leaders: int) -> list[int]:
+def kingdoms(occupied: Mask, leaders: Mask) -> list[Mask]:
     """Every kingdom on the board, as masks."""
-    found: list[int] = []
+    found: list[Mask] = []
     covered = 0
     todo = leaders
     while todo:
@@ -39,13 +40,8 @@ def kingdoms(occupied: int, leaders: int) -> list[int]:
     return found
 
 
-def touch_counts(occupied: int, leaders: int) -> tuple[int, int]:
-    """Masks of the cells adjacent to two or more kingdoms, and to three or more."""
-    return touch_counts_of(kingdoms(occupied, leaders))
-
-
-def touch_counts_of(kingdom_masks: list[int]) -> tuple[int, int]:
-    """``touch_counts`` for a given list of kingdoms."""
+def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
+    """Masks of the cells adjacent to two or more of ``kingdom_masks``, and to three or more."""
     ones = twos = threes = 0
     for k in kingdom_masks:
         d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k

@@ -12,14 +12,15 @@ import random
 from collections.abc import Iterator
 
 from .actions import (
-    CATASTROPHE,
-    COMMIT,
+    CATASTROPHE_ACTIONS,
+    COMMIT_ACTIONS,
     DECLINE,
-    LEADER,
+    LEADER_ACTIONS,
     PASS,
-    TILE,
-    WAR,
-    WITHDRAW,
+    TILE_ACTIONS,
+    TREASURE_ACTIONS,
+    WAR_ACTIONS,
+    WITHDRAW_ACTIONS,
     Action,
     BuildMonument,
     BuildWonder,
@@ -37,9 +38,6 @@ from .actions import (
     WonderPoint,
     swap_action,
 )
-from .actions import (
-    TREASURE as TREASURE_ACTIONS,
-)
 from .board import (
     BLUE,
     CELL_NAMES,
@@ -55,6 +53,7 @@ from .board import (
 from .errors import IllegalAction
 from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
 from .state import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE, State
+from .types import Cell, Colour, Mask, Seat
 
 # Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
 _BYTE_BITS = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
@@ -69,7 +68,7 @@ STAGE_NAMES = {
 }
 
 
-def to_act(state: State) -> int | None:
+def to_act(state: State) -> Seat | None:
     """The seat that must decide now, or ``None`` once the game is over."""
     if state.over:
         return None
@@ -86,10 +85,10 @@ def to_act(state: State) -> int | None:
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
 #: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
+_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask]]] = {}
 
 
-def _cached(state: State) -> tuple[int, int, list[int]]:
+def _cached(state: State) -> tuple[Mask, Mask, list[Mask]]:
     """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms), cached."""
     t = state.cache
     if t is None:
@@ -105,13 +104,13 @@ def _cached(state: State) -> tuple[int, int, list[int]]:
     return t
 
 
-def state_kingdoms(state: State) -> list[int]:
+def state_kingdoms(state: State) -> list[Mask]:
     """Every kingdom on the board, as masks: the list ``legal_actions`` computed (cached on
     the state until the board changes). Do not modify it."""
     return _cached(state)[2]
 
 
-def tile_targets(state: State, colour: int) -> int:
+def tile_targets(state: State, colour: Colour) -> Mask:
     """Cells where the turn player could put a tile of ``colour`` (ignoring the hand)."""
     threes = _cached(state)[1]
     board = state.options.board
@@ -120,7 +119,7 @@ def tile_targets(state: State, colour: int) -> int:
     return empty & terrain & ~threes
 
 
-def leader_targets(state: State, seat: int, colour: int) -> int:
+def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
     cur = state.leaders[seat * 4 + colour]
     occ = state.occupied()
@@ -138,7 +137,7 @@ def leader_targets(state: State, seat: int, colour: int) -> int:
     return empty & ~state.options.board.rivers & dilate(red) & ~twos & ~here
 
 
-def catastrophe_targets(state: State) -> int:
+def catastrophe_targets(state: State) -> Mask:
     """Cells a catastrophe may hit: empty cells and tiles without treasure or monument."""
     return FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
 
@@ -165,7 +164,7 @@ def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
                         yield (r, b, g, k)
 
 
-def support_colour(state: State) -> int:
+def support_colour(state: State) -> Colour:
     c = state.conflict
     assert c is not None
     return RED if c[0] == REVOLT else c[1]
@@ -187,7 +186,7 @@ def commit_range(state: State) -> list[int]:
     return [0] + ([need] if 0 < need <= have else [])
 
 
-def around_union(state: State) -> tuple[int, int]:
+def around_union(state: State) -> tuple[Mask, Mask]:
     """(pieces on the board without the union tile, the kingdoms touching the union tile):
     during a war the union tile belongs to no kingdom (RULES §4, §6.2)."""
     u = state.union
@@ -198,7 +197,7 @@ def around_union(state: State) -> tuple[int, int]:
     return occ, around
 
 
-def war_colours(state: State) -> list[int]:
+def war_colours(state: State) -> list[Colour]:
     """Colours in conflict around the union tile (leaders of the colour in two kingdoms)."""
     if state.union < 0:
         return []
@@ -216,7 +215,7 @@ def war_colours(state: State) -> list[int]:
     return out
 
 
-def _expand(mask: int, table: tuple[Action, ...], out: list[Action]) -> None:
+def _expand(mask: Mask, table: tuple[Action, ...], out: list[Action]) -> None:
     data = mask.to_bytes(_NBYTES, "little")
     for idx in range(_NBYTES):
         b = data[idx]
@@ -226,7 +225,7 @@ def _expand(mask: int, table: tuple[Action, ...], out: list[Action]) -> None:
                 out.append(table[base + o])
 
 
-def _kth(mask: int, k: int) -> int:
+def _kth(mask: Mask, k: int) -> Cell:
     data = mask.to_bytes(_NBYTES, "little")
     for idx in range(_NBYTES):
         b = data[idx]
@@ -238,26 +237,26 @@ def _kth(mask: int, k: int) -> int:
     raise IndexError(k)
 
 
-def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], list[Action]]:
+def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], list[Action]]:
     """The turn actions as (mask, table) groups plus a list of the others."""
     seat = state.turn
     hand = state.hands[seat * 4 : seat * 4 + 4]
-    groups: list[tuple[int, tuple[Action, ...]]] = []
+    groups: list[tuple[Mask, tuple[Action, ...]]] = []
     for colour in range(4):
         if hand[colour]:
             m = tile_targets(state, colour)
             if m:
-                groups.append((m, TILE[colour]))
+                groups.append((m, TILE_ACTIONS[colour]))
     for colour in range(4):
         m = leader_targets(state, seat, colour)
         if m:
-            groups.append((m, LEADER[colour]))
+            groups.append((m, LEADER_ACTIONS[colour]))
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if m:
-            groups.append((m, CATASTROPHE))
+            groups.append((m, CATASTROPHE_ACTIONS))
     others: list[Action] = [
-        WITHDRAW[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
+        WITHDRAW_ACTIONS[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
     ]
     others.extend(swap_actions(hand))
     others.append(PASS)
@@ -267,9 +266,11 @@ def _turn_groups(state: State) -> tuple[list[tuple[int, tuple[Action, ...]]], li
 def _decision_actions(state: State) -> list[Action]:
     stage = state.stage
     if stage == CONFLICT:
-        return [COMMIT[n] if n < len(COMMIT) else Commit(n) for n in commit_range(state)]
+        return [
+            COMMIT_ACTIONS[n] if n < len(COMMIT_ACTIONS) else Commit(n) for n in commit_range(state)
+        ]
     if stage == WAR_CHOICE:
-        return [WAR[c] for c in war_colours(state)]
+        return [WAR_ACTIONS[c] for c in war_colours(state)]
     if stage == MONUMENT:
         offer = state.monument_offer
         assert offer is not None
@@ -329,7 +330,7 @@ def _illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
 
 
-def _check_tile(state: State, colour: int, cell: int) -> None:
+def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
     seat = state.turn
     if not state.hands[seat * 4 + colour]:
         raise _illegal("no-tile", f"you have no {COLOURS[colour]} tile in hand")
@@ -345,7 +346,7 @@ def _check_tile(state: State, colour: int, cell: int) -> None:
         raise _illegal("three-kingdoms", "a tile may not touch three or more kingdoms")
 
 
-def _check_empty(state: State, cell: int, what: str) -> None:
+def _check_empty(state: State, cell: Cell, what: str) -> None:
     bit = 1 << cell
     if state.lmask & bit:
         raise _illegal("occupied", f"{what} may not go on a leader ({CELL_NAMES[cell]})")
@@ -355,7 +356,7 @@ def _check_empty(state: State, cell: int, what: str) -> None:
         raise _illegal("occupied", f"{what} needs an empty cell; {CELL_NAMES[cell]} holds a tile")
 
 
-def _check_leader(state: State, colour: int, cell: int) -> None:
+def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
     seat = state.turn
     cur = state.leaders[seat * 4 + colour]
     if cur == cell:
@@ -374,7 +375,7 @@ def _check_leader(state: State, colour: int, cell: int) -> None:
         raise _illegal("unites-kingdoms", "a leader may not unite two kingdoms")
 
 
-def _check_catastrophe(state: State, cell: int) -> None:
+def _check_catastrophe(state: State, cell: Cell) -> None:
     if not state.cats[state.turn]:
         raise _illegal("no-catastrophe", "you have no catastrophe tile left")
     bit = 1 << cell

@@ -52,6 +52,7 @@ from .state import (
     WAR_CHOICE,
     State,
 )
+from .types import Cell, Colour, Seat
 
 Event = dict[str, Any]
 Events = list[Event] | None
@@ -128,12 +129,12 @@ def _play(s: State, a: Action, ev: Events) -> None:
 # --- turn actions --------------------------------------------------------------------------
 
 
-def _score(s: State, ev: Events, seat: int, colour: int, points: int, reason: str) -> None:
+def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason: str) -> None:
     s.scores[seat * 5 + colour] += points
     _emit(ev, "points_scored", seat=seat, colour=COLOURS[colour], points=points, reason=reason)
 
 
-def _place_tile(s: State, ev: Events, colour: int, cell: int) -> None:
+def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
     ks = touching_kingdoms(s.occupied(), s.lmask, cell)
@@ -162,7 +163,7 @@ def _place_tile(s: State, ev: Events, colour: int, cell: int) -> None:
         _after_action(s, ev)
 
 
-def _place_leader(s: State, ev: Events, colour: int, cell: int) -> None:
+def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     idx = seat * 4 + colour
     cur = s.leaders[idx]
@@ -192,7 +193,7 @@ def _place_leader(s: State, ev: Events, colour: int, cell: int) -> None:
     _after_action(s, ev)
 
 
-def _catastrophe(s: State, ev: Events, cell: int) -> None:
+def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
     seat = s.turn
     s.cats[seat] -= 1
     bit = 1 << cell
@@ -225,7 +226,7 @@ def _swap(s: State, ev: Events, counts: tuple[int, int, int, int]) -> None:
         _after_action(s, ev)
 
 
-def _draw(s: State, ev: Events, seat: int, k: int) -> bool:
+def _draw(s: State, ev: Events, seat: Seat, k: int) -> bool:
     """Draw ``k`` tiles for ``seat``; a bag holding fewer ends the game at once (False)."""
     left = len(s.bag) - s.bag_pos
     take = k if k <= left else left
@@ -353,7 +354,7 @@ def _union_step(s: State, ev: Events) -> None:
             _after_action(s, ev)
 
 
-def _start_war(s: State, ev: Events, colour: int) -> None:
+def _start_war(s: State, ev: Events, colour: Colour) -> None:
     occ, around = around_union(s)
     n = s.options.players
     seats = [
@@ -375,7 +376,7 @@ def _start_war(s: State, ev: Events, colour: int) -> None:
     _emit_conflict(s, ev)
 
 
-def _remove_leader(s: State, ev: Events, seat: int, colour: int, reason: str) -> None:
+def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str) -> None:
     idx = seat * 4 + colour
     cell = s.leaders[idx]
     s.leaders[idx] = -1
@@ -401,7 +402,7 @@ def _orphans(s: State, ev: Events) -> None:
 # --- monuments, treasures, end of action and turn ------------------------------------------
 
 
-def _monument_check(s: State, cell: int, colour: int) -> bool:
+def _monument_check(s: State, cell: Cell, colour: Colour) -> bool:
     """Offer a monument if the tile completes a face-up block; True if a decision is due."""
     if not any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
         return False
@@ -414,7 +415,7 @@ def _monument_check(s: State, cell: int, colour: int) -> bool:
     return True
 
 
-def _build_monument(s: State, ev: Events, monument: int, cell: int) -> None:
+def _build_monument(s: State, ev: Events, monument: int, cell: Cell) -> None:
     s.facedown |= BLOCKS[cell]
     s.monuments[monument] = cell
     s.monument_offer = None
@@ -430,7 +431,7 @@ def _build_monument(s: State, ev: Events, monument: int, cell: int) -> None:
     _after_action(s, ev)
 
 
-def _take_treasure(s: State, ev: Events, seat: int, cell: int, forced: bool) -> None:
+def _take_treasure(s: State, ev: Events, seat: Seat, cell: Cell, forced: bool) -> None:
     s.treasures &= ~(1 << cell)
     s.scores[seat * 5 + 4] += 1
     _emit(ev, "treasure_taken", seat=seat, cell=CELL_NAMES[cell], forced=forced)

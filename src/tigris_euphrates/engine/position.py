@@ -35,6 +35,7 @@ from .state import (
     State,
     blank_state,
 )
+from .types import Cell, Colour
 
 FORMAT = "tne-position/1"
 _STAGES = {ACTION: "action", CONFLICT: "conflict", WAR_CHOICE: "war", MONUMENT: "monument"}
@@ -147,7 +148,7 @@ def _bad(message: str) -> InvalidAction:
     return InvalidAction("bad-position", message)
 
 
-def _colour(name: Any) -> int:
+def _colour(name: Any) -> Colour:
     if name not in COLOUR_INDEX:
         raise _bad(f"{name!r} is not a colour")
     return COLOUR_INDEX[name]
@@ -165,7 +166,7 @@ def _counts(data: Any, what: str) -> list[int]:
     return [_int(data.get(c, 0), f"{what} {c}") for c in COLOURS]
 
 
-def _cell(name: Any) -> int:
+def _cell(name: Any) -> Cell:
     if not isinstance(name, str):
         raise _bad(f"{name!r} is not a cell")
     return cell_index(name)

@@ -21,6 +21,7 @@ from .board import (
     board_from_option,
 )
 from .errors import InvalidAction
+from .types import Cell, Colour, Mask, Seat
 
 # Stages: what the player to act is being asked.
 ACTION = 0  # the turn player's action
@@ -105,7 +106,9 @@ class State:
 
     Cells are bit indices; per-seat data is flattened: ``leaders[seat * 4 + colour]`` is a
     cell or -1, ``hands[seat * 4 + colour]`` a count, ``scores[seat * 5 + k]`` the points of
-    colour k (k = 4: treasures).
+    colour k (k = 4: treasures). The engine indexes these lists directly; other code reads
+    them through ``hand``, ``hand_count``, ``score``, ``leader``, ``leaders_of`` and
+    ``swapped_of``, and fills hands with ``add_to_hand``, ``add_swapped`` and ``clear_hand``.
     """
 
     __slots__ = (
@@ -139,32 +142,34 @@ class State:
     )
 
     options: Options
-    tiles: list[int]
-    facedown: int
-    treasures: int
-    catastrophes: int
-    leaders: list[int]
-    lmask: int
-    monuments: list[int]
+    tiles: list[Mask]
+    facedown: Mask
+    treasures: Mask
+    catastrophes: Mask
+    leaders: list[Cell]
+    lmask: Mask
+    monuments: list[Cell]
     hands: list[int]
     cats: list[int]
     scores: list[int]
-    bag: tuple[int, ...]
+    bag: tuple[Colour, ...]
     bag_pos: int
     out_public: list[int]
     swapped: list[int]
-    turn: int
+    turn: Seat
     actions_left: int
     stage: int
-    conflict: tuple[int, int, int, int, int, int, int] | None
-    union: int
-    monument_offer: tuple[int, tuple[int, ...]] | None
-    treasure_pick: tuple[int, int] | None
+    # (REVOLT or WAR, colour, attacker, defender, attacker base, defender base, attacker commit
+    # or -1 before it is made)
+    conflict: tuple[int, Colour, Seat, Seat, int, int, int] | None
+    union: Cell
+    monument_offer: tuple[Colour, tuple[Cell, ...]] | None
+    treasure_pick: tuple[Seat, Mask] | None
     over: bool
     end: str | None
     ply: int
     dynasties: tuple[str, ...]
-    cache: tuple[int, int, list[int]] | None  # kingdom touch masks + kingdoms, filled lazily
+    cache: tuple[Mask, Mask, list[Mask]] | None  # kingdom touch masks + kingdoms, filled lazily
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
@@ -206,20 +211,63 @@ class State:
     def bag_left(self) -> int:
         return len(self.bag) - self.bag_pos
 
-    def occupied(self) -> int:
+    def occupied(self) -> Mask:
         """Cells holding a civilization tile or a leader."""
         t = self.tiles
         return t[0] | t[1] | t[2] | t[3] | self.lmask
 
-    def leader_at(self, cell: int) -> tuple[int, int]:
-        """(seat, colour) of the leader on ``cell``."""
-        i = self.leaders.index(cell)
-        return i >> 2, i & 3
+    def hand(self, seat: Seat) -> tuple[int, int, int, int]:
+        """The tiles in ``seat``'s hand: counts of red, blue, green, black."""
+        h = self.hands
+        i = seat * 4
+        return h[i], h[i + 1], h[i + 2], h[i + 3]
+
+    def hand_count(self, seat: Seat, colour: Colour) -> int:
+        """How many ``colour`` tiles ``seat`` holds."""
+        return self.hands[seat * 4 + colour]
+
+    def score(self, seat: Seat) -> tuple[int, int, int, int, int]:
+        """``seat``'s points: red, blue, green, black, then treasures."""
+        p = self.scores
+        i = seat * 5
+        return p[i], p[i + 1], p[i + 2], p[i + 3], p[i + 4]
+
+    def leader(self, seat: Seat, colour: Colour) -> Cell:
+        """The cell of ``seat``'s ``colour`` leader, or -1 when it is off the board."""
+        return self.leaders[seat * 4 + colour]
+
+    def leaders_of(self, seat: Seat) -> tuple[Cell, Cell, Cell, Cell]:
+        """The cells of ``seat``'s red, blue, green and black leaders (-1: off the board)."""
+        x = self.leaders
+        i = seat * 4
+        return x[i], x[i + 1], x[i + 2], x[i + 3]
+
+    def swapped_of(self, seat: Seat) -> tuple[int, int, int, int]:
+        """The tiles ``seat`` has swapped out of the game, per colour (hidden from others)."""
+        w = self.swapped
+        i = seat * 4
+        return w[i], w[i + 1], w[i + 2], w[i + 3]
+
+    def add_to_hand(self, seat: Seat, colour: Colour, n: int = 1) -> None:
+        """Put ``n`` ``colour`` tiles into ``seat``'s hand (for building states from views)."""
+        self.hands[seat * 4 + colour] += n
+
+    def add_swapped(self, seat: Seat, colour: Colour, n: int = 1) -> None:
+        """Count ``n`` more ``colour`` tiles as swapped out by ``seat``."""
+        self.swapped[seat * 4 + colour] += n
+
+    def clear_hand(self, seat: Seat) -> None:
+        """Empty ``seat``'s hand."""
+        i = seat * 4
+        self.hands[i : i + 4] = [0, 0, 0, 0]
 
     def __repr__(self) -> str:
-        from .position import to_position
-
-        return f"from_position({to_position(self)!r})"
+        """Where the game stands; ``to_position`` gives the whole moment."""
+        return (
+            f"<State players={self.players} ply={self.ply} turn={self.turn}"
+            f" actions_left={self.actions_left} stage={self.stage} bag_left={self.bag_left}"
+            f" over={self.over}>"
+        )
 
     def __eq__(self, other: object) -> bool:
         """Equal games: same fields, and the same tiles left in the bag in the same order."""

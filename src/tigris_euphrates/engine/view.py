@@ -22,6 +22,7 @@ from .position import (
 )
 from .scoring import result
 from .state import State
+from .types import Seat
 
 FORMAT = "tne-view/1"
 
@@ -29,7 +30,7 @@ FORMAT = "tne-view/1"
 _PRIVATE_FIELDS = {"tiles_drawn": ("tiles",), "tiles_swapped": ("tiles",)}
 
 
-def unseen_tiles(state: State, seat: int | None) -> list[int]:
+def unseen_tiles(state: State, seat: Seat | None) -> list[int]:
     """Per colour, the tiles ``seat`` cannot see: other hands, the bag, others' swaps."""
     out = []
     for c in range(4):
@@ -40,7 +41,7 @@ def unseen_tiles(state: State, seat: int | None) -> list[int]:
     return out
 
 
-def player_view(state: State, seat: int | None) -> dict[str, Any]:
+def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
     """The game as ``seat`` sees it at the table (``None``: a spectator)."""
     n = state.options.players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
@@ -99,7 +100,7 @@ def spectator_view(state: State) -> dict[str, Any]:
     return player_view(state, None)
 
 
-def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def redact_event(event: dict[str, Any], seat: Seat | None) -> dict[str, Any]:
     """The event as ``seat`` may see it (tiles drawn or swapped by others: counts only)."""
     private = _PRIVATE_FIELDS.get(event.get("type", ""))
     if not private or event.get("seat") == seat:

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..engine.actions import (
-    CATASTROPHE,
-    COMMIT,
+from ..engine import (
+    CATASTROPHE_ACTIONS,
+    COMMIT_ACTIONS,
     DECLINE,
-    LEADER,
+    LEADER_ACTIONS,
+    NCELLS,
     PASS,
-    TILE,
-    TREASURE,
-    WAR,
-    WITHDRAW,
+    TILE_ACTIONS,
+    TREASURE_ACTIONS,
+    WAR_ACTIONS,
+    WITHDRAW_ACTIONS,
     Action,
     BuildMonument,
     ChooseWar,
@@ -34,9 +35,8 @@ from ..engine.actions import (
     Withdraw,
     parse_action,
     swap_action,
+    swap_options,
 )
-from ..engine.board import NCELLS
-from ..engine.legal import swap_options
 
 SWAPS = tuple(swap_options([6, 6, 6, 6]))
 _SWAP_INDEX = {counts: i for i, counts in enumerate(SWAPS)}
@@ -90,28 +90,28 @@ def decode(index: int) -> Action:
     if not 0 <= index < NUM_ACTIONS:
         raise ValueError(f"action index {index} out of range 0..{NUM_ACTIONS - 1}")
     if index < LEADER_AT:
-        return TILE[index // NCELLS][index % NCELLS]
+        return TILE_ACTIONS[index // NCELLS][index % NCELLS]
     if index < WITHDRAW_AT:
         i = index - LEADER_AT
-        return LEADER[i // NCELLS][i % NCELLS]
+        return LEADER_ACTIONS[i // NCELLS][i % NCELLS]
     if index < CATASTROPHE_AT:
-        return WITHDRAW[index - WITHDRAW_AT]
+        return WITHDRAW_ACTIONS[index - WITHDRAW_AT]
     if index < SWAP_AT:
-        return CATASTROPHE[index - CATASTROPHE_AT]
+        return CATASTROPHE_ACTIONS[index - CATASTROPHE_AT]
     if index < PASS_AT:
         return swap_action(SWAPS[index - SWAP_AT])
     if index == PASS_AT:
         return PASS
     if index < WAR_AT:
-        return COMMIT[index - COMMIT_AT]
+        return COMMIT_ACTIONS[index - COMMIT_AT]
     if index < MONUMENT_AT:
-        return WAR[index - WAR_AT]
+        return WAR_ACTIONS[index - WAR_AT]
     if index < DECLINE_AT:
         i = index - MONUMENT_AT
         return BuildMonument(i // NCELLS, i % NCELLS)
     if index == DECLINE_AT:
         return DECLINE
-    return TREASURE[index - TREASURE_AT]
+    return TREASURE_ACTIONS[index - TREASURE_AT]
 
 
 def mask_of(legal: Iterable[Action | str]) -> list[int]:

@@ -15,9 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import apply, new_game, player_view, to_act
-from ..engine.scoring import ranks, seat_totals
-from ..engine.state import State
+from ..engine import State, apply, new_game, player_view, ranks, seat_totals, to_act, to_position
 from .codec import NUM_ACTIONS, decode, mask_of
 from .observation import FEATURES, PLANES, observe
 
@@ -106,7 +104,6 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         from rich.console import Console
 
         from ..display import game_panel
-        from ..engine.position import to_position
 
         console = Console(record=True, width=100)
         console.print(game_panel(to_position(self.state_)))

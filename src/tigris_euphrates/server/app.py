@@ -82,7 +82,8 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def hub_of(request: Request | WebSocket) -> Hub:
-        return request.app.state.hub  # type: ignore[no-any-return]
+        hub: Hub = request.app.state.hub
+        return hub
 
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> JSONResponse:

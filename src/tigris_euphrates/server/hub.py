@@ -23,8 +23,7 @@ from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, Budget, SearchBot, make_bot
-from ..engine import IllegalAction, InvalidAction, make_record
-from ..engine.actions import to_action
+from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
 
 log = logging.getLogger("tigris_euphrates.server")

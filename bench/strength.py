@@ -61,24 +61,28 @@ TOURNAMENTS: list[dict[str, Any]] = [
 ROWS: list[dict[str, Any]] = [
     {
         "label": "greedy vs random, 2 players",
+        "short": "greedy vs random",
         "runs": ["greedy_vs_random"],
         "subject": "greedy",
         "target": 0.95,
     },
     {
         "label": "hard vs greedy, 2 players",
+        "short": "hard vs greedy",
         "runs": ["hard_vs_greedy"],
         "subject": "hard",
         "target": 0.80,
     },
     {
         "label": "one hard vs three greedy, 4 players (chance: 25 %)",
+        "short": "one hard vs three greedy",
         "runs": ["hard_vs_3_greedy_45", "hard_vs_3_greedy_47", "hard_vs_3_greedy_49"],
         "subject": "hard",
         "target": 0.45,
     },
     {
         "label": "medium vs greedy, 2 players (with the ladder's games)",
+        "short": "medium vs greedy",
         "runs": ["medium_vs_greedy"],
         "subject": "medium",
         "ladder": True,
@@ -86,6 +90,7 @@ ROWS: list[dict[str, Any]] = [
     },
     {
         "label": "hard vs medium, 2 players (with the ladder's games)",
+        "short": "hard vs medium",
         "runs": ["hard_vs_medium"],
         "subject": "hard",
         "ladder": True,
@@ -99,12 +104,14 @@ MINIMAX_ROWS: list[dict[str, Any]] = [
     {
         "label": "hard vs the open-source engine 0b01/tigris-and-euphrates (its evaluation "
         "re-created; it sees every hand and the bag), 2 players",
+        "short": "hard vs the open-source engine (the minimax with its evaluation)",
         "evaluation": "reference",
         "bot": "hard",
         "target": "stronger than it",
     },
     {
         "label": "hard vs the same minimax with our evaluation, 2 players",
+        "short": "hard vs the minimax with our evaluation",
         "evaluation": "ours",
         "bot": "hard",
         "target": None,
@@ -183,7 +190,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} "
             f"| {_goal(row['target'], wins / games, lo)} |"
         )
-        commands += [runs[k]["command"] for k in keys]
+        commands += [f"# {row['short']}", *(runs[k]["command"] for k in keys)]
     if "ladder" in runs:
         ladder = runs["ladder"]
         order = ladder["bots"]
@@ -196,7 +203,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             f"| ladder, 2 players, each level against the next | {ladder['games']} "
             f"| {', '.join(steps)} | | |"
         )
-        commands.append(ladder["command"])
+        commands += ["# ladder", ladder["command"]]
     for row in MINIMAX_ROWS:
         chosen = [
             r
@@ -217,7 +224,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} "
             f"| {_goal(row['target'], wins / games, lo)} |"
         )
-        commands += [r["command"] for r in chosen]
+        commands += [f"# {row['short']}", *(r["command"] for r in chosen)]
     pool = data.get("pooled_ratings")
     if pool and pool["ratings"]:
         ranked = sorted(pool["ratings"].items(), key=lambda kv: -kv[1]["mu"])
@@ -233,7 +240,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
         ]
     timed = [
         (players, s["decision_seconds"]["hard"])
-        for key, players in (("hard_vs_greedy", 2), ("hard_vs_3_greedy_45", 4))
+        for key, players in (("hard_vs_greedy", "two"), ("hard_vs_3_greedy_45", "four"))
         if (s := runs.get(key)) and "hard" in s.get("decision_seconds", {})
     ]
     if timed:
@@ -242,7 +249,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             "`hard` decided in "
             + "; ".join(
                 f"{t['median']:.2f} s median, {t['p99']:.2f} s p99, {t['max']:.2f} s max over "
-                f"{t['decisions']:,} decisions with {players} players"
+                f"{t['decisions']:,} decisions in {players}-player games"
                 for players, t in timed
             )
             + " (two games in parallel on two cores; its 0.9 s cap ends most four-player "

@@ -65,7 +65,7 @@ from tigris_euphrates.tournament import wilson
 HERE = Path(__file__).parent
 
 #: The cheater's static evaluation (``--eval``): ours (``evaluate.value_for`` with ``FULL``
-#: weights), or the one of the open-source engine the issue names (``reference.py``).
+#: weights), or the one of the open-source engine 0b01/tigris-and-euphrates (``reference.py``).
 EVALUATIONS = {
     "ours": "our FULL evaluation",
     "reference": "the open-source engine's evaluation (bench/reference.py)",

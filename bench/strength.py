@@ -99,21 +99,27 @@ ROWS: list[dict[str, Any]] = [
 ]
 
 #: The rows from ``bench/minimax.json``: our bot against the cheating minimax (two players),
-#: by the minimax's evaluation; every run of that kind is added up.
+#: each the sum of the runs of its commands (other runs kept there are not in the table).
+_MINIMAX = "python bench/minimax.py --bot hard --games {games} --seed {seed} --depth {depth} "
 MINIMAX_ROWS: list[dict[str, Any]] = [
     {
         "label": "hard vs the open-source engine 0b01/tigris-and-euphrates (its evaluation "
         "re-created; it sees every hand and the bag), 2 players",
         "short": "hard vs the open-source engine (the minimax with its evaluation)",
-        "evaluation": "reference",
-        "bot": "hard",
+        "commands": [
+            _MINIMAX.format(games=40, seed=77, depth=4) + "--widths 10,6,4 --eval reference",
+            _MINIMAX.format(games=30, seed=71, depth=4) + "--widths 20,10,6 --eval reference",
+            _MINIMAX.format(games=12, seed=79, depth=5) + "--widths 10,6,4,3 --eval reference",
+        ],
         "target": "stronger than it",
     },
     {
         "label": "hard vs the same minimax with our evaluation, 2 players",
         "short": "hard vs the minimax with our evaluation",
-        "evaluation": "ours",
-        "bot": "hard",
+        "commands": [
+            _MINIMAX.format(games=60, seed=71, depth=4) + "--widths 10,6,4",
+            _MINIMAX.format(games=40, seed=77, depth=4) + "--widths 10,6,4",
+        ],
         "target": None,
     },
 ]
@@ -205,11 +211,8 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
         )
         commands += ["# ladder", ladder["command"]]
     for row in MINIMAX_ROWS:
-        chosen = [
-            r
-            for r in minimax
-            if r["minimax"]["evaluation"] == row["evaluation"] and r["bot"] == row["bot"]
-        ]
+        by_command = {r["command"]: r for r in minimax}
+        chosen = [by_command[c] for c in row["commands"] if c in by_command]
         if not chosen:
             continue
         wins = sum(r["wins"] for r in chosen)
@@ -290,6 +293,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE / "strength.json")
     ap.add_argument("--no-readme", action="store_true", help="do not update README.md")
     args = ap.parse_args()
+    if args.quick and args.out == HERE / "strength.json":
+        ap.error("--quick needs --out elsewhere: it would replace the measured runs")
     data: dict[str, Any] = json.loads(args.out.read_text()) if args.out.exists() else {}
     data["format"] = "tne-bench-strength/1"
     data.setdefault("tournaments", {})

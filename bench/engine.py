@@ -2,7 +2,7 @@
 
     python bench/engine.py [--seconds 5] [--profile]
 
-Writes bench/results.json and the table between the ``bench:engine`` markers of README.md.
+Writes bench/engine.json and the table between the ``bench:engine`` markers of README.md.
 Random games are uniform random play: each decision is drawn uniformly among the legal
 actions. "fast path" draws with ``sample_legal`` and plays with ``apply_unchecked`` (what
 search and playouts use); "public API" builds ``legal_actions`` and plays with the checked
@@ -121,7 +121,7 @@ def main() -> None:
         "date": time.strftime("%Y-%m-%d"),
         "figures": {k: round(v, 1) for k, v in figures.items()},
     }
-    (ROOT / "bench" / "results.json").write_text(json.dumps(result, indent=2) + "\n")
+    (ROOT / "bench" / "engine.json").write_text(json.dumps(result, indent=2) + "\n")
     table = _table(result)
     print(table)
     if not args.no_readme:

@@ -1,9 +1,10 @@
-"""The yardstick of issue 3: our search, which sees only its view, against a minimax that
-sees everything (a benchmark, not a test).
+"""Our search, which sees only its view, against a minimax that sees everything (a benchmark,
+not a test).
 
-The strongest open-source engine we know plays a depth-3/4 alpha-beta minimax on the full
-game state: it knows the other player's hand and the order of the bag. ``Cheater`` is such a
-player written for this engine. It gets the referee's ``State`` (never a view), so:
+The open-source engine the project measures itself against, 0b01/tigris-and-euphrates,
+plays an alpha-beta minimax on the full game state: it knows the other player's hand and the
+bag. ``Cheater`` is such a player written for this engine. It gets the referee's ``State``
+(never a view), so:
 
 * support commitments are chosen knowing the other side's hand, and a conflict at a leaf is
   settled with the hands as they really are;
@@ -14,23 +15,21 @@ and it searches ``depth`` decisions ahead (a turn is two decisions; support, war
 monuments and treasures are decisions too) with alpha-beta pruning. Python cannot search all
 ~300 actions at every level the way a compiled engine does, so each level above the last
 keeps its best ``widths`` actions by a one-step look-ahead from the point of view of the
-player who moves there (the move ordering a compiled engine would also use); the last level
-is searched in full, with cut-offs. By default positions are scored with the same static
-evaluation as our search (``evaluate.value_for`` with ``FULL`` weights): the comparison is
-about what the players may see and how they search, not about the evaluation. With
-``--eval reference`` they are scored with the evaluation of the open-source engine itself,
-re-created in ``reference.py``: everything else stays as above, so that player still knows
-more than the original (the bag's order, not only its contents) and may play every action
-of this engine (the original never swaps tiles or moves a leader).
+player who moves there; the last level is searched in full, with cut-offs. With ``--eval
+reference`` positions are scored with the open-source engine's own evaluation, re-created in
+``reference.py`` (that player still knows more than the original: the bag's order, not only
+its contents, and it may play every action of this engine). With ``--eval ours`` (the
+default) they are scored with our search's evaluation (``evaluate.value_for``, ``FULL``
+weights): a stronger player, and the harder yardstick.
 
-    .venv/bin/python bench/minimax.py --games 60 --seed 71            # hard vs the cheater
-    .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees state   # both see all
-    .venv/bin/python bench/minimax.py --games 60 --seed 71 --ours-sees red     # its red count
-    .venv/bin/python bench/minimax.py --games 40 --seed 77 --eval reference   # its own eval
-    .venv/bin/python bench/minimax.py --games 4 --bot greedy --quick   # a smoke run
+    .venv/bin/python bench/minimax.py --games 40 --seed 77 --eval reference
+    .venv/bin/python bench/minimax.py --games 60 --seed 71
+    .venv/bin/python bench/minimax.py --games 2 --depth 1 --bot greedy --out /tmp/smoke.json
 
-Writes ``bench/hard_vs_minimax.json`` (``--out``): every game, the win rate of our bot with
-its 95 % Wilson interval, mean scores and the decision times of both sides.
+Keeps its runs in ``bench/minimax.json`` (``--out``), a JSON list: a run replaces the one
+with the same command. A run holds every game, the win rate of our bot with its 95 % Wilson
+interval, mean scores and the decision times of both sides; ``bench/strength.py`` adds the
+runs up into the README's strength table.
 """
 
 from __future__ import annotations
@@ -46,10 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import reference  # bench/reference.py: run from bench/ or with bench/ on sys.path
-from tigris_euphrates.ai import Budget, make_bot
+from tigris_euphrates.ai import make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
-from tigris_euphrates.ai.greedy import ViewBot
-from tigris_euphrates.ai.tournament import wilson
 from tigris_euphrates.engine import (
     State,
     apply,
@@ -63,23 +60,15 @@ from tigris_euphrates.engine import (
 )
 from tigris_euphrates.engine.actions import Action
 from tigris_euphrates.engine.state import ACTION
+from tigris_euphrates.tournament import wilson
 
 HERE = Path(__file__).parent
 
 #: The cheater's static evaluation (``--eval``): ours (``evaluate.value_for`` with ``FULL``
-#: weights), or the one of the open-source engine the issue names (``reference.py``).
+#: weights), or the one of the open-source engine 0b01/tigris-and-euphrates (``reference.py``).
 EVALUATIONS = {
     "ours": "our FULL evaluation",
     "reference": "the open-source engine's evaluation (bench/reference.py)",
-}
-
-#: What our bot may be shown (``--ours-sees``): its view, or, as controls, worlds built from
-#: the true state (``oracle.SHOWN``).
-OURS_SEES = {
-    "view": "its view only",
-    "state": "the true state",
-    "hands": "the true other hand",
-    "red": "the other hand's red count",
 }
 
 
@@ -176,87 +165,23 @@ class Cheater:
         return best
 
 
-class Guesser(ViewBot):
-    """The control: the same minimax on its view alone. It deals the tiles it cannot see once
-    per decision (``Determinizer``, as our search does thousands of times) and searches that
-    one world as if it were the truth: what the minimax is worth without the hidden tiles."""
-
-    name = "minimax-view"
-
-    def __init__(
-        self, seed: int, depth: int, widths: tuple[int, ...], evaluation: str = "ours"
-    ) -> None:
-        super().__init__(seed)
-        self.search = Cheater(depth, widths, evaluation=evaluation)
-
-    def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
-        legal = self.legal(view)
-        if len(legal) == 1:
-            return legal[0]
-        choice = self.search.choose(self.determinizer(view).sample(self.rng))
-        assert choice in legal  # its own decision: the same actions in every dealt world
-        return choice
-
-
-class _Truth:
-    """A determinizer that deals the true state every time: for the control in which our
-    search, like the cheater, sees every hand and the bag (``--ours-sees state``)."""
-
-    def __init__(self, s: State, seat: int) -> None:
-        self.s = s
-        self.seat = seat
-
-    def sample(self, rng: object) -> State:
-        return self.s.copy()
-
-
 def play(task: dict[str, Any]) -> dict[str, Any]:
-    """One game: our bot (views and redacted events only) against the minimax, which gets
-    the true state (``sees == "state"``) or, as a control, its own view. With ``ours_sees ==
-    "state"`` (a control too) our search is dealt the true state in every world instead of
-    worlds drawn from its view: both sides then see everything and only the searches differ.
-    ``"hands"`` and ``"red"`` show it less: the other hand (the bag dealt again in each
-    world), or only how many red tiles that hand holds (the rest dealt again): how much of
-    the cheater's edge is the red count alone.
-    """
+    """One game: our bot (views and redacted events only) against the minimax, which gets the
+    true state (hands, bag order)."""
     seat_ours = task["index"] % 2  # seats alternate
     ours = make_bot(task["bot"], task["seed"] * 2 + seat_ours)
-    shown = task.get("ours_sees", "view")
-    oracle = shown != "view"
-    if oracle and not isinstance(ours, ViewBot):
-        raise ValueError(f"{task['bot']} does not deal worlds: it cannot be shown the state")
-    if oracle:
-        from oracle import SHOWN  # here, not above: ``oracle`` imports this module
-
-        kind = SHOWN[shown]
-    widths = tuple(task["widths"])
-    evaluation = task.get("evaluation", "ours")
-    cheater = Cheater(task["depth"], widths, evaluation=evaluation)
-    guesser = Guesser(task["seed"] * 2 + 1 - seat_ours, task["depth"], widths, evaluation)
-    honest = task.get("sees") == "view"
+    cheater = Cheater(task["depth"], tuple(task["widths"]), evaluation=task["evaluation"])
     s = new_game({"players": 2}, task["seed"])
     times: list[list[float]] = [[], []]
     while not s.over:
         seat = to_act(s)
         assert seat is not None
-        if seat != seat_ours and s.stage == ACTION and getattr(ours, "reads_play", False):
-            # as at the table (and in ``arena.play_game``): a bot that reads the other
-            # seat's choices is shown its own view of the board before each turn action
-            ours.watch(player_view(s, seat_ours))  # type: ignore[attr-defined]
         t0 = time.perf_counter()
         # ours gets a view and nothing more; the cheater the true state (hands, bag order)
-        if seat == seat_ours:
-            if oracle:  # the control: every world it deals is built from the true state
-                ours.determinizer = lambda view, s=s: kind(s, view["seat"])  # type: ignore[method-assign]
-            choice = ours.choose(player_view(s, seat))
-        elif honest:
-            choice = guesser.choose(player_view(s, seat))
-        else:
-            choice = cheater.choose(s)
+        choice = ours.choose(player_view(s, seat)) if seat == seat_ours else cheater.choose(s)
         times[seat].append(time.perf_counter() - t0)
         s, events = apply(s, choice)  # validated: an illegal choice raises
         ours.observe([redact_event(e, seat_ours) for e in events])
-        guesser.observe([redact_event(e, 1 - seat_ours) for e in events])
     res = result(s)
     assert res is not None
     keys = res["scores"]
@@ -283,6 +208,10 @@ def _shown(out: str) -> str:
         return str(path)
 
 
+#: Where the runs are kept.
+RUNS = HERE / "minimax.json"
+
+
 def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(games)
     wins = sum(g["win"] for g in games)
@@ -297,23 +226,23 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
             "max": ts[-1],
         }
 
+    command = (
+        f"python bench/minimax.py --bot {args.bot} --games {args.games} --seed {args.seed} "
+        f"--depth {args.depth} --widths {args.widths}"
+        + (f" --eval {args.eval}" if args.eval != "ours" else "")
+        + (f" --out {_shown(args.out)}" if Path(args.out).resolve() != RUNS.resolve() else "")
+    )
     return {
-        "format": "tne-bench-minimax/1",
-        "command": f"python bench/minimax.py --bot {args.bot} --games {args.games} "
-        f"--seed {args.seed} --depth {args.depth} --widths {args.widths} --sees {args.sees} "
-        + (f"--eval {args.eval} " if args.eval != "ours" else "")
-        + (f"--ours-sees {args.ours_sees} " if args.ours_sees != "view" else "")
-        + f"--out {_shown(args.out)}",
+        "format": "tne-bench-minimax/2",
+        "command": command,
         "machine": f"{platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}",
         "bot": args.bot,
         "minimax": {
             "depth": args.depth,
             "widths": [int(w) for w in args.widths.split(",")],
-            "sees": args.sees,
             "evaluation": args.eval,
         },
-        "ours_sees": args.ours_sees,
         "games": n,
         "wins": wins,
         "win_rate": wins / n,
@@ -331,38 +260,35 @@ def summarise(args: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str
     }
 
 
+def keep(path: Path, run: dict[str, Any]) -> None:
+    """Write ``run`` into the list of runs at ``path``, in place of the run with the same
+    command (a run played again) or after the others."""
+    runs: list[dict[str, Any]] = json.loads(path.read_text()) if path.exists() else []
+    for i, old in enumerate(runs):
+        if old["command"] == run["command"]:
+            runs[i] = run
+            break
+    else:
+        runs.append(run)
+    path.write_text(json.dumps(runs, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bot", default="hard", help="our bot's level (it sees only its view)")
+    ap.add_argument("--bot", default="hard", help="our bot: a level (it sees only its view)")
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=71)
-    ap.add_argument("--depth", type=int, default=4, help="the cheater's depth in decisions")
+    ap.add_argument("--depth", type=int, default=4, help="the minimax's depth in decisions")
     ap.add_argument("--widths", default="10,6,4", help="actions kept at each level above the last")
-    ap.add_argument(
-        "--sees",
-        choices=("state", "view"),
-        default="state",
-        help="what the minimax gets: the true state (it cheats) or, as a control, its view",
-    )
     ap.add_argument(
         "--eval",
         choices=tuple(EVALUATIONS),
         default="ours",
         help="the minimax's evaluation: ours, or the open-source engine's (bench/reference.py)",
     )
-    ap.add_argument(
-        "--ours-sees",
-        choices=("view", "state", "hands", "red"),
-        default="view",
-        help="what our bot gets: its view (the real thing) or, as a control, the true state, "
-        "the true other hand (the bag dealt again), or only that hand's red count",
-    )
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", default=str(HERE / "hard_vs_minimax.json"))
-    ap.add_argument("--quick", action="store_true", help="depth 2: a smoke run")
+    ap.add_argument("--out", default=str(RUNS), help="the JSON list of runs to keep this one in")
     args = ap.parse_args()
-    if args.quick:
-        args.depth = 2
     widths = [int(w) for w in args.widths.split(",")]
     tasks = [
         {
@@ -371,8 +297,6 @@ def main() -> None:
             "bot": args.bot,
             "depth": args.depth,
             "widths": widths,
-            "sees": args.sees,
-            "ours_sees": args.ours_sees,
             "evaluation": args.eval,
         }
         for i in range(args.games)
@@ -387,14 +311,11 @@ def main() -> None:
                 f"{args.bot} {wins:g}/{len(games)}",
                 flush=True,
             )
-            summary = summarise(args, games)
-            Path(args.out).write_text(json.dumps(summary, indent=1) + "\n")
+            keep(Path(args.out), summarise(args, games))
     s = summarise(args, games)
     lo, hi = s["ci95"]
     print(
-        f"{args.bot} ({OURS_SEES[args.ours_sees]}) "
-        f"vs minimax depth {args.depth} with {EVALUATIONS[args.eval]} "
-        f"({'full information' if args.sees == 'state' else 'its view, one dealt world'}): "
+        f"{args.bot} vs minimax depth {args.depth} with {EVALUATIONS[args.eval]}: "
         f"{s['wins']:g}/{s['games']} = {100 * s['win_rate']:.1f} % "
         f"({100 * lo:.1f}-{100 * hi:.1f} %), mean score {s['mean_score'][0]:.1f} vs "
         f"{s['mean_score'][1]:.1f}"

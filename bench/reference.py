@@ -1,5 +1,5 @@
-"""The evaluation of the open-source engine the issue names as its yardstick, re-created on
-this engine's ``State`` (a benchmark helper, not part of the package).
+"""The evaluation of the open-source engine the strength table measures against, re-created
+on this engine's ``State`` (a benchmark helper, not part of the package).
 
 That engine (github.com/0b01/tigris-and-euphrates, Rust, two players) searches with
 alpha-beta negamax four or five actions deep on its full game state: it reads both hands,

@@ -1,407 +1,340 @@
-"""Strength benchmark of the bots (not a test): runs the tournaments of the issue and writes
-bench/strength.json (every summary) and bench/strength.md (the table and the exact commands).
+"""Strength of the bots (a benchmark, not a test): the tournaments behind the README's strength
+table, and the table itself.
 
-    .venv/bin/python bench/strength.py            # the full benchmark (about two hours)
-    .venv/bin/python bench/strength.py --collect  # tables from the tne tournament JSON files
-    .venv/bin/python bench/strength.py --quick    # a smoke run with few games
+    .venv/bin/python bench/strength.py                   # play every tournament (hours)
+    .venv/bin/python bench/strength.py --only ladder     # play some of them again
+    .venv/bin/python bench/strength.py --table           # rewrite the table, play nothing
+    .venv/bin/python bench/strength.py --quick --out /tmp/strength.json --no-readme  # smoke run
 
-Each experiment is exactly what ``tne tournament`` with the printed arguments runs; bots use
-their level's default budget unless the experiment says otherwise. Results are written after
-each experiment, so a partial run leaves its figures behind.
+Each tournament is exactly what ``tne tournament`` with its printed arguments plays, every bot
+at its level's own budget. Writes ``bench/strength.json`` (every tournament's summary, each
+game included), ``bench/strength.png`` (the ratings over every two-player game) and the table
+between the ``bench:strength`` markers of README.md, whose last rows are the runs of
+``bench/minimax.py`` kept in ``bench/minimax.json``. Results are written after each
+tournament, so a partial run leaves its figures behind.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import re
 import time
 from pathlib import Path
 from typing import Any
 
-from tigris_euphrates.ai.tournament import plot_ratings, pooled_ratings, run_tournament, wilson
+from tigris_euphrates.tournament import plot_ratings, pooled_ratings, run_tournament, wilson
 
 HERE = Path(__file__).parent
+ROOT = HERE.parent
 
-#: The version of a bot that played a run kept from before a change of its defaults (today's
-#: code plays the command differently): such runs are shown, and added up, apart from
-#: today's, and the full benchmark does not play them again.
-VERSION_16 = "before the commitment pruning (the sixteenth session's hard)"
-
-
-def _four_player(key: str, deals: str, games: int, seed: int, version: str = "") -> dict[str, Any]:
-    """A run of the four-player target: one hard against three greedy (``deals`` ends the
-    title; ``version``: played by an earlier version, see ``VERSION_16``)."""
-    exp: dict[str, Any] = {
-        "key": key,
-        "title": f"one hard vs three greedy, 4 players{deals}",
-        "bots": "hard,greedy,greedy,greedy",
-        "players": 4,
-        "games": games,
-        "seed": seed,
-        "subject": "hard",
-        "target": 0.45,
-    }
-    if version:
-        exp["version"] = version
-    return exp
-
-
-EXPERIMENTS: list[dict[str, Any]] = [
-    {
-        "key": "greedy_vs_random",
-        "title": "greedy vs random, 2 players",
-        "bots": "greedy,random",
-        "players": 2,
-        "games": 200,
-        "seed": 1,
-        "subject": "greedy",
-        "target": 0.95,
-    },
-    {
-        "key": "hard_vs_greedy",
-        "title": "hard vs greedy, 2 players",
-        "bots": "hard,greedy",
-        "players": 2,
-        "games": 200,
-        "seed": 21,
-        "subject": "hard",
-        "target": 0.80,
-    },
-    _four_player("hard_vs_3_greedy", "", 120, 43, VERSION_16),
-    _four_player("hard_vs_3_greedy_b", ", other deals", 80, 45, VERSION_16),
-    _four_player("hard_vs_3_greedy_c", ", third deals", 80, 47, VERSION_16),
-    _four_player("hard_vs_3_greedy_d", ", fourth deals", 80, 49, VERSION_16),
-    _four_player("hard_vs_3_greedy_e", ", fifth deals", 80, 57, VERSION_16),
-    _four_player("hard_vs_3_greedy_45", " (deals of seed 45)", 80, 45),
-    _four_player("hard_vs_3_greedy_47", " (deals of seed 47)", 80, 47),
-    _four_player("hard_vs_3_greedy_49", " (deals of seed 49)", 80, 49),
-    {
-        "key": "medium_vs_greedy",
-        "title": "medium vs greedy, 2 players (a ladder step, more games)",
-        "bots": "medium,greedy",
-        "players": 2,
-        "games": 100,
-        "seed": 27,
-        "subject": "medium",
-        "target": 0.5,
-        "step": True,
-    },
-    {
-        "key": "hard_vs_medium",
-        "title": "hard vs medium, 2 players (a ladder step, more games)",
-        "bots": "hard,medium",
-        "players": 2,
-        "games": 60,
-        "seed": 28,
-        "subject": "hard",
-        "target": 0.5,
-        "step": True,
-    },
+#: The tournaments, each as ``tne tournament`` plays it.
+TOURNAMENTS: list[dict[str, Any]] = [
+    {"key": "greedy_vs_random", "bots": "greedy,random", "players": 2, "games": 200, "seed": 1},
+    {"key": "hard_vs_greedy", "bots": "hard,greedy", "players": 2, "games": 200, "seed": 21},
+    *(
+        {
+            "key": f"hard_vs_3_greedy_{seed}",
+            "bots": "hard,greedy,greedy,greedy",
+            "players": 4,
+            "games": 80,
+            "seed": seed,
+        }
+        for seed in (45, 47, 49)
+    ),
+    {"key": "medium_vs_greedy", "bots": "medium,greedy", "players": 2, "games": 100, "seed": 27},
+    {"key": "hard_vs_medium", "bots": "hard,medium", "players": 2, "games": 60, "seed": 28},
     {
         "key": "ladder",
-        "title": "each level against the next, 2 players (ratings)",
         "bots": "random,easy,greedy,medium,hard",
         "players": 2,
         "games": 60,
         "seed": 26,
-        "subject": None,
-        "target": None,
         "ladder": True,
     },
 ]
 
+#: The rows of the table: the tournaments each one adds up (``runs``; with ``ladder``, the
+#: ladder's games of the same pair too), the bot measured and the target.
+ROWS: list[dict[str, Any]] = [
+    {
+        "label": "greedy vs random, 2 players",
+        "short": "greedy vs random",
+        "runs": ["greedy_vs_random"],
+        "subject": "greedy",
+        "target": 0.95,
+    },
+    {
+        "label": "hard vs greedy, 2 players",
+        "short": "hard vs greedy",
+        "runs": ["hard_vs_greedy"],
+        "subject": "hard",
+        "target": 0.80,
+    },
+    {
+        "label": "one hard vs three greedy, 4 players (chance: 25 %)",
+        "short": "one hard vs three greedy",
+        "runs": ["hard_vs_3_greedy_45", "hard_vs_3_greedy_47", "hard_vs_3_greedy_49"],
+        "subject": "hard",
+        "target": 0.45,
+    },
+    {
+        "label": "medium vs greedy, 2 players (with the ladder's games)",
+        "short": "medium vs greedy",
+        "runs": ["medium_vs_greedy"],
+        "subject": "medium",
+        "ladder": True,
+        "target": "above",
+    },
+    {
+        "label": "hard vs medium, 2 players (with the ladder's games)",
+        "short": "hard vs medium",
+        "runs": ["hard_vs_medium"],
+        "subject": "hard",
+        "ladder": True,
+        "target": "above",
+    },
+]
 
-#: The runs of ``bench/minimax.py`` (our bot against a full-depth-4 alpha-beta minimax that
-#: sees the true state; as controls, the same minimax on its view, and our search shown the
-#: true state too), by file name.
-MINIMAX = (
-    "hard_vs_minimax",
-    "hard_vs_minimax_view",
-    "expert_vs_minimax",
-    "hard_sees_state_vs_minimax",
-)
+#: The rows from ``bench/minimax.json``: our bot against the cheating minimax (two players),
+#: each the sum of the runs of its commands (other runs kept there are not in the table).
+_MINIMAX = "python bench/minimax.py --bot hard --games {games} --seed {seed} --depth {depth} "
+MINIMAX_ROWS: list[dict[str, Any]] = [
+    {
+        "label": "hard vs the open-source engine 0b01/tigris-and-euphrates (its evaluation "
+        "re-created; it sees every hand and the bag), 2 players",
+        "short": "hard vs the open-source engine (the minimax with its evaluation)",
+        "commands": [
+            _MINIMAX.format(games=40, seed=77, depth=4) + "--widths 10,6,4 --eval reference",
+            _MINIMAX.format(games=30, seed=71, depth=4) + "--widths 20,10,6 --eval reference",
+            _MINIMAX.format(games=12, seed=79, depth=5) + "--widths 10,6,4,3 --eval reference",
+        ],
+        "target": "stronger than it",
+    },
+    {
+        "label": "hard vs the same minimax with our evaluation, 2 players",
+        "short": "hard vs the minimax with our evaluation",
+        "commands": [
+            _MINIMAX.format(games=60, seed=71, depth=4) + "--widths 10,6,4",
+            _MINIMAX.format(games=40, seed=77, depth=4) + "--widths 10,6,4",
+        ],
+        "target": None,
+    },
+]
 
 
-def command(exp: dict[str, Any], games: int) -> str:
+def command(t: dict[str, Any], games: int | None = None) -> str:
     return (
-        f"tne tournament --bots {exp['bots']} --players {exp['players']} --games {games} "
-        f"--seed {exp['seed']}{' --ladder' if exp.get('ladder') else ''} "
-        f"--out bench/{exp['key']}.json"
+        f"tne tournament --bots {t['bots']} --players {t['players']} "
+        f"--games {games if games is not None else t['games']} --seed {t['seed']}"
+        + (" --ladder" if t.get("ladder") else "")
     )
 
 
-def collect(data: dict[str, Any]) -> None:
-    """Take the summaries that ``tne tournament`` wrote (``bench/<key>.json``, the printed
-    commands) instead of playing the games again, and rate every two-player game of them on
-    one scale (levels that never met in one run included)."""
-    two_player: list[dict[str, Any]] = []  # full summaries, results kept, for the ratings
-    used: list[str] = []
-    for exp in EXPERIMENTS:
-        path = HERE / f"{exp['key']}.json"
-        if not path.exists():
-            continue
-        summary = json.loads(path.read_text())
-        if exp["players"] == 2 and summary.get("results"):
-            two_player.append(dict(summary))
-            used.append(exp["key"])
-        summary.pop("results", None)
-        games = summary["pairings"][0]["games"]
-        summary["command"] = command(exp, games)
-        data["experiments"][exp["key"]] = summary
-    exps = data["experiments"]  # in the order of EXPERIMENTS, without the ones it dropped
-    data["experiments"] = {e["key"]: exps[e["key"]] for e in EXPERIMENTS if e["key"] in exps}
-    data["pooled_ratings"] = {"experiments": used, "ratings": pooled_ratings(two_player)}
-    data["minimax"] = {}
-    for key in MINIMAX:
-        path = HERE / f"{key}.json"
-        if path.exists():
-            summary = json.loads(path.read_text())
-            summary.pop("results", None)
-            data["minimax"][key] = summary
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="few games per experiment")
-    ap.add_argument("--only", default="", help="comma-separated experiment keys")
-    ap.add_argument("--jobs", type=int, default=None)
-    ap.add_argument(
-        "--collect",
-        action="store_true",
-        help="rebuild strength.json/.md from the bench/<key>.json files of tne tournament",
-    )
-    args = ap.parse_args()
-    out_json = HERE / "strength.json"
-    data: dict[str, Any] = json.loads(out_json.read_text()) if out_json.exists() else {}
-    data.setdefault("experiments", {})
-    data["machine"] = {"python": platform.python_version(), "cpus": __import__("os").cpu_count()}
-    if args.collect:
-        collect(data)
-        out_json.write_text(json.dumps(data, indent=1) + "\n")
-        write_markdown(data)
-        return
-    only = {k for k in args.only.split(",") if k}
-    for exp in EXPERIMENTS:
-        if (only and exp["key"] not in only) or exp.get("version"):
-            continue
-        games = exp["games"] if not args.quick else exp["players"] * 2
-        t0 = time.time()
-        print(f"== {_title(exp)}: {command(exp, games)}", flush=True)
-        summary = run_tournament(
-            exp["bots"].split(","),
-            players=exp["players"],
-            games=games,
-            seed=exp["seed"],
-            jobs=args.jobs,
-            ladder=bool(exp.get("ladder")),
-        )
-        summary.pop("_records", None)
-        summary["wall_seconds"] = time.time() - t0
-        summary["command"] = command(exp, games)
-        plot_ratings(summary, HERE / f"{exp['key']}.png")
-        data["experiments"][exp["key"]] = summary
-        out_json.write_text(json.dumps(data, indent=1) + "\n")
-        write_markdown(data)
-        print(f"   done in {summary['wall_seconds']:.0f} s", flush=True)
+def _goal(target: float | str | None, rate: float, lo: float) -> str:
+    if target is None:
+        return ""
+    if target == "above":  # a ladder step: clearly stronger than the level below
+        return "interval above 50 %: " + ("met" if lo > 0.5 else "**not met**")
+    if isinstance(target, str):
+        return target + ": " + ("met" if rate > 0.5 else "**not met**")
+    return f"≥ {100 * target:.0f} %: " + ("met" if rate >= target else "**not met**")
 
 
-def _step(exp: dict[str, Any]) -> bool:
-    """A ladder step ("clearly stronger than the level below") rather than a target rate."""
-    return bool(exp.get("step"))
+def _ladder_pairings(data: dict[str, Any], pair: set[str]) -> list[dict[str, Any]]:
+    ladder = data["tournaments"].get("ladder")
+    if ladder is None:
+        return []
+    return [p for p in ladder["pairings"] if set(p["lineup"]) == pair]
 
 
-def _group(exp: dict[str, Any]) -> tuple[str, int, str, float, bool, str]:
-    """The match-up an experiment measures, and the version that played it: its runs on
-    other deals are added up."""
-    return (
-        exp["bots"],
-        exp["players"],
-        exp["subject"],
-        exp["target"],
-        _step(exp),
-        exp.get("version", ""),
-    )
+def _minimax_run(run: dict[str, Any]) -> str:
+    """A run of ``bench/minimax.py`` by its seed and what it changed of the minimax."""
+    seed = run["results"][0]["seed"] // 1_000_003  # as minimax.py derives the games' seeds
+    widths = run["minimax"]["widths"]
+    out = f"seed {seed}"
+    if run["minimax"]["depth"] != 4:
+        out += f" at depth {run['minimax']['depth']}"
+    if widths != [10, 6, 4]:
+        out += f" with widths {'/'.join(str(w) for w in widths)}"
+    return out
 
 
-def _title(exp: dict[str, Any]) -> str:
-    version = exp.get("version")
-    return f"{exp['title']}, {version}" if version else str(exp["title"])
-
-
-def _goal(target: float, step: bool, rate: float, lo: float) -> str:
-    """The target column: a ladder step needs its whole interval above 50 %."""
-    if step:
-        return "interval above 50 % (" + ("met" if lo > 0.5 else "**not met**") + ")"
-    return f"≥ {100 * target:.0f} % (" + ("met" if rate >= target else "**not met**") + ")"
-
-
-def _pooled_row(
-    label: str, subject: str, pairings: list[dict[str, Any]], target: float, step: bool
-) -> str:
-    """A table row for several runs of one match-up added up."""
-    wins = sum(p["bots"][subject]["wins"] for p in pairings)
-    games = sum(p["games"] for p in pairings)
-    lo, hi = wilson(wins, games)
-    return (
-        f"| {label} together | {games} | {subject} | {100 * wins / games:.1f} % "
-        f"| {100 * lo:.1f}–{100 * hi:.1f} % | {_goal(target, step, wins / games, lo)} | |"
-    )
-
-
-def write_markdown(data: dict[str, Any]) -> None:
+def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
+    """The README's strength table, the ratings and the commands, from the results."""
+    runs = data["tournaments"]
     lines = [
-        "# Bot strength",
-        "",
-        "Written by `bench/strength.py` (figures in `bench/strength.json`). Win rates count a",
-        "shared first place as a fraction; intervals are 95 % Wilson intervals.",
-        "",
-        "| experiment | games | subject | win rate | 95 % CI | target "
-        "| mean score (subject / others) |",
-        "|---|---|---|---|---|---|---|",
+        "| match-up | games | win rate | 95 % CI | target |",
+        "|---|---:|---:|---:|---|",
     ]
-    by_key = {e["key"]: e for e in EXPERIMENTS}
-    exps = data["experiments"]
-    # Runs of the same match-up on other deals, added up (a ladder step with the ladder's own
-    # games of that pair): where there are several, their sum, not each run, meets a target.
-    groups: dict[tuple[str, int, str, float, bool, str], list[dict[str, Any]]] = {}
-    for key, s in exps.items():
-        exp = by_key.get(key)
-        if exp is not None and exp["subject"] is not None:
-            groups.setdefault(_group(exp), []).append(s["pairings"][0])
-    for (bots, _players, _subject, _target, step, _version), pairings in groups.items():
-        if step and "ladder" in exps:
-            pair = set(bots.split(","))
-            pairings += [lp for lp in exps["ladder"]["pairings"] if set(lp["lineup"]) == pair]
-    for key, s in exps.items():
-        exp = by_key.get(key)
-        if exp is None or exp["subject"] is None:
+    commands: list[str] = []
+    for row in ROWS:
+        keys = [k for k in row["runs"] if k in runs]
+        if not keys:
             continue
-        (p,) = s["pairings"]
-        b = p["bots"][exp["subject"]]
-        others = [o for n, o in p["bots"].items() if n != exp["subject"]]
-        other_score = others[0]["mean_score"] if others else 0.0
-        lo, hi = b["ci95"]
-        if len(groups[_group(exp)]) > 1:
-            goal = "(the runs together below)"
-        else:
-            goal = _goal(exp["target"], _step(exp), b["win_rate"], lo)
-        lines.append(
-            f"| {_title(exp)} | {p['games']} | {exp['subject']} | {100 * b['win_rate']:.1f} % "
-            f"| {100 * lo:.1f}–{100 * hi:.1f} % | {goal} "
-            f"| {b['mean_score']:.1f} / {other_score:.1f} |"
-        )
-    for (bots, players, subject, target, step, version), pairings in groups.items():
-        if len(pairings) < 2:
-            continue
-        label = "with the ladder's games" if step else f"({players} players)"
-        if version:
-            label += f", {version},"
-        lines.append(
-            _pooled_row(f"all runs of {subject} in {bots} {label}", subject, pairings, target, step)
-        )
-    # A match-up played by several versions: every version's runs together as well.
-    versions: dict[tuple[str, int, str, float, bool], list[list[dict[str, Any]]]] = {}
-    for (bots, players, subject, target, step, _version), pairings in groups.items():
-        versions.setdefault((bots, players, subject, target, step), []).append(pairings)
-    for (bots, players, subject, target, step), by_version in versions.items():
-        if len(by_version) < 2:
-            continue
-        pairings = [p for one in by_version for p in one]
-        label = f"all runs of {subject} in {bots} ({players} players), every version,"
-        lines.append(_pooled_row(label, subject, pairings, target, step))
-    if "ladder" in exps:
-        s = exps["ladder"]
-        lines += [
-            "",
-            f"Ratings of the ladder run alone (openskill Plackett–Luce, {s['games']} two-player "
-            "games, each level against the next, seats balanced; a level met only its "
-            "neighbours, so close results chain into any order: the pooled ratings below "
-            "use every two-player game):",
-            "",
-            "| level | μ | σ | μ − 3σ |",
-            "|---|---|---|---|",
-        ]
-        for name, r in sorted(s["ratings"].items(), key=lambda kv: -kv[1]["mu"]):
-            lines.append(f"| {name} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |")
-        lines += ["", "| pairing | games | win rate of the first | 95 % CI |", "|---|---|---|---|"]
-        for p in s["pairings"]:
-            a = p["lineup"][0]
-            b = p["bots"][a]
-            lo, hi = b["ci95"]
-            lines.append(
-                f"| {' vs '.join(p['lineup'])} | {p['games']} | {100 * b['win_rate']:.0f} % "
-                f"| {100 * lo:.0f}–{100 * hi:.0f} % |"
+        pairings = [runs[k]["pairings"][0] for k in keys]
+        subject = row["subject"]
+        if row.get("ladder"):
+            pairings += _ladder_pairings(data, set(pairings[0]["lineup"]))
+        wins = sum(p["bots"][subject]["wins"] for p in pairings)
+        games = sum(p["games"] for p in pairings)
+        lo, hi = wilson(wins, games)
+        label = row["label"]
+        if len(keys) > 1:
+            label += " — " + ", ".join(
+                f"seed {runs[k]['seed']}: {runs[k]['pairings'][0]['bots'][subject]['wins']:g}"
+                f"/{runs[k]['games']}"
+                for k in keys
             )
+        lines.append(
+            f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} "
+            f"| {_goal(row['target'], wins / games, lo)} |"
+        )
+        commands += [f"# {row['short']}", *(runs[k]["command"] for k in keys)]
+    if "ladder" in runs:
+        ladder = runs["ladder"]
+        order = ladder["bots"]
+        steps = []
+        for p in ladder["pairings"]:
+            upper = max(p["lineup"], key=order.index)
+            lower = min(p["lineup"], key=order.index)
+            steps.append(f"{upper} {p['bots'][upper]['wins']:g}/{p['games']} over {lower}")
+        lines.append(
+            f"| ladder, 2 players, each level against the next | {ladder['games']} "
+            f"| {', '.join(steps)} | | |"
+        )
+        commands += ["# ladder", ladder["command"]]
+    for row in MINIMAX_ROWS:
+        by_command = {r["command"]: r for r in minimax}
+        chosen = [by_command[c] for c in row["commands"] if c in by_command]
+        if not chosen:
+            continue
+        wins = sum(r["wins"] for r in chosen)
+        games = sum(r["games"] for r in chosen)
+        lo, hi = wilson(wins, games)
+        label = row["label"]
+        if len(chosen) > 1:
+            label += " — " + ", ".join(
+                f"{_minimax_run(r)}: {r['wins']:g}/{r['games']}" for r in chosen
+            )
+        lines.append(
+            f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} "
+            f"| {_goal(row['target'], wins / games, lo)} |"
+        )
+        commands += [f"# {row['short']}", *(r["command"] for r in chosen)]
     pool = data.get("pooled_ratings")
     if pool and pool["ratings"]:
+        ranked = sorted(pool["ratings"].items(), key=lambda kv: -kv[1]["mu"])
         lines += [
             "",
-            "Ratings over every two-player game above ("
-            + ", ".join(f"`{k}`" for k in pool["experiments"])
-            + "; openskill Plackett–Luce, games interleaved across the runs):",
-            "",
-            "| level | games | μ | σ | μ − 3σ |",
-            "|---|---|---|---|---|",
-        ]
-        for name, r in sorted(pool["ratings"].items(), key=lambda kv: -kv[1]["mu"]):
-            lines.append(
-                f"| {name} | {r['games']} | {r['mu']:.1f} | {r['sigma']:.2f} | {r['ordinal']:.1f} |"
+            "Ratings over every two-player game above (openskill Plackett–Luce, "
+            "`bench/strength.png`): "
+            + " > ".join(
+                f"{name} {r['mu']:.1f} ± {r['sigma']:.1f} ({r['games']} games)".replace("-", "−")
+                for name, r in ranked
             )
-    runs = data.get("minimax") or {}
-    if runs:
-        lines += [
-            "",
-            "Against a minimax (`bench/minimax.py`, two players, seats alternating): alpha-beta "
-            "to a depth of four decisions with our evaluation, given the true state (it sees "
-            "the other hand and the bag order) or, as a control, its own view (one world dealt "
-            "per decision); our bot sees its view, or, as the other control, the true state "
-            "dealt as every world of its search:",
-            "",
-            "| our bot | our bot sees | minimax sees | games | our wins | win rate | 95 % CI "
-            "| mean score (ours / minimax) | decision time, median (ours / minimax) |",
-            "|---|---|---|---|---|---|---|---|---|",
+            + ".",
         ]
-        for r in runs.values():
-            lo, hi = r["ci95"]
-            mine, theirs = r["mean_score"]
-            t = r["decision_seconds"]
-            lines.append(
-                f"| {r['bot']} | {r.get('ours_sees', 'view')} | {r['minimax']['sees']} "
-                f"| {r['games']} | {r['wins']:g} "
-                f"| {100 * r['win_rate']:.1f} % | {100 * lo:.1f}–{100 * hi:.1f} % "
-                f"| {mine:.1f} / {theirs:.1f} "
-                f"| {t[r['bot']]['median']:.2f} s / {t['minimax']['median']:.2f} s |"
-            )
     timed = [
-        (key, s["decision_seconds"]["hard"])
-        for key, s in exps.items()
-        if "hard" in s.get("decision_seconds", {})
+        (players, s["decision_seconds"]["hard"])
+        for key, players in (("hard_vs_greedy", "two"), ("hard_vs_3_greedy_45", "four"))
+        if (s := runs.get(key)) and "hard" in s.get("decision_seconds", {})
     ]
     if timed:
         lines += [
             "",
-            "Decision time of `hard` at its default budget (two games in parallel on the two "
-            "cores; the 0.9 s cap binds more often on a slower machine):",
-            "",
-            "| run | decisions | median | p99 | max |",
-            "|---|---|---|---|---|",
-        ]
-        for key, t in timed:
-            lines.append(
-                f"| `{key}` | {t['decisions']} | {t['median']:.3f} s | {t['p99']:.3f} s "
-                f"| {t['max']:.3f} s |"
+            "`hard` decided in "
+            + "; ".join(
+                f"{t['median']:.2f} s median, {t['p99']:.2f} s p99, {t['max']:.2f} s max over "
+                f"{t['decisions']:,} decisions in {players}-player games"
+                for players, t in timed
             )
-    notes = HERE / "strength_notes.md"
-    if notes.exists():
-        lines += ["", notes.read_text().rstrip()]
-    lines += ["", "Commands:", "", "```"]
-    for s in exps.values():
-        lines.append(s["command"])
-    for r in runs.values():
-        lines.append(r["command"])
-    lines += ["```", ""]
-    (HERE / "strength.md").write_text("\n".join(lines))
+            + " (two games in parallel on two cores; its 0.9 s cap ends most four-player "
+            "decisions).",
+        ]
+    lines += ["", "```sh", *commands, "```"]
+    return "\n".join(lines)
+
+
+def update_readme(text: str) -> None:
+    readme = ROOT / "README.md"
+    pattern = re.compile(r"(<!-- bench:strength -->).*?(<!-- /bench:strength -->)", re.S)
+    old = readme.read_text()
+    if pattern.search(old):
+        readme.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), old))
+
+
+def finish(data: dict[str, Any], out: Path, plot: bool) -> None:
+    """The pooled two-player ratings, then the JSON (and the plot)."""
+    two = [s for s in data["tournaments"].values() if s["players"] == 2 and s.get("results")]
+    data["pooled_ratings"] = {
+        "tournaments": [k for k, s in data["tournaments"].items() if s in two],
+        "ratings": pooled_ratings(two),
+    }
+    out.write_text(json.dumps(data, indent=1) + "\n")
+    if plot and two:
+        games = sum(len(s["results"]) for s in two)
+        summary = {"ratings": data["pooled_ratings"]["ratings"], "games": games}
+        plot_ratings({**summary, "options": {"players": 2}}, out.with_suffix(".png"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated tournament keys")
+    ap.add_argument("--quick", action="store_true", help="two games a seat: a smoke run")
+    ap.add_argument("--table", action="store_true", help="play nothing: rewrite the table")
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=HERE / "strength.json")
+    ap.add_argument("--no-readme", action="store_true", help="do not update README.md")
+    args = ap.parse_args()
+    if args.quick and args.out == HERE / "strength.json":
+        ap.error("--quick needs --out elsewhere: it would replace the measured runs")
+    data: dict[str, Any] = json.loads(args.out.read_text()) if args.out.exists() else {}
+    data["format"] = "tne-bench-strength/1"
+    data.setdefault("tournaments", {})
+    only = {k for k in args.only.split(",") if k}
+    unknown = only - {t["key"] for t in TOURNAMENTS}
+    if unknown:
+        ap.error(f"unknown tournaments: {', '.join(sorted(unknown))}")
+    for t in [] if args.table else TOURNAMENTS:
+        if only and t["key"] not in only:
+            continue
+        games = t["games"] if not args.quick else t["players"] * 2
+        print(f"== {t['key']}: {command(t, games)}", flush=True)
+        start = time.time()
+        summary = run_tournament(
+            t["bots"].split(","),
+            players=t["players"],
+            games=games,
+            seed=t["seed"],
+            jobs=args.jobs,
+            ladder=bool(t.get("ladder")),
+        )
+        summary.pop("_records", None)
+        summary["command"] = command(t, games)
+        summary["wall_seconds"] = round(time.time() - start)
+        data["tournaments"][t["key"]] = summary
+        data["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
+        data["tournaments"] = {  # in the order of TOURNAMENTS
+            k["key"]: data["tournaments"][k["key"]]
+            for k in TOURNAMENTS
+            if k["key"] in data["tournaments"]
+        }
+        finish(data, args.out, plot=False)
+        print(f"   done in {summary['wall_seconds']} s", flush=True)
+    finish(data, args.out, plot=True)
+    minimax_file = HERE / "minimax.json"
+    minimax = json.loads(minimax_file.read_text()) if minimax_file.exists() else []
+    text = table(data, minimax)
+    print(text)
+    if not args.no_readme:
+        update_readme(text)
 
 
 if __name__ == "__main__":

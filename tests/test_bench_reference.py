@@ -1,5 +1,6 @@
-"""The re-created evaluation of the open-source engine the issue names (``bench/reference.py``):
-it scores a position term by term as that engine does, and the cheating minimax can use it."""
+"""The re-created evaluation of the open-source engine 0b01/tigris-and-euphrates
+(``bench/reference.py``): it scores a position term by term as that engine does, and the
+cheating minimax can use it."""
 
 from __future__ import annotations
 

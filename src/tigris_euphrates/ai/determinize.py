@@ -18,8 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import State, from_position
-from ..engine.board import COLOURS
+from ..engine import COLOURS, State, from_position
 
 
 class Determinizer:
@@ -95,12 +94,12 @@ class Determinizer:
             k = self.hand_sizes[p]
             if k:
                 for c in pool[pos : pos + k]:
-                    s.hands[p * 4 + c] += 1
+                    s.add_to_hand(p, c)
                 pos += k
             k = self.swap_sizes[p]
             if k:
                 for c in pool[pos : pos + k]:
-                    s.swapped[p * 4 + c] += 1
+                    s.add_swapped(p, c)
                 pos += k
         s.bag = tuple(pool[pos:])
         s.bag_pos = 0

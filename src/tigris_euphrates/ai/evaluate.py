@@ -20,12 +20,25 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import State, apply_unchecked, legal_actions
-from ..engine.actions import Action, BuildMonument, Commit, Decline
-from ..engine.board import BLOCKS, MONUMENTS, NEIGHBOURS, RED
-from ..engine.legal import commit_range, state_kingdoms
-from ..engine.scoring import final_totals
-from ..engine.state import ACTION, CONFLICT, MONUMENT
+from ..engine import (
+    ACTION,
+    BLOCKS,
+    CONFLICT,
+    MONUMENT,
+    MONUMENTS,
+    NEIGHBOURS,
+    RED,
+    Action,
+    BuildMonument,
+    Commit,
+    Decline,
+    State,
+    apply_unchecked,
+    commit_range,
+    final_totals,
+    legal_actions,
+    state_kingdoms,
+)
 
 RANK_WEIGHTS = (1.0, 0.3, 0.1, 0.03)
 
@@ -76,7 +89,6 @@ _VALUES: dict[tuple[object, ...], list[float]] = {}
 
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     """Each seat's value in (weighted) victory points (a new list)."""
-    h = s.hands
     key = (
         wt,
         s.facedown,
@@ -86,7 +98,7 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         *s.scores,
         *s.cats,
         *s.monuments,
-        *[h[i] + h[i + 1] + h[i + 2] + h[i + 3] for i in range(0, len(h), 4)],
+        *[sum(s.hand(p)) for p in range(s.options.players)],
     )
     v = _VALUES.get(key)
     if v is None:
@@ -98,12 +110,9 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
 
 def _seat_values(s: State, wt: Weights) -> list[float]:
     n = s.options.players
-    scores = s.scores
-    leaders = s.leaders
     fd = s.facedown
     red_up = s.tiles[RED] & ~fd
     tiles = s.tiles
-    hands = s.hands
     cats = s.cats
     w0, w1, w2, w3 = RANK_WEIGHTS
     kingdoms = state_kingdoms(s)
@@ -123,9 +132,7 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 monument_cells.append((BLOCKS[top_left], m))
     out = []
     for p in range(n):
-        b = p * 5
-        row = scores[b : b + 4]
-        t = scores[b + 4]
+        *row, t = s.score(p)
         totals = sorted(row)
         while t:  # treasures fill the lowest colour first
             totals[0] += 1
@@ -133,10 +140,8 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             if totals[0] > totals[1]:
                 totals.sort()
         v = w0 * totals[0] + w1 * totals[1] + w2 * totals[2] + w3 * totals[3]
-        base = p * 4
         ranks: list[int] | None = None
-        for c in range(4):
-            cell = leaders[base + c]
+        for c, cell in enumerate(s.leaders_of(p)):
             if cell < 0:
                 continue
             if ranks is None:
@@ -158,15 +163,15 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 if block & k and c in MONUMENTS[m]:
                     w += income * turns
             v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
-        v += wt.hand_tile * (hands[base] + hands[base + 1] + hands[base + 2] + hands[base + 3])
+        v += wt.hand_tile * sum(s.hand(p))
         v += wt.catastrophe * cats[p]
         out.append(v)
     return out
 
 
 def final_key(s: State, seat: int) -> list[int]:
-    row = s.scores[seat * 5 : seat * 5 + 5]
-    return final_totals(row[:4], row[4])
+    *row, treasures = s.score(seat)
+    return final_totals(row, treasures)
 
 
 def utilities(s: State, wt: Weights = BASIC) -> list[float]:
@@ -263,7 +268,7 @@ def monument_choice(s: State) -> Action:
     best_v = -1.0
     for a in acts:
         if isinstance(a, BuildMonument):
-            v = sum(1.0 for col in MONUMENTS[a.monument] if s.leaders[seat * 4 + col] >= 0)
+            v = sum(1.0 for col in MONUMENTS[a.monument] if s.leader(seat, col) >= 0)
             if v > best_v:
                 best, best_v = a, v
     return best

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine import Action, State, apply_unchecked
-from ..engine.state import ACTION
+from ..engine import ACTION, Action, State, apply_unchecked
 from .base import Budget, View, ViewBot, legal_of, parse
 from .evaluate import BASIC, Weights, settle, value_for
 from .levels import GreedyConfig

@@ -35,11 +35,19 @@ from __future__ import annotations
 import math
 import time
 
-from ..engine import State, apply_unchecked, legal_actions, to_act
-from ..engine.actions import Action, Commit, Swap
-from ..engine.errors import IllegalAction
-from ..engine.legal import check
-from ..engine.state import ACTION, CONFLICT
+from ..engine import (
+    ACTION,
+    CONFLICT,
+    Action,
+    Commit,
+    IllegalAction,
+    State,
+    Swap,
+    apply_unchecked,
+    check,
+    legal_actions,
+    to_act,
+)
 from .base import Budget, View, ViewBot, legal_of, parse
 from .evaluate import commit_choice, settle, useful_commits, utilities
 from .greedy import rank_actions
@@ -99,8 +107,7 @@ def _ending_swap(s: State, a: Action) -> Action | None:
     k = sum(a.counts)
     if k <= s.bag_left:
         return None
-    base = s.turn * 4
-    hand = s.hands[base : base + 4]
+    hand = s.hand(s.turn)
     if all(h >= c for h, c in zip(hand, a.counts, strict=True)):
         return a
     if sum(hand) < k:

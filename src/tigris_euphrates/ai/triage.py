@@ -30,10 +30,22 @@ each, against 75 %, 80 % and 76 % before).
 
 from __future__ import annotations
 
-from ..engine import State
-from ..engine.actions import Action, Pass, PlaceCatastrophe, PlaceLeader, PlaceTile, Swap
-from ..engine.board import BLACK, BLOCKS, BLOCKS_AT, NEIGHBOURS, RED, region
-from ..engine.legal import state_kingdoms
+from ..engine import (
+    BLACK,
+    BLOCKS,
+    BLOCKS_AT,
+    NEIGHBOURS,
+    RED,
+    Action,
+    Pass,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    State,
+    Swap,
+    region,
+    state_kingdoms,
+)
 from .evaluate import BASIC
 
 #: Leader placements of each colour that count as hot: the best placed by a static score,
@@ -57,16 +69,15 @@ def triage(
     lmask = s.lmask
     ks = state_kingdoms(s)  # already found by legal_actions
     n = s.options.players
-    leaders = s.leaders
     # Per kingdom and colour: the seat a tile of that colour scores for (the leader of its
     # colour, else the king), -1 for nobody.
     scorer: list[list[int]] = []
     for k in ks:
         row = [-1, -1, -1, -1]
-        for idx in range(n * 4):
-            cell = leaders[idx]
-            if cell >= 0 and k >> cell & 1:
-                row[idx & 3] = idx >> 2
+        for p in range(n):
+            for c, cell in enumerate(s.leaders_of(p)):
+                if cell >= 0 and k >> cell & 1:
+                    row[c] = p
         king = row[BLACK]
         scorer.append([r if r >= 0 else king for r in row])
     fd = s.facedown
@@ -81,10 +92,10 @@ def triage(
     # A swap of more tiles than the bag holds ends the game at once, whatever the tiles.
     left = s.bag_left
     ended = False
-    own = [cell for cell in leaders[actor * 4 : actor * 4 + 4] if cell >= 0]
+    own = [cell for cell in s.leaders_of(actor) if cell >= 0]
     # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
     guarded = sum(1 << cell for cell in own) if focused else lmask
-    own_scores = s.scores[actor * 5 : actor * 5 + 4]
+    own_scores = s.score(actor)[:4]
     # A colour above ``top`` is the actor's clear best: a point of it is worth little.
     top = sorted(own_scores)[2] if focused else 10**6
     # Per colour, (sort key, index, action) of the plain leader placements and the revolts.
@@ -116,13 +127,13 @@ def triage(
             warm.append(a)
         elif isinstance(a, PlaceLeader):
             colour = a.colour
-            cur = leaders[actor * 4 + colour]
+            cur = s.leader(actor, colour)
             base = occ & ~(1 << cur) if cur >= 0 else occ
             bit = 1 << a.cell
             k = region(base | bit, bit)
             revolt = False
             for other in range(n):
-                o = leaders[other * 4 + colour]
+                o = s.leader(other, colour)
                 if other != actor and o >= 0 and k >> o & 1:
                     revolt = True
                     break

@@ -4,15 +4,10 @@ held must be the true hand."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-from tigris_euphrates.engine import new_game
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from hand_colours import held_and_uniform, play
+from tigris_euphrates.engine import new_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

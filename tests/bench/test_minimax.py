@@ -4,19 +4,16 @@ against: it plays legal moves, and it does use what only a cheater can know."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from minimax import Cheater, Guesser, _shown, _Truth
 from tigris_euphrates.ai import Budget, make_bot
 from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from minimax import Cheater, Guesser, _shown, _Truth
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -101,7 +98,7 @@ def test_the_full_information_control_shows_our_search_the_hands() -> None:
 def test_the_recorded_command_names_the_output_file_given() -> None:
     """A run's JSON says how to play it again: a file kept elsewhere in the project is named
     by its own path (it used to become ``bench/<name>``), one outside by its absolute path."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     kept = root / "bench" / "paired_runs" / "x.json"
     assert _shown(str(kept)) == "bench/paired_runs/x.json"
     assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"

@@ -4,15 +4,11 @@ each kind of world must hold exactly the truth it claims to, and deal the rest a
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
+from oracle import _Hands, _Red, play
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.engine import State, apply, new_game, player_view, to_act
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from oracle import _Hands, _Red, play
 
 
 def _midgame() -> State:

@@ -3,13 +3,10 @@ versions of a bot apart when a plain win rate cannot."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from paired import compare, follow, pooled, sign_test
 
 

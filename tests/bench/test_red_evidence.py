@@ -4,10 +4,7 @@ table behind ``RedEvidence.LIKELIHOOD`` and its check on held-out games."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from red_evidence import AFTER, check, count
 
 

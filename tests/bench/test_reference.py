@@ -4,17 +4,13 @@ it scores a position term by term as that engine does, and the cheating minimax 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-from diagram import state
-from tigris_euphrates.engine import State, apply, legal_actions, new_game
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import reference
+from diagram import state
 from minimax import Cheater
+from tigris_euphrates.engine import State, apply, legal_actions, new_game
 
 BOARD = """
 r T g k

@@ -31,7 +31,9 @@ from typing import Any
 import httpx
 import websockets
 
-from tigris_euphrates.server.testing import ServerProcess
+# tests/serving.py runs the server in its own process; it is a test helper, not in the package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from serving import ServerProcess
 
 OUT = Path(__file__).with_name("server.json")
 

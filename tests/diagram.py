@@ -127,6 +127,17 @@ def state(diagram: str, **kwargs: Any) -> State:
     return from_position(position(diagram, **kwargs))
 
 
+def st(diagram: str, **kwargs: Any) -> State:
+    """``state(diagram, ...)`` with 3 spare treasures (unless given), the rules scenarios'
+    default: taking a treasure in a scenario must not end the game by the treasure rule."""
+    kwargs.setdefault("spare_treasures", 3)
+    return state(diagram, **kwargs)
+
+
+# A score row of zeros (four colours and ``treasure``), as ``score`` returns it.
+ZERO = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0}
+
+
 # --- helpers for the rules scenario tests ---------------------------------------------------
 
 

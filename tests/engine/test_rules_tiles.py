@@ -3,9 +3,8 @@ turn's refill (§5)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from diagram import (
+    ZERO,
     assert_illegal,
     cells,
     hand,
@@ -15,17 +14,9 @@ from diagram import (
     pending,
     play,
     score,
-    state,
+    st,
 )
-from tigris_euphrates import State, to_act, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
-
-ZERO = {"red": 0, "blue": 0, "green": 0, "black": 0, "treasure": 0}
+from tigris_euphrates import to_act, to_position
 
 
 def test_blue_tiles_go_only_on_rivers_and_others_only_on_land() -> None:

@@ -5,17 +5,13 @@ cheating minimax can use it."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-from diagram import state
-from tigris_euphrates.engine import State, apply, legal_actions, new_game
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import reference
+from diagram import state
 from minimax import Cheater
+from tigris_euphrates.engine import State, apply, legal_actions, new_game
 
 BOARD = """
 r T g k

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from diagram import (
     assert_illegal,
     cells,
@@ -11,15 +9,9 @@ from diagram import (
     legal,
     of_type,
     play,
-    state,
+    st,
 )
-from tigris_euphrates import State, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
+from tigris_euphrates import to_position
 
 TARGETS = """
     r k T ~ .

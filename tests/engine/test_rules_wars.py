@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from diagram import (
     assert_illegal,
     cells,
@@ -14,15 +12,9 @@ from diagram import (
     pending,
     play,
     score,
-    state,
+    st,
 )
-from tigris_euphrates import State, from_position, to_act, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
+from tigris_euphrates import from_position, to_act, to_position
 
 # Kingdom A (seat 0's king at a1) has two black tiles b2 c2; kingdom B (seat 1's king at
 # f1) has one, e2. A black tile on d2 unites them: a black war.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from diagram import (
     assert_illegal,
     hand,
@@ -13,15 +11,9 @@ from diagram import (
     pending,
     play,
     score,
-    state,
+    st,
 )
-from tigris_euphrates import State, player_view, to_act, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
+from tigris_euphrates import player_view, to_act, to_position
 
 # Seat 1's priest at b2 (two temples); a priest placed at f2 has three.
 REVOLT = """

@@ -3,19 +3,11 @@ unchanged; malformed input raises InvalidAction; ``check`` agrees with ``legal_a
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from diagram import assert_illegal, legal, play, state
+from diagram import assert_illegal, legal, play, st
 from tigris_euphrates import IllegalAction, InvalidAction, State, apply, to_position
 from tigris_euphrates.engine.board import CELL_NAMES, COLOURS
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
 
 # Kingdoms: seat 0's king a1 (a2), seat 1's king c1 (c2), seat 0's priest e3 (d3), seat 1's
 # trader b6 (b5). Column f is a river.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tigris_euphrates.server.testing import LiveServer, SeatClient
+from serving import LiveServer, SeatClient
 
 
 @pytest.fixture(scope="module")

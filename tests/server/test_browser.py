@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tigris_euphrates.server.testing import LiveServer
+from serving import LiveServer
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -246,7 +246,7 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
     war order choice; each decision is then taken in the page by clicking."""
     import httpx
 
-    from tigris_euphrates.server.testing import SeatClient
+    from serving import SeatClient
 
     seed, script, actors, decisions = decision_script()
     g = httpx.post(

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from diagram import assert_illegal, legal, of_type, pending, play, position, score, state
+from diagram import assert_illegal, legal, of_type, pending, play, position, score, st
 from tigris_euphrates import State, from_position, to_act, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
 
 
 def treasures(s: State) -> set[str]:

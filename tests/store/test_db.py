@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tigris_euphrates.server.testing import POSTGRES_TEST_URL, postgres_url
+from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates.store import StepTaken, Store, UnknownGame, database_url_for
 
 

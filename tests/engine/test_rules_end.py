@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from diagram import hand, legal, of_type, play, score, state
-from tigris_euphrates import State, result, to_act, to_position
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    return state(diagram, **kw)
-
+from diagram import hand, legal, of_type, play, score, st, state
+from tigris_euphrates import result, to_act, to_position
 
 # --- the bag runs short -----------------------------------------------------------------------
 

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
+from minimax import Cheater, _shown, keep, play
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
 from tigris_euphrates.engine.board import RED
 from tigris_euphrates.engine.state import CONFLICT, REVOLT
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from minimax import Cheater, _shown, keep, play
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -66,7 +63,7 @@ def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
 def test_the_recorded_command_names_the_output_file_given() -> None:
     """A run's JSON says how to play it again: a file kept elsewhere in the project is named
     by its own path (it used to become ``bench/<name>``), one outside by its absolute path."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     kept = root / "bench" / "runs" / "x.json"
     assert _shown(str(kept)) == "bench/runs/x.json"
     assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"

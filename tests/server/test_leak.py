@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from serving import LiveServer, SeatClient
 from tigris_euphrates import new_game, player_view, redact_event
 from tigris_euphrates.engine import apply
-from tigris_euphrates.server.testing import LiveServer, SeatClient
 
 FORBIDDEN_KEYS = {"bag", "hands", "start", "position", "token", "tokens"}
 

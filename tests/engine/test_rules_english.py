@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from diagram import assert_illegal, legal, of_type, pending, play, state
-from tigris_euphrates import State, to_act
-
-
-def st(diagram: str, **kw: Any) -> State:
-    kw.setdefault("spare_treasures", 3)
-    kw.setdefault("english_variant", True)
-    return state(diagram, **kw)
-
+from diagram import assert_illegal, legal, of_type, pending, play, st
+from tigris_euphrates import to_act
 
 # Seat 1's priest at b2 has two temples (a2, c2); a priest placed at e1 has one (e2).
 WEAK_ATTACKER = """
@@ -28,7 +19,7 @@ STRONG_ATTACKER = """
 
 
 def test_attacker_may_commit_only_to_get_ahead_of_the_defenders_base() -> None:
-    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}])
+    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}], english_variant=True)
     s, events = play(s, "leader red e1")
     started = of_type(events, "conflict_started")[0]
     assert (started["attacker_base"], started["defender_base"]) == (1, 2)
@@ -38,7 +29,7 @@ def test_attacker_may_commit_only_to_get_ahead_of_the_defenders_base() -> None:
 
 
 def test_defender_may_commit_only_to_equal_the_attackers_total_exactly() -> None:
-    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}])
+    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}], english_variant=True)
     s, _ = play(s, "leader red e1", "commit 2")  # attacker total 3, defender base 2
     assert to_act(s) == 1
     assert legal(s) == {"commit 0", "commit 1"}
@@ -49,14 +40,16 @@ def test_defender_may_commit_only_to_equal_the_attackers_total_exactly() -> None
 
 
 def test_defender_already_ahead_may_only_commit_zero() -> None:
-    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}])
+    s = st(WEAK_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 3}], english_variant=True)
     s, _ = play(s, "leader red e1", "commit 0")  # 1 against a base of 2
     assert legal(s) == {"commit 0"}
     assert_illegal(s, "commit 1", "english-defender", "English variant")
 
 
 def test_defender_short_of_the_exact_number_may_only_commit_zero() -> None:
-    s = st(STRONG_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 2}])
+    s = st(
+        STRONG_ATTACKER, leaders="1 red b2", hands=[{"red": 3}, {"red": 2}], english_variant=True
+    )
     s, _ = play(s, "leader red f2")
     assert legal(s) == {"commit 0", "commit 1", "commit 2", "commit 3"}  # 3 > 2 already
     s, _ = play(s, "commit 2")  # total 5: the defender would need 3
@@ -73,6 +66,7 @@ def test_english_limits_apply_to_wars_with_their_base_strengths() -> None:
         """,
         leaders="0 black a1, 1 black f1",
         hands=[{"black": 4}, {"black": 4}],
+        english_variant=True,
     )
     s, events = play(s, "tile black c2")
     started = of_type(events, "conflict_started")[0]

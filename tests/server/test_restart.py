@@ -13,14 +13,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tigris_euphrates import replay, result
-from tigris_euphrates.server.testing import (
+from serving import (
     POSTGRES_TEST_URL,
     LiveServer,
     SeatClient,
     ServerProcess,
     postgres_url,
 )
+from tigris_euphrates import replay, result
 from tigris_euphrates.store import Store
 
 

@@ -1,4 +1,8 @@
-"""Run a real server for tests and benchmarks: in a thread, or as a process one can kill."""
+"""Run a real server for tests and benchmarks: in a thread, or as a process one can kill.
+
+Not part of the package (nothing here is for players): the server tests import it from
+tests/ (on pytest's path), bench/server.py by adding tests/ to its path.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from typing import Any
 
 import uvicorn
 
-from .app import create_app
+from tigris_euphrates.server import create_app
 
 
 def free_port() -> int:

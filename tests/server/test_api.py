@@ -168,22 +168,26 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
 
 
 @pytest.mark.parametrize(
-    "level,players,cap,expected",
+    "level,players,cap,iterations,expected",
     [
-        ("hard", 2, 2.0, (0.9, 800)),  # the level's own budget: what the benchmarks measured
-        ("hard", 4, 2.0, (0.9, 1600)),  # more iterations with more players, same time cap
-        ("medium", 2, 2.0, (0.9, 100)),
-        ("expert", 2, 2.0, (2.0, 1500)),  # the server's thinking time caps a slower level
-        ("hard", 2, 0.2, (0.2, 800)),
-        ("greedy", 2, 2.0, (2.0, None)),  # no budget of its own: the server's
+        ("hard", 2, 2.0, None, (0.9, 800)),  # the level's own budget: what was measured
+        ("hard", 4, 2.0, None, (0.9, 1600)),  # more iterations with more players, same cap
+        ("medium", 2, 2.0, None, (0.9, 100)),
+        ("expert", 2, 2.0, None, (2.0, 1500)),  # the server's thinking time caps a slow level
+        ("hard", 2, 0.2, None, (0.2, 800)),
+        ("greedy", 2, 2.0, None, (2.0, None)),  # no budget of its own: the server's
+        ("hard", 2, 2.0, 30, (0.9, 30)),  # the server's iteration count replaces the level's
+        ("hard", 4, None, 30, (None, 30)),  # no time cap at all: a fixed amount of work
+        ("hard", 2, None, None, (None, 800)),
+        ("greedy", 2, None, None, (None, None)),
     ],
 )
 def test_server_bots_play_their_levels_budget(
     level: str,
     players: int,
-    cap: float,
-    expected: tuple[float, int | None],
-    monkeypatch: pytest.MonkeyPatch,
+    cap: float | None,
+    iterations: int | None,
+    expected: tuple[float | None, int | None],
 ) -> None:
     """A bot seat in the web app plays at its level's strength: ``medium`` and ``hard`` keep
     their own iteration counts (the server's ``--bot-seconds`` is only a ceiling), so the
@@ -192,38 +196,30 @@ def test_server_bots_play_their_levels_budget(
     from tigris_euphrates.ai.base import Budget
     from tigris_euphrates.server import hub
 
-    seen: list[Budget | None] = []
-
-    def recording(name: str, seed: int = 0):  # type: ignore[no-untyped-def]
-        bot = make_bot(name, seed)
-        bot.choose = lambda view, budget=None: seen.append(budget) or "pass"  # type: ignore[method-assign]
-        return bot
-
-    monkeypatch.setattr(hub, "make_bot", recording)
-    view = {"legal_actions": ["pass"], "players": [{}] * players}
-    assert hub._choose(level, 1, view, cap, None) == "pass"
-    assert seen == [Budget(seconds=expected[0], iterations=expected[1])]
+    budget = hub.bot_budget(make_bot(level, 1), players, cap, iterations)
+    assert budget == Budget(seconds=expected[0], iterations=expected[1])
 
 
-def test_server_bots_hear_the_game_so_far_as_their_seat_did(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A web-app bot is made afresh for each decision, so the hub hands it the events its
-    seat has heard (redacted): under hidden scoring that is how it knows the other scores,
-    and the other seats' lost defences bound their hands, as for a bot that played along."""
+def test_server_bots_hear_the_steps_they_missed_then_choose() -> None:
+    """The hub keeps one bot per seat and hands it, before each decision, the steps it has
+    not heard yet, each step's events redacted for its seat and one ``observe`` a step, as
+    the tournament's referee does: under hidden scoring that is how it knows the other
+    scores, and the other seats' lost defences bound their hands."""
     from tigris_euphrates.ai import make_bot
+    from tigris_euphrates.ai.base import Budget
     from tigris_euphrates.server import hub
 
+    bot = make_bot("hard", 1)
     heard: list[list[dict]] = []
-
-    def recording(name: str, seed: int = 0):  # type: ignore[no-untyped-def]
-        bot = make_bot(name, seed)
-        bot.observe = heard.append  # type: ignore[method-assign]
-        bot.choose = lambda view, budget=None: "pass"  # type: ignore[method-assign]
-        return bot
-
-    monkeypatch.setattr(hub, "make_bot", recording)
-    events = [{"type": "points_scored", "seat": 1, "colour": "red", "points": 1}]
+    seen: list[Budget | None] = []
+    bot.observe = heard.append  # type: ignore[method-assign]
+    bot.choose = lambda view, budget=None: seen.append(budget) or "pass"  # type: ignore[method-assign]
+    steps = [
+        [{"type": "points_scored", "seat": 1, "colour": "red", "points": 1}],
+        [{"type": "turn_started", "player": 0}],
+    ]
     view = {"legal_actions": ["pass"], "players": [{}] * 2}
-    assert hub._choose("hard", 1, view, 1.0, None, events) == "pass"
-    assert heard == [events]
+    budget = Budget(seconds=None, iterations=30)
+    choice, same = hub._decide(bot, steps, view, budget)
+    assert choice == "pass" and same is bot
+    assert heard == steps and seen == [budget]

@@ -144,18 +144,19 @@ def test_no_leak_open_scoring_four_players(server: LiveServer) -> None:
 def test_server_bots_hear_only_what_their_seat_heard(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A bot seat is handed the game's events so far (it is made afresh for each decision):
-    exactly those its seat was sent, redacted — never another seat's draws or swaps."""
+    """Each bot seat keeps one bot for the game, which hears every step before its next
+    decision: exactly the events its seat was sent, redacted — never another seat's draws
+    or swaps."""
     from tigris_euphrates.server import hub
 
-    calls: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
-    original = hub._choose
+    calls: list[tuple[dict[str, Any], list[list[dict[str, Any]]], int]] = []
+    original = hub._decide
 
-    def recording(level, seed, view, seconds, iterations, heard=None):  # type: ignore[no-untyped-def]
-        calls.append((view, list(heard or [])))
-        return original(level, seed, view, seconds, iterations, heard)
+    def recording(bot, unheard, view, budget):  # type: ignore[no-untyped-def]
+        calls.append((view, [list(evs) for evs in unheard], id(bot)))
+        return original(bot, unheard, view, budget)
 
-    monkeypatch.setattr(hub, "_choose", recording)
+    monkeypatch.setattr(hub, "_decide", recording)
     r = httpx.post(
         f"{server.url}/api/games",
         json={"seats": [{"kind": "bot", "level": "random"}] * 2, "seed": 23, "options": {}},
@@ -172,9 +173,15 @@ def test_server_bots_hear_only_what_their_seat_heard(
         state, evs = apply(state, action)
         events.append(evs)
     assert len(calls) > 50
-    for view, heard in calls:
+    heard: dict[int, list[list[dict[str, Any]]]] = {}
+    bots: dict[int, set[int]] = {}
+    for view, unheard, bot in calls:
         seat, ply = view["seat"], view["ply"]
-        assert heard == [redact_event(e, seat) for evs in events[:ply] for e in evs]
-        for e in heard:
+        bots.setdefault(seat, set()).add(bot)
+        so_far = heard.setdefault(seat, [])
+        so_far.extend(unheard)
+        assert so_far == [[redact_event(e, seat) for e in evs] for evs in events[:ply]]
+        for e in (e for evs in unheard for e in evs):
             if e["type"] in ("tiles_drawn", "tiles_swapped") and e["seat"] != seat:
                 assert "tiles" not in e
+    assert {seat: len(ids) for seat, ids in bots.items()} == {0: 1, 1: 1}  # one bot a seat

@@ -39,7 +39,7 @@ def create_app(
     database_url: str | None = None,
     data_dir: str | Path | None = None,
     *,
-    bot_seconds: float = 2.0,
+    bot_seconds: float | None = 2.0,
     bot_iterations: int | None = None,
     bot_delay: float = 0.0,
     bot_processes: int = 1,

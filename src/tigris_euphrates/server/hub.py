@@ -3,8 +3,10 @@
 Every change goes through ``Hub.submit``: under the game's lock it checks the sequence the
 move was made against, asks the engine, stores the step (the (game, seq) key makes a second
 writer fail at the database), then queues per-seat messages built only from
-``player_view``/``redact_event``. Bots choose on a worker (thread or process) from their
-seat's view and submit through the same path.
+``player_view``/``redact_event``. Each bot seat has one bot object for the whole game
+(``SeatBot``), which hears every step as its seat heard it and chooses on a worker (thread or
+process) from its seat's view, as in the tournament's referee loop (``tournament.play_game``);
+it submits through the same path as people.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
-from ..ai import BOTS, Budget, SearchBot, make_bot
+from ..ai import BOTS, Bot, Budget, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
 
@@ -51,6 +53,28 @@ def default_level() -> str:
     return next(iter(BOTS))
 
 
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of the game seeded ``game_seed``, fixed for the whole
+    game: ``game_seed * 10 + seat + 1``, as the tournament seeds a game's bots
+    (``tournament.deal``), so a server game and a tournament game with the same seed and
+    levels seat the same bots."""
+    return game_seed * 10 + seat + 1
+
+
+def bot_budget(bot: Bot, players: int, seconds: float | None, iterations: int | None) -> Budget:
+    """What ``bot`` may think per decision: its level's own budget for ``players``
+    (``Bot.default_budget``; only the search levels have one), ``iterations`` (the server's
+    ``bot_iterations``), when set, replacing its count, and ``seconds`` (``bot_seconds``)
+    capping its time. ``seconds=None`` removes every time cap, the level's too: a decision
+    is then a fixed amount of work, the same on any machine (tests, reproducible runs)."""
+    own = bot.default_budget(players)
+    count = iterations if iterations is not None else own.iterations
+    if seconds is None:
+        return Budget(seconds=None, iterations=count)
+    cap = seconds if own.seconds is None else min(own.seconds, seconds)
+    return Budget(seconds=cap, iterations=count)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -71,6 +95,20 @@ class Conn:
     seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     last_log: int = 0  # how many log entries this connection has been sent
+
+
+@dataclass
+class SeatBot:
+    """The bot playing one seat of a game, kept across its decisions.
+
+    ``heard`` is how many steps of the game's log it has observed (the last of them step
+    ``heard_seq``); it hears the rest just before its next decision.
+    """
+
+    level: str
+    bot: Bot
+    heard: int = 0
+    heard_seq: int = 0
 
 
 @dataclass
@@ -99,6 +137,7 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.conns: dict[int, Conn] = {}
         self.bot_task: asyncio.Task[None] | None = None
+        self.bots: dict[int, SeatBot] = {}
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
@@ -146,6 +185,34 @@ class LiveGame:
             seed=self.seed,
             final=self.state,
         )
+
+    # --- bots -----------------------------------------------------------------------------
+
+    def seat_bot(self, seat: int) -> SeatBot:
+        """The bot of ``seat`` (a bot seat), kept from its last decision. A new one, seeded
+        ``bot_seed(game seed, seat)``, when the seat has none yet (a new game, a server
+        restart, a seat handed to a bot), when its level changed, or when steps it heard
+        are no longer in the log (taken back, or the game reloaded with another history);
+        it then hears the whole log so far before it decides."""
+        level = str(self.seats[seat]["level"])
+        kept = self.bots.get(seat)
+        if kept is None or kept.level != level or not self._heard_is_log(kept):
+            kept = SeatBot(level, make_bot(level, bot_seed(self.seed, seat)))
+            self.bots[seat] = kept
+        return kept
+
+    def _heard_is_log(self, kept: SeatBot) -> bool:
+        """Whether the steps ``kept`` heard are the first steps of the log (steps only ever
+        leave the log from its end, and a step's ``seq`` is never reused)."""
+        if kept.heard == 0:
+            return True
+        return (
+            kept.heard <= len(self.entries) and self.entries[kept.heard - 1].seq == kept.heard_seq
+        )
+
+    def unheard(self, seat: int, kept: SeatBot) -> list[list[dict[str, Any]]]:
+        """The events of each step ``kept`` has not heard yet, as ``seat`` heard them."""
+        return [[redact_event(ev, seat) for ev in e.events] for e in self.entries[kept.heard :]]
 
     # --- what a seat may see --------------------------------------------------------------
 
@@ -203,29 +270,16 @@ class LiveGame:
         }
 
 
-def _choose(
-    level: str,
-    seed: int,
-    view: dict[str, Any],
-    seconds: float,
-    iterations: int | None,
-    heard: list[dict[str, Any]] | None = None,
-) -> str:
-    """Run in a worker: a fresh bot (seeded per step, so restarts are deterministic).
-
-    The bot first hears ``heard``, the game's events so far as its seat saw them (redacted):
-    what a player at the table remembers (other seats' points under hidden scoring, what
-    their conflicts showed of their hands), as a bot playing a whole game would have heard
-    them. It plays with its level's own budget (``medium`` and ``hard`` differ in
-    iterations, which is what the benchmarks measured); ``seconds`` only caps it, and
-    ``iterations``, when the server sets it, replaces the level's count."""
-    bot = make_bot(level, seed)
-    if heard:
-        bot.observe(heard)
-    own = bot.default_budget(len(view["players"])) if isinstance(bot, SearchBot) else Budget()
-    cap = seconds if own.seconds is None else min(own.seconds, seconds)
-    count = iterations if iterations is not None else own.iterations
-    return bot.choose(view, Budget(seconds=cap, iterations=count))
+def _decide(
+    bot: Bot, unheard: list[list[dict[str, Any]]], view: dict[str, Any], budget: Budget
+) -> tuple[str, Bot]:
+    """Run in a worker: ``bot`` hears the steps it has not heard yet (one ``observe`` a
+    step, as the referee loop ``tournament.play_game`` makes it), then chooses from ``view``.
+    Returns the choice and the bot: in a worker process a copy that replaces the hub's,
+    carrying its random state and the search tree it keeps for its next decision."""
+    for events in unheard:
+        bot.observe(events)
+    return bot.choose(view, budget), bot
 
 
 class Hub:
@@ -235,7 +289,7 @@ class Hub:
         self,
         store: Store,
         *,
-        bot_seconds: float = 2.0,
+        bot_seconds: float | None = 2.0,
         bot_iterations: int | None = None,
         bot_delay: float = 0.0,
         bot_processes: int = 1,
@@ -402,6 +456,7 @@ class Hub:
             game.state = state
             game.entries.append(Entry(game.seq, seat, notation, events))
             if game.over:
+                game.bots.clear()
                 await self.db(self.store.finish, game.id, result(state))
             self.broadcast(game)
         self.kick(game)
@@ -515,23 +570,18 @@ class Hub:
             actor = game.actor()
             if actor is None or game.seats[actor]["kind"] != "bot":
                 return
-            level = game.seats[actor]["level"]
+            kept = game.seat_bot(actor)
+            level = kept.level
             seq = game.seq
             view = player_view(game.state, actor)
-            heard = [redact_event(ev, actor) for e in game.entries for ev in e.events]
+            unheard = game.unheard(actor, kept)
+            heard, heard_seq = len(game.entries), game.entries[-1].seq if game.entries else 0
+            budget = bot_budget(kept.bot, len(game.seats), self.bot_seconds, self.bot_iterations)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            seed = (game.seed * 1_000_003 + seq * 31 + actor) % (2**31)
             try:
-                choice = await loop.run_in_executor(
-                    self._executor(level),
-                    _choose,
-                    level,
-                    seed,
-                    view,
-                    self.bot_seconds,
-                    self.bot_iterations,
-                    heard,
+                choice, bot = await loop.run_in_executor(
+                    self._executor(level), _decide, kept.bot, unheard, view, budget
                 )
             except asyncio.CancelledError:
                 raise
@@ -549,13 +599,23 @@ class Hub:
                 log.exception(
                     "bot %s failed in game %s; playing its first legal action", level, game.id
                 )
+                self._drop_bot(game, actor, kept)
                 choice = view["legal_actions"][0]
+            else:
+                kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
             try:
                 await self.submit(game, actor, seq, choice)
                 failures = 0
             except GameError as err:
+                self._drop_bot(game, actor, kept)  # its choice was not played
                 if err.code != "stale":
                     failures += 1
                     log.error("bot move %r refused in game %s: %s", choice, game.id, err.message)
                     if failures > 3:
                         return
+
+    @staticmethod
+    def _drop_bot(game: LiveGame, seat: int, kept: SeatBot) -> None:
+        """Forget ``kept``, the bot of ``seat``, if it still is: it is rebuilt when next needed."""
+        if game.bots.get(seat) is kept:
+            del game.bots[seat]

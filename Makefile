@@ -26,7 +26,7 @@ chromium:
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src/tigris_euphrates/engine
+	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -7,9 +7,10 @@ Registered in ``cli.py`` as ``app.command("tournament")(tournament)`` and
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -74,6 +75,11 @@ def tournament(
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e
     budget = None if seconds is None and iterations is None else Budget(seconds, iterations)
+    can_plot = importlib.util.find_spec("matplotlib") is not None
+    if plot is not None and not can_plot:
+        raise typer.BadParameter(
+            "the ratings plot needs the 'plots' extra: pip install 'tigris-euphrates[plots]'"
+        )
     with Progress(
         TextColumn("[bold]tournament"),
         BarColumn(),
@@ -102,13 +108,18 @@ def tournament(
             )
         except ValueError as e:
             raise typer.BadParameter(str(e)) from e
-    plot_path = plot if plot is not None else out.with_suffix(".png")
+    plot_path = plot if plot is not None else out.with_suffix(".png") if can_plot else None
     write_outputs(summary, out, plot_path, records)
     _print(console, summary)
-    console.print(f"wrote {out} and {plot_path}" + (f"; records in {records}" if records else ""))
+    wrote = f"wrote {out}" + (f" and {plot_path}" if plot_path else "")
+    if records:
+        wrote += f"; records in {records}"
+    if not can_plot:
+        wrote += " (no ratings plot: the 'plots' extra is not installed)"
+    console.print(wrote)
 
 
-def _print(console: Console, summary: dict) -> None:  # type: ignore[type-arg]
+def _print(console: Console, summary: dict[str, Any]) -> None:
     table = Table(title=f"{summary['games']} games, {summary['players']} players")
     for col in ("lineup", "bot", "win rate", "95% CI", "mean score", "mean rank", "turns"):
         table.add_column(col)

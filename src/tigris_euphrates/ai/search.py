@@ -175,10 +175,11 @@ class SearchBot(ViewBot):
         kept = self._kept
         self._kept = None
         old = kept[1].children if kept is not None and kept[0] == _public(worlds[0]) else None
-        root.children = {a: (old.get(a) if old else None) or Node() for a in root.order}
+        kids = {a: (old.get(a) if old else None) or Node() for a in root.order}
+        root.children = kids
         if len(root.order) == 1:
             return str(root.order[0])
-        children = list(root.children.values())
+        children = list(kids.values())
         root.visits = self.last_reused = sum(ch.visits for ch in children)
         it = min(root.visits, max_iter // 2)  # the search so far counts, up to half the budget
         first = it
@@ -193,12 +194,10 @@ class SearchBot(ViewBot):
                     break  # the most visited candidate can no longer be overtaken
         self.last_iterations = it - first
         self.last_root = root
-        assert root.children is not None
         best = max(
-            enumerate(root.order),
-            key=lambda ia: (root.children[ia[1]].visits, root.children[ia[1]].wins, -ia[0]),  # type: ignore[index]
+            enumerate(root.order), key=lambda ia: (kids[ia[1]].visits, kids[ia[1]].wins, -ia[0])
         )[1]
-        self._kept = (_public(apply_unchecked(worlds[0], best)), root.children[best])
+        self._kept = (_public(apply_unchecked(worlds[0], best)), kids[best])
         return str(best)
 
     # --- one iteration ----------------------------------------------------------------------

@@ -65,23 +65,13 @@ from .legal import (
     swap_options,
     to_act,
 )
+from .load import from_position
 from .play import apply, apply_unchecked
-from .position import from_position, to_position
+from .position import to_position
 from .record import make_record, replay, replay_steps
 from .scoring import final_totals, ranking, ranks, result, seat_totals
-from .state import (
-    ACTION,
-    CONFLICT,
-    HAND_SIZE,
-    MONUMENT,
-    REVOLT,
-    TREASURE,
-    WAR,
-    WAR_CHOICE,
-    Options,
-    State,
-    new_game,
-)
+from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR, WAR_CHOICE
+from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat
 from .view import player_view, redact_event, spectator_view
 

@@ -52,7 +52,8 @@ from .board import (
 )
 from .errors import IllegalAction
 from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
-from .state import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE, State
+from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE
+from .state import State
 from .types import Cell, Colour, Mask, Seat
 
 # Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.

@@ -41,17 +41,8 @@ from .board import (
 from .kingdoms import touching_kingdoms
 from .legal import around_union, check, war_colours
 from .scoring import result
-from .state import (
-    ACTION,
-    CONFLICT,
-    HAND_SIZE,
-    MONUMENT,
-    REVOLT,
-    TREASURE,
-    WAR,
-    WAR_CHOICE,
-    State,
-)
+from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR, WAR_CHOICE
+from .state import HAND_SIZE, State
 from .types import Cell, Colour, Seat
 
 Event = dict[str, Any]

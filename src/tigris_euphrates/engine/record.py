@@ -11,8 +11,9 @@ from typing import Any
 
 from .actions import Action
 from .errors import InvalidAction
+from .load import from_position
 from .play import Event, apply
-from .position import from_position, to_position
+from .position import to_position
 from .scoring import result
 from .state import RULES_VERSION, Options, State, new_game
 

@@ -21,16 +21,15 @@ from .board import (
     board_from_option,
 )
 from .errors import InvalidAction
+from .position import to_position
+from .stages import ACTION as ACTION
+from .stages import CONFLICT as CONFLICT
+from .stages import MONUMENT as MONUMENT
+from .stages import REVOLT as REVOLT
+from .stages import TREASURE as TREASURE
+from .stages import WAR as WAR
+from .stages import WAR_CHOICE as WAR_CHOICE
 from .types import Cell, Colour, Mask, Seat
-
-# Stages: what the player to act is being asked.
-ACTION = 0  # the turn player's action
-CONFLICT = 1  # a support commitment (attacker, then defender)
-WAR_CHOICE = 2  # which war next (the placer of the union tile)
-MONUMENT = 3  # build a monument or decline (the placer)
-TREASURE = 4  # which treasure to take (the trader's owner)
-
-REVOLT, WAR = 0, 1
 
 HAND_SIZE = 6
 CATASTROPHES = 2
@@ -262,12 +261,8 @@ class State:
         self.hands[i : i + 4] = [0, 0, 0, 0]
 
     def __repr__(self) -> str:
-        """Where the game stands; ``to_position`` gives the whole moment."""
-        return (
-            f"<State players={self.players} ply={self.ply} turn={self.turn}"
-            f" actions_left={self.actions_left} stage={self.stage} bag_left={self.bag_left}"
-            f" over={self.over}>"
-        )
+        """``from_position(...)`` of the whole moment: pasted back, it is the same state."""
+        return f"from_position({to_position(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         """Equal games: same fields, and the same tiles left in the bag in the same order."""

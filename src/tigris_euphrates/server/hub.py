@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
-from ..ai import BOTS, Bot, Budget, make_bot
+from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
 
@@ -33,8 +33,8 @@ log = logging.getLogger("tigris_euphrates.server")
 T = TypeVar("T")
 
 UNDO = "undo"
-#: Bot levels cheap enough to run on a thread next to the event loop.
-FAST_LEVELS = {"random", "greedy", "easy"}
+#: Bot levels cheap enough to run on a thread next to the event loop: those without a search.
+FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, SearchLevel)}
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = {"tiles_drawn", "tiles_swapped", "turn_started", "game_over", "treasure_choice"}

@@ -197,5 +197,3 @@ def write_outputs(
         summary["plot"] = str(plot_path)
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(summary, indent=2) + "\n")
-
-

@@ -24,10 +24,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tigris_euphrates.engine import apply, legal_actions, new_game
-from tigris_euphrates.engine.legal import sample_legal
-from tigris_euphrates.engine.play import apply_unchecked
-from tigris_euphrates.engine.state import State
+from tigris_euphrates.engine import (
+    State,
+    apply,
+    apply_unchecked,
+    legal_actions,
+    new_game,
+    sample_legal,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -48,6 +48,8 @@ import reference  # bench/reference.py: run from bench/ or with bench/ on sys.pa
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
 from tigris_euphrates.engine import (
+    ACTION,
+    Action,
     State,
     apply,
     apply_unchecked,
@@ -58,8 +60,6 @@ from tigris_euphrates.engine import (
     result,
     to_act,
 )
-from tigris_euphrates.engine.actions import Action
-from tigris_euphrates.engine.state import ACTION
 from tigris_euphrates.tournament import wilson
 
 HERE = Path(__file__).parent

@@ -26,9 +26,7 @@ worth plus or minus a large constant, so that a won ending is preferred to any p
 
 from __future__ import annotations
 
-from tigris_euphrates.engine import State
-from tigris_euphrates.engine.board import GREEN, NEIGHBOURS, RED, region
-from tigris_euphrates.engine.scoring import final_totals
+from tigris_euphrates.engine import GREEN, NEIGHBOURS, RED, State, final_totals, region
 
 #: What a finished game is worth beyond any position (the other engine scores a win as a win).
 WON = 1_000_000.0
@@ -44,10 +42,9 @@ def seat_eval(s: State, seat: int, bag: list[int] | None = None) -> int:
     """The other engine's evaluation of ``seat`` in ``s`` (see the module's docstring)."""
     if bag is None:
         bag = bag_counts(s)
-    row = s.scores[seat * 5 : seat * 5 + 4]
-    treasures = s.scores[seat * 5 + 4]
-    hand = s.hands[seat * 4 : seat * 4 + 4]
-    leaders = s.leaders[seat * 4 : seat * 4 + 4]
+    *row, treasures = s.score(seat)
+    hand = s.hand(seat)
+    leaders = s.leaders_of(seat)
     final = final_totals(row, treasures)[0]
     low, high = min(row), max(row)
     v = 100 * final - 8 * (high - low) + 25 * treasures
@@ -86,8 +83,10 @@ def value(s: State, seat: int) -> float:
     position (two players)."""
     other = 1 - seat
     if s.over:
-        mine = final_totals(s.scores[seat * 5 : seat * 5 + 4], s.scores[seat * 5 + 4])
-        theirs = final_totals(s.scores[other * 5 : other * 5 + 4], s.scores[other * 5 + 4])
+        *row, treasures = s.score(seat)
+        mine = final_totals(row, treasures)
+        *row, treasures = s.score(other)
+        theirs = final_totals(row, treasures)
         if mine != theirs:
             return WON if mine > theirs else -WON
         return 0.0

@@ -499,3 +499,46 @@ def test_the_search_commits_no_tile_it_would_throw_away() -> None:
         if prune:
             assert answer in ("commit 0", "commit 1")
     assert orders == [["commit 0", "commit 1"], ["commit 0", "commit 1", "commit 2", "commit 3"]]
+
+
+@pytest.mark.parametrize("spec", ["random", "easy", "greedy", "medium", "hard:iterations=50"])
+def test_a_bots_repr_makes_the_same_bot_afresh(spec: str) -> None:
+    """``repr(bot)`` is the constructor call of the level it plays: evaluated, it gives a
+    bot that decides exactly as a fresh one of that spec."""
+    from tigris_euphrates.ai import GreedyBot, GreedyConfig, RandomBot, SearchConfig  # noqa: F401
+    from tigris_euphrates.ai.evaluate import Weights  # noqa: F401
+
+    bot = make_bot(spec, 4)
+    again = eval(repr(bot))
+    assert repr(again) == repr(bot)
+    state, _ = _play_until(5, 16)
+    seat = to_act(state)
+    view = player_view(state, seat)
+    budget = Budget(iterations=20)
+    assert again.choose(view, budget) == make_bot(spec, 4).choose(view, budget)
+
+
+def test_a_pickled_search_bot_goes_on_from_its_kept_tree() -> None:
+    """A search bot sent to a worker process and back (as the web server does) keeps the
+    subtree its next decision goes on from, but not the last decision's whole tree, which
+    is only there for analysis."""
+    import pickle
+
+    state, _ = _play_until(21, 12)
+    while True:
+        seat = to_act(state)
+        legal = player_view(state, seat)["legal_actions"]
+        if state.stage == ACTION and state.actions_left == 2 and len(legal) > 1:
+            break
+        state, _ = apply(state, legal[0])
+    bot = make_bot("hard", 2)
+    assert isinstance(bot, SearchBot)
+    a = bot.choose(player_view(state, seat), Budget(iterations=120))
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy.last_root is None and bot.last_root is not None
+    state, _ = apply(state, a)
+    if to_act(state) != seat or state.stage != ACTION:
+        pytest.skip("the first action started a decision of another seat")
+    view = player_view(state, seat)
+    assert copy.choose(view, Budget(iterations=120)) == bot.choose(view, Budget(iterations=120))
+    assert copy.last_reused == bot.last_reused > 0

@@ -73,7 +73,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed}, name={self.name!r})"
+        """The call that makes this bot afresh (its RNG at the start)."""
+        return f"{type(self).__name__}({self.seed}, name={self.name!r})"
 
     def choose(self, view: View, budget: Budget | None = None) -> str:
         return str(self.rng.choice(legal_of(view)))
@@ -95,9 +96,6 @@ class ViewBot:
         self.rng = random.Random(seed)
         self.tally = ScoreTally()
         self._last_ply = -1
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed}, name={self.name!r})"
 
     def observe(self, events: list[Event]) -> None:
         self.tally.observe(events)

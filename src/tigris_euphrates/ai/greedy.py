@@ -55,6 +55,10 @@ class GreedyBot(ViewBot):
         self.config = config or GreedyConfig()
         super().__init__(seed, name or "greedy")
 
+    def __repr__(self) -> str:
+        """The call that makes this bot afresh (its RNG at the start, nothing heard yet)."""
+        return f"GreedyBot({self.seed}, {self.config!r}, name={self.name!r})"
+
     def choose(self, view: View, budget: Budget | None = None) -> str:
         legal = legal_of(view)
         if len(legal) == 1:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from ..engine import (
     ACTION,
@@ -141,6 +142,18 @@ class SearchBot(ViewBot):
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
         self._kept: tuple[tuple[int, ...], Node] | None = None
+
+    def __repr__(self) -> str:
+        """The call that makes this bot afresh (its RNG at the start, no tree kept)."""
+        return f"SearchBot({self.seed}, {self.level!r}, name={self.name!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy of the bot (e.g. sent to a worker process) carries: everything but
+        ``last_root``, the last decision's whole tree kept for analysis (the subtree the next
+        decision goes on from is kept apart, in ``_kept``)."""
+        state = self.__dict__.copy()
+        state["last_root"] = None
+        return state
 
     def default_budget(self, players: int = 2) -> Budget:
         """The level's own budget for a game of ``players``."""

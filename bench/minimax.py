@@ -48,7 +48,6 @@ import reference  # bench/reference.py: run from bench/ or with bench/ on sys.pa
 from tigris_euphrates.ai import make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
 from tigris_euphrates.engine import (
-    ACTION,
     Action,
     State,
     apply,
@@ -113,7 +112,7 @@ class Cheater:
 
     def _leaf(self, s: State, me: int) -> float:
         self.nodes += 1
-        if not s.over and s.stage != ACTION:
+        if not s.over and s.pending:
             s = settle(s)  # the decisions inside this action, with the real hands
         if self.evaluation == "reference":
             return reference.value(s, me)

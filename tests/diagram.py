@@ -148,7 +148,7 @@ def play(s: State, *actions: str) -> tuple[State, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     for a in actions:
         s, ev = apply(s, a)
-        events.extend(ev)
+        events.extend(e.to_dict() for e in ev)
     return s, events
 
 

@@ -22,9 +22,10 @@ from tigris_euphrates import (
     to_act,
     to_position,
 )
+from tigris_euphrates.engine import Support
 from tigris_euphrates.engine.board import FULL, NEIGHBOURS, TILE_TOTALS, dilate
 from tigris_euphrates.engine.kingdoms import kingdoms
-from tigris_euphrates.engine.state import ACTION, State
+from tigris_euphrates.engine.state import State
 
 MAX_STEPS = 5000
 
@@ -64,12 +65,12 @@ def check_invariants(s: State) -> None:
         mask |= 1 << c
     assert mask == s.lmask
     assert not s.lmask & (any_tile | board.rivers | s.catastrophes)
-    if s.stage == ACTION and s.union < 0:
+    if not s.pending and s.union < 0:
         red_up = tiles[0] & ~s.facedown
         for c in cells:
             assert NEIGHBOURS[c] & red_up, "a leader stands next to a face-up temple"
     # No kingdom holds two leaders of one colour once conflicts are over.
-    if s.conflict is None and s.union < 0:
+    if not any(isinstance(d, Support) for d in s.pending) and s.union < 0:
         occ = any_tile | s.lmask
         for k in kingdoms(occ, s.lmask):
             colours = [i & 3 for i, c in enumerate(s.leaders) if c >= 0 and k >> c & 1]

@@ -175,7 +175,7 @@ def events(
     """Print the game log of a record, one action and its events per line."""
     data = json.loads(record.read_text())
     for ply, (_, text, _, evs) in enumerate(replay_steps(data), start=1):
-        shown = [redact_event(e, seat) if seat is not None else e for e in evs]
+        shown = [redact_event(e, seat) if seat is not None else e.to_dict() for e in evs]
         console.print(f"[bold]{ply:>4} {text}[/bold]  " + "; ".join(json.dumps(e) for e in shown))
 
 

@@ -14,6 +14,7 @@ from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, mak
 from tigris_euphrates.ai.determinize import Determinizer
 from tigris_euphrates.ai.search import Node, SearchBot, child_value
 from tigris_euphrates.engine import (
+    Support,
     apply,
     new_game,
     player_view,
@@ -22,7 +23,7 @@ from tigris_euphrates.engine import (
     to_act,
 )
 from tigris_euphrates.engine.actions import Commit, Swap
-from tigris_euphrates.engine.state import ACTION, State
+from tigris_euphrates.engine.state import State
 from tigris_euphrates.tournament import play_game
 
 OPTION_SETS = [
@@ -219,7 +220,7 @@ def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
     while True:
         seat = to_act(state)
         legal = player_view(state, seat)["legal_actions"]
-        if state.stage == ACTION and state.actions_left == 2 and len(legal) > 1:
+        if not state.pending and state.actions_left == 2 and len(legal) > 1:
             break
         state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
     bot = make_bot("hard", 2)
@@ -227,7 +228,7 @@ def test_second_action_of_a_turn_goes_on_from_the_first_search() -> None:
     bot._early_stop = False
     a = bot.choose(player_view(state, seat), Budget(iterations=120))
     state, _ = apply(state, a)
-    if to_act(state) != seat or state.stage != ACTION:
+    if to_act(state) != seat or state.pending:
         pytest.skip("the first action started a decision of another seat")
     bot.choose(player_view(state, seat), Budget(iterations=120))
     assert bot.last_reused > 0
@@ -290,7 +291,7 @@ def _busy_turn(players: int = 4) -> tuple[Any, int]:
     state, _ = _play_until(4, plies, players)
     seat = to_act(state)
     while seat is not None and (
-        state.stage != ACTION or len(player_view(state, seat)["legal_actions"]) < need
+        state.pending or len(player_view(state, seat)["legal_actions"]) < need
     ):
         state, _ = apply(state, player_view(state, seat)["legal_actions"][0])
         seat = to_act(state)
@@ -457,7 +458,8 @@ def _revolt_on_seat_2(att_red: int, dfn_red: int, attacker_commits: int | None) 
         spare_treasures=3,
     )
     s, _ = apply(s, "leader red f2")
-    assert s.conflict is not None and s.conflict[4:6] == (3, 2)
+    c = s.decision
+    assert isinstance(c, Support) and (c.attacker_base, c.defender_base) == (3, 2)
     if attacker_commits is not None:
         s, _ = apply(s, f"commit {attacker_commits}")
     return s
@@ -472,10 +474,16 @@ def test_useful_commits_leave_out_the_dominated_ones() -> None:
     assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, 2)) == [0, 3]
     assert evaluate.useful_commits(_revolt_on_seat_2(3, 3, 3)) == [0]  # 6 against at most 5
     s = _revolt_on_seat_2(3, 3, None)
-    assert s.conflict is not None
-    s.conflict = (*s.conflict[:4], 1, 3, -1)  # an attacker two short of the defender's base
+    c = s.decision
+    assert isinstance(c, Support)
+    # an attacker two short of the defender's base
+    s.pending = (dataclasses.replace(c, attacker_base=1, defender_base=3),)
     assert evaluate.useful_commits(s) == [0, 3]
-    s.conflict = (*s.conflict[:4], 3, 2, 0)
+    s.pending = (
+        dataclasses.replace(
+            c, owner=c.defender, attacker_base=3, defender_base=2, attacker_commit=0
+        ),
+    )
     assert evaluate.useful_commits(s) == [0, 1]
 
 
@@ -528,7 +536,7 @@ def test_a_pickled_search_bot_goes_on_from_its_kept_tree() -> None:
     while True:
         seat = to_act(state)
         legal = player_view(state, seat)["legal_actions"]
-        if state.stage == ACTION and state.actions_left == 2 and len(legal) > 1:
+        if not state.pending and state.actions_left == 2 and len(legal) > 1:
             break
         state, _ = apply(state, legal[0])
     bot = make_bot("hard", 2)
@@ -537,7 +545,7 @@ def test_a_pickled_search_bot_goes_on_from_its_kept_tree() -> None:
     copy = pickle.loads(pickle.dumps(bot))
     assert copy.last_root is None and bot.last_root is not None
     state, _ = apply(state, a)
-    if to_act(state) != seat or state.stage != ACTION:
+    if to_act(state) != seat or state.pending:
         pytest.skip("the first action started a decision of another seat")
     view = player_view(state, seat)
     assert copy.choose(view, Budget(iterations=120)) == bot.choose(view, Budget(iterations=120))

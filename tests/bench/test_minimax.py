@@ -11,9 +11,17 @@ from typing import Any
 
 from minimax import Cheater, _shown, keep, play
 from tigris_euphrates.ai import make_bot
-from tigris_euphrates.engine import State, apply, legal_actions, new_game, player_view, to_act
+from tigris_euphrates.engine import (
+    REVOLT,
+    State,
+    Support,
+    apply,
+    legal_actions,
+    new_game,
+    player_view,
+    to_act,
+)
 from tigris_euphrates.engine.board import RED
-from tigris_euphrates.engine.state import CONFLICT, REVOLT
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -34,10 +42,10 @@ def _attack_with_red_in_hand() -> State:
         rng = random.Random(seed)
         s = new_game({"players": 2}, seed)
         while not s.over and s.ply < 150:
-            c = s.conflict
-            if s.stage == CONFLICT and c is not None and c[6] < 0 and c[0] == REVOLT:
-                reds = s.hands[c[2] * 4 + RED]  # the attacker's
-                if reds and c[5] < c[4] + reds <= c[5] + 6:
+            c = s.decision
+            if isinstance(c, Support) and c.attacker_commit < 0 and c.kind == REVOLT:
+                reds = s.hand_count(c.attacker, RED)
+                if reds and c.defender_base < c.attacker_base + reds <= c.defender_base + 6:
                     return s
             s, _ = apply(s, rng.choice(legal_actions(s)))
     raise AssertionError("no revolt found")
@@ -48,13 +56,16 @@ def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
     (committed tiles are lost either way) and enough to win one it can: a player who sees
     only its view could not tell the two apart."""
     s = _attack_with_red_in_hand()
-    c = s.conflict
-    assert c is not None
-    defender = c[3]
+    c = s.decision
+    assert isinstance(c, Support)
+    defender = c.defender
     strong, weak = s.copy(), s.copy()
-    strong.hands[defender * 4 : defender * 4 + 4] = [6, 0, 0, 0]
-    weak.hands[defender * 4 : defender * 4 + 4] = [0, 2, 2, 2]
-    assert player_view(strong, c[2]) == player_view(weak, c[2])  # the attacker's view
+    strong.clear_hand(defender)
+    strong.add_to_hand(defender, RED, 6)
+    weak.clear_hand(defender)
+    for colour in (1, 2, 3):
+        weak.add_to_hand(defender, colour, 2)
+    assert player_view(strong, c.attacker) == player_view(weak, c.attacker)  # its view
     cheater = Cheater(depth=2, widths=(8,))
     assert cheater.choose(strong) == "commit 0"
     assert cheater.choose(weak) != "commit 0"

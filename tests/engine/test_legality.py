@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tigris_euphrates import IllegalAction, apply, legal_actions, new_game, to_position
+from tigris_euphrates.engine import MonumentOffer
 from tigris_euphrates.engine.actions import (
     CATASTROPHE_ACTIONS,
     COMMIT_ACTIONS,
@@ -47,8 +48,9 @@ def universe(state: State) -> list[Action]:
                 for k in range(hand[3] + 2):
                     if 0 < r + b + g + k <= 7:
                         acts.append(swap_action((r, b, g, k)))
-    if state.monument_offer is not None:
-        near = {t + d for t in state.monument_offer[1] for d in (-17, -16, -1, 0, 1, 16)}
+    offer = state.decision
+    if isinstance(offer, MonumentOffer):
+        near = {t + d for t in offer.blocks for d in (-17, -16, -1, 0, 1, 16)}
         acts += [BuildMonument(m, t) for m in range(6) for t in near if t in BLOCKS]
     return acts
 
@@ -59,7 +61,7 @@ def sample_states(seed: int, players: int, every: int = 9) -> list[State]:
     out = []
     step = 0
     while not state.over:
-        if step % every == 0 or state.stage != 0:
+        if step % every == 0 or state.pending:
             out.append(state)
         state = apply_unchecked(state, sample_legal(state, rng))
         step += 1

@@ -14,7 +14,7 @@ import pytest
 from tigris_euphrates.engine import legal_actions, new_game
 from tigris_euphrates.engine.legal import sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
-from tigris_euphrates.engine.state import ACTION, State
+from tigris_euphrates.engine.state import State
 
 Cell = tuple[int, int]
 
@@ -127,7 +127,7 @@ def test_bitboards_agree_with_naive_reference(seed: int, players: int, board: st
     checked = 0
     step = 0
     while not s.over:
-        if s.stage == ACTION and step % 4 == 0:
+        if not s.pending and step % 4 == 0:
             mine = {str(a) for a in legal_actions(s) if a.kind in ("tile", "leader", "catastrophe")}
             assert mine == reference_legal(s), f"step {step}"
             checked += 1

@@ -291,6 +291,7 @@ def test_engine_agrees_with_a_naive_reading_of_the_rules(
         busy = [a for a in acts if str(a).split()[0] in ("tile", "leader")]
         a = rng.choice(busy if busy and rng.random() < 0.9 else acts)
         s2, events = apply(s, a)
-        assert check_step(pos, str(a), events, to_position(s2)) == [], (steps, str(a))
+        wire = [e.to_dict() for e in events]
+        assert check_step(pos, str(a), wire, to_position(s2)) == [], (steps, str(a))
         s = s2
         steps += 1

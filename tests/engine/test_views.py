@@ -9,6 +9,7 @@ import random
 import pytest
 
 from tigris_euphrates import apply, legal_actions, new_game, player_view, redact_event
+from tigris_euphrates.engine import TilesDrawn, TilesSwapped
 from tigris_euphrates.engine.state import State
 from tigris_euphrates.engine.view import spectator_view
 
@@ -99,11 +100,11 @@ def test_events_redacted_for_other_seats() -> None:
         for e in events:
             for seat in range(3):
                 r = redact_event(e, seat)
-                if e["type"] in ("tiles_drawn", "tiles_swapped"):
-                    seen_draw |= e["type"] == "tiles_drawn"
-                    seen_swap |= e["type"] == "tiles_swapped"
-                    assert ("tiles" in r) == (e["seat"] == seat)
-                    assert r["count"] == e["count"]
+                if isinstance(e, TilesDrawn | TilesSwapped):
+                    seen_draw |= isinstance(e, TilesDrawn)
+                    seen_swap |= isinstance(e, TilesSwapped)
+                    assert ("tiles" in r) == (e.seat == seat)
+                    assert r["count"] == e.count
                 else:
-                    assert r == e
+                    assert r == e.to_dict()
     assert seen_draw and seen_swap

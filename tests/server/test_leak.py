@@ -105,7 +105,7 @@ def play_game(server: LiveServer, seats: list[dict], options: dict, seed: int) -
     for action in record["actions"]:
         state, evs = apply(states[-1], action)
         states.append(state)
-        events.append(evs)
+        events.append([e.to_dict() for e in evs])
     open_scoring = bool(options.get("open_scoring"))
     errors = 0
     for seat, c in clients.items():
@@ -171,7 +171,7 @@ def test_server_bots_hear_only_what_their_seat_heard(
     events: list[list[dict[str, Any]]] = []
     for action in record["actions"]:
         state, evs = apply(state, action)
-        events.append(evs)
+        events.append([e.to_dict() for e in evs])
     assert len(calls) > 50
     heard: dict[int, list[list[dict[str, Any]]]] = {}
     bots: dict[int, set[int]] = {}

@@ -21,20 +21,23 @@ import random
 from dataclasses import dataclass
 
 from ..engine import (
-    ACTION,
     BLOCKS,
-    CONFLICT,
-    MONUMENT,
     MONUMENTS,
     NEIGHBOURS,
     RED,
     Action,
     BuildMonument,
+    BuildWonder,
     Commit,
     Decline,
+    MonumentOffer,
     State,
+    Support,
+    TakePoint,
+    WonderPoint,
     apply_unchecked,
     commit_range,
+    conflict,
     final_totals,
     legal_actions,
     state_kingdoms,
@@ -225,9 +228,8 @@ def commit_choice(s: State) -> Action:
     Defender: commit the least that wins (ties go to the defender), else nothing.
     The English variant's limits are respected (``commit_range``).
     """
-    c = s.conflict
-    assert c is not None
-    _kind, _colour, _att, _dfn, abase, dbase, acommit = c
+    c = conflict(s)
+    abase, dbase, acommit = c.attacker_base, c.defender_base, c.attacker_commit
     options = commit_range(s)
     if acommit < 0:
         best = max(options)
@@ -250,9 +252,8 @@ def useful_commits(s: State) -> list[int]:
     commitment at all when it already wins). The attacker cannot know the defender's answer,
     so any count that beats the defender's base may be worth it; one that does not loses
     for certain, as nothing would. (The English variant's limits are this very rule.)"""
-    c = s.conflict
-    assert c is not None
-    _kind, _colour, _att, _dfn, abase, dbase, acommit = c
+    c = conflict(s)
+    abase, dbase, acommit = c.attacker_base, c.defender_base, c.attacker_commit
     options = commit_range(s)
     if acommit < 0:
         return [n for n in options if n == 0 or abase + n > dbase]
@@ -261,7 +262,8 @@ def useful_commits(s: State) -> list[int]:
 
 
 def monument_choice(s: State) -> Action:
-    """Build the monument whose colours the placer's leaders can collect, else the first."""
+    """Build the monument whose colours the placer's leaders can collect (the first if
+    none), or the wonder when it is offered and no monument would bring two colours."""
     acts = legal_actions(s)
     seat = s.turn
     best: Action = Decline()
@@ -269,21 +271,34 @@ def monument_choice(s: State) -> Action:
     for a in acts:
         if isinstance(a, BuildMonument):
             v = sum(1.0 for col in MONUMENTS[a.monument] if s.leader(seat, col) >= 0)
-            if v > best_v:
-                best, best_v = a, v
+        elif isinstance(a, BuildWonder):
+            v = 1.5
+        else:
+            continue
+        if v > best_v:
+            best, best_v = a, v
     return best
+
+
+def point_choice(s: State) -> Action:
+    """The wonder point in the turn player's lowest colour."""
+    row = s.score(s.turn)[:4]
+    return TakePoint(min(range(4), key=row.__getitem__))
 
 
 def settle(s: State, rng: random.Random | None = None, limit: int = 40) -> State:
     """Play the decisions inside the current action with the fixed policies, until a turn
     action (or the end) is due. Returns a new state (``s`` untouched)."""
     steps = 0
-    while not s.over and s.stage != ACTION and steps < limit:
+    while not s.over and s.pending and steps < limit:
         steps += 1
-        if s.stage == CONFLICT:
+        d = s.pending[-1]
+        if isinstance(d, Support):
             a = commit_choice(s)
-        elif s.stage == MONUMENT:
+        elif isinstance(d, MonumentOffer):
             a = monument_choice(s)
+        elif isinstance(d, WonderPoint):
+            a = point_choice(s)
         else:
             acts = legal_actions(s)
             a = acts[0] if rng is None else rng.choice(acts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine import ACTION, Action, State, apply_unchecked
+from ..engine import Action, State, apply_unchecked
 from .base import Budget, View, ViewBot, legal_of, parse
 from .evaluate import BASIC, Weights, settle, value_for
 from .levels import GreedyConfig
@@ -35,7 +35,7 @@ def rank_actions(
         s2 = apply_unchecked(state, a)
         # Only decisions inside the action (support!) depend much on hidden tiles; a swap's
         # draw changes nothing the evaluation looks at but the hand size, so one world will do.
-        if worlds and s2.stage != ACTION:
+        if worlds and s2.pending:
             total = 0.0
             for w in worlds:
                 total += value_for(settle(apply_unchecked(w, a)), seat, wt)

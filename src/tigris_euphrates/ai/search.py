@@ -37,12 +37,11 @@ import time
 from typing import Any
 
 from ..engine import (
-    ACTION,
-    CONFLICT,
     Action,
     Commit,
     IllegalAction,
     State,
+    Support,
     Swap,
     apply_unchecked,
     check,
@@ -84,10 +83,10 @@ def child_value(child: Node, actor: int, mixmax: float = 0.0) -> float:
     return q
 
 
-def _public(s: State) -> tuple[int, ...]:
+def _public(s: State) -> tuple[object, ...]:
     """What identifies a position's public side for reusing a search tree: whose decision,
     which stage, the pieces on the board and the scores."""
-    return (s.ply, s.turn, s.stage, s.actions_left, s.occupied(), s.lmask, *s.tiles, *s.scores)
+    return (s.ply, s.turn, s.pending, s.actions_left, s.occupied(), s.lmask, *s.tiles, *s.scores)
 
 
 def _legal_in(s: State, a: Action) -> bool:
@@ -103,7 +102,7 @@ def _ending_swap(s: State, a: Action) -> Action | None:
     such a swap ends the game at once, whichever tiles go, so it stands for every swap of
     its size, and in a world whose hand lacks its tiles the same number of the hand's own
     tiles go instead (None: not such a swap, or the hand is too small)."""
-    if not isinstance(a, Swap) or s.stage != ACTION:
+    if not isinstance(a, Swap) or s.pending:
         return None
     k = sum(a.counts)
     if k <= s.bag_left:
@@ -141,7 +140,7 @@ class SearchBot(ViewBot):
         # The subtree under the action this bot chose last, and the public position it leads
         # to: when the next decision is again this seat's, in that position, the search goes
         # on from there instead of from nothing.
-        self._kept: tuple[tuple[int, ...], Node] | None = None
+        self._kept: tuple[tuple[object, ...], Node] | None = None
 
     def __repr__(self) -> str:
         """The call that makes this bot afresh (its RNG at the start, no tree kept)."""
@@ -179,7 +178,7 @@ class SearchBot(ViewBot):
         rng = self.rng
         actions = [parse(t) for t in legal]
         worlds = [det.sample(rng) for _ in range(cfg.root_worlds)]
-        if cfg.prune_commits and worlds[0].stage == CONFLICT:
+        if cfg.prune_commits and isinstance(worlds[0].decision, Support):
             # the conflict and this seat's hand: what the view shows
             actions = [Commit(n) for n in useful_commits(worlds[0])]
         ranked = rank_actions(worlds[0], seat, actions, worlds, cfg.weights)
@@ -230,7 +229,7 @@ class SearchBot(ViewBot):
                 break
             actor = to_act(s)
             assert actor is not None
-            if auto_support and actor != seat and s.stage == CONFLICT:
+            if auto_support and actor != seat and isinstance(s.decision, Support):
                 s = apply_unchecked(s, commit_choice(s))
                 continue
             if node.children is None:
@@ -268,7 +267,7 @@ class SearchBot(ViewBot):
             if ending and isinstance(pick, Swap):
                 pick = _ending_swap(s, pick) or pick
             s = apply_unchecked(s, pick)
-        if not s.over and s.stage != ACTION:
+        if not s.over and s.pending:
             s = settle(s)
         u = utilities(s, cfg.weights)
         root.visits += 1
@@ -289,7 +288,7 @@ class SearchBot(ViewBot):
         """Rank a sample of the actor's actions and add the best ``node_k`` that are not
         children yet (called again when no child is legal in a world)."""
         cfg = self._cfg
-        if cfg.prune_commits and s.stage == CONFLICT:
+        if cfg.prune_commits and isinstance(s.decision, Support):
             acts: list[Action] = [Commit(n) for n in useful_commits(s)]
         else:
             limit = cfg.own_sample if actor == self._seat else cfg.node_sample
@@ -313,7 +312,7 @@ class SearchBot(ViewBot):
         if len(acts) <= cfg.quiet_sample:
             return acts
         rng = self.rng
-        if s.stage != ACTION:
+        if s.pending:
             return acts if len(acts) <= limit else rng.sample(acts, limit)
         hot, warm, quiet = triage(s, acts, actor, cfg.focused_triage, cfg.ending_swaps)
         out = hot if len(hot) <= limit else rng.sample(hot, limit)

@@ -218,7 +218,7 @@ class BuildWonder(Action):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class WonderPoint(Action):
+class TakePoint(Action):
     """Wonder variant: the colour of the wonder point."""
 
     colour: Colour
@@ -355,7 +355,7 @@ def parse_action(text: str) -> Action:
         return BuildWonder(cell_index(words[1]))
     if verb == "point":
         _args(words, 1, "point COLOUR")
-        return WonderPoint(_colour(words[1]))
+        return TakePoint(_colour(words[1]))
     if verb == "building":
         _args(words, 2, "building COLOUR CELL")
         return PlaceBuilding(_colour(words[1]), cell_index(words[2]))

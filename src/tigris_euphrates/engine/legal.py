@@ -33,9 +33,9 @@ from .actions import (
     PlaceLeader,
     PlaceTile,
     Swap,
+    TakePoint,
     TakeTreasure,
     Withdraw,
-    WonderPoint,
     swap_action,
 )
 from .board import (
@@ -50,9 +50,19 @@ from .board import (
     cells_of,
     dilate,
 )
+from .decisions import (
+    BuildingOffer,
+    Decision,
+    Harvest,
+    MonumentOffer,
+    Support,
+    TreasurePick,
+    WarChoice,
+    WonderPoint,
+)
 from .errors import IllegalAction
 from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
-from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE
+from .rules import building_cells
 from .state import State
 from .types import Cell, Colour, Mask, Seat
 
@@ -60,28 +70,38 @@ from .types import Cell, Colour, Mask, Seat
 _BYTE_BITS = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
 _NBYTES = 22
 
-STAGE_NAMES = {
-    ACTION: "a turn action",
-    CONFLICT: "a support commitment (commit N)",
-    WAR_CHOICE: "the choice of the next war (war COLOUR)",
-    MONUMENT: "a monument decision (monument C1-C2 CELL or decline)",
-    TREASURE: "a treasure pick (treasure CELL)",
+#: What each kind of decision asks, in the words of an error that names it.
+DECISION_WORDS: dict[type[Decision] | None, str] = {
+    None: "a turn action",
+    Support: "a support commitment (commit N)",
+    WarChoice: "the choice of the next war (war COLOUR)",
+    MonumentOffer: "a monument decision (monument C1-C2 CELL, wonder CELL or decline)",
+    TreasurePick: "a treasure pick (treasure CELL)",
+    BuildingOffer: "a building decision (building COLOUR CELL or decline)",
+    WonderPoint: "the colour of the wonder point (point COLOUR)",
+    Harvest: "the artifact to harvest (treasure CELL)",
+}
+
+#: The actions that answer each kind of decision (None: the turn actions).
+ANSWERS: dict[type[Decision] | None, tuple[type[Action], ...]] = {
+    None: (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe, Swap, Pass),
+    Support: (Commit,),
+    WarChoice: (ChooseWar,),
+    MonumentOffer: (BuildMonument, BuildWonder, Decline),
+    TreasurePick: (TakeTreasure,),
+    BuildingOffer: (PlaceBuilding, Decline),
+    WonderPoint: (TakePoint,),
+    Harvest: (TakeTreasure,),
 }
 
 
 def to_act(state: State) -> Seat | None:
-    """The seat that must decide now, or ``None`` once the game is over."""
+    """The seat that must decide now: the owner of the top pending decision, else the turn
+    player; ``None`` once the game is over."""
     if state.over:
         return None
-    stage = state.stage
-    if stage == CONFLICT:
-        c = state.conflict
-        assert c is not None
-        return c[2] if c[6] < 0 else c[3]
-    if stage == TREASURE:
-        assert state.treasure_pick is not None
-        return state.treasure_pick[0]
-    return state.turn
+    p = state.pending
+    return p[-1].owner if p else state.turn
 
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
@@ -133,14 +153,21 @@ def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
         others = [k for k in ks if not k & here]
         home = next(k for k in ks if k & here) & ~here
         twos = touch_counts_of(others + kingdoms(home, state.lmask & home))[0]
+    rules = state.options.rules
+    blocked = rules.leader_blocked(occ, twos, regions_of(occ) if rules.needs_regions else [])
     red = state.tiles[RED] & ~state.facedown
     empty = FULL & ~(occ | state.catastrophes)
-    return empty & ~state.options.board.rivers & dilate(red) & ~twos & ~here
+    return empty & ~state.options.board.rivers & dilate(red) & ~blocked & ~here
+
+
+def regions_of(occupied: Mask) -> list[Mask]:
+    """Every region of ``occupied`` (tiles and leaders), as masks."""
+    return kingdoms(occupied, occupied)
 
 
 def catastrophe_targets(state: State) -> Mask:
-    """Cells a catastrophe may hit: empty cells and tiles without treasure or monument."""
-    return FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
+    """Cells a catastrophe may hit (the ruleset's ``catastrophe_targets``)."""
+    return state.options.rules.catastrophe_targets(state)
 
 
 _SWAP_LISTS: dict[tuple[int, ...], list[Action]] = {}
@@ -165,20 +192,18 @@ def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
                         yield (r, b, g, k)
 
 
-def support_colour(state: State) -> Colour:
-    c = state.conflict
-    assert c is not None
-    return RED if c[0] == REVOLT else c[1]
+def conflict(state: State) -> Support:
+    """The support decision the game waits for (only while one is pending)."""
+    c = state.decision
+    assert isinstance(c, Support), c
+    return c
 
 
 def commit_range(state: State) -> list[int]:
     """The commitments the player to act may make now (English variant limits applied)."""
-    c = state.conflict
-    assert c is not None
-    _kind, _colour, att, dfn, abase, dbase, acommit = c
-    sc = support_colour(state)
-    seat = att if acommit < 0 else dfn
-    have = state.hands[seat * 4 + sc]
+    c = conflict(state)
+    abase, dbase, acommit = c.attacker_base, c.defender_base, c.attacker_commit
+    have = state.hands[c.owner * 4 + c.support_colour]
     if not state.options.english_variant:
         return list(range(have + 1))
     if acommit < 0:
@@ -264,41 +289,41 @@ def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], l
     return groups, others
 
 
-def _decision_actions(state: State) -> list[Action]:
-    stage = state.stage
-    if stage == CONFLICT:
+def _decision_actions(state: State, d: Decision) -> list[Action]:
+    """The answers to decision ``d``."""
+    out: list[Action] = []
+    if isinstance(d, Support):
         return [
             COMMIT_ACTIONS[n] if n < len(COMMIT_ACTIONS) else Commit(n) for n in commit_range(state)
         ]
-    if stage == WAR_CHOICE:
-        return [WAR_ACTIONS[c] for c in war_colours(state)]
-    if stage == MONUMENT:
-        offer = state.monument_offer
-        assert offer is not None
-        colour, blocks = offer
-        acts: list[Action] = [
+    if isinstance(d, WarChoice):
+        return [WAR_ACTIONS[c] for c in d.colours]
+    if isinstance(d, MonumentOffer):
+        out = [
             BuildMonument(m, tl)
-            for tl in blocks
+            for tl in d.blocks
             for m in range(6)
-            if state.monuments[m] < 0 and colour in MONUMENTS[m]
+            if state.monuments[m] < 0 and d.colour in MONUMENTS[m]
         ]
-        acts.append(DECLINE)
-        return acts
-    if stage == TREASURE:
-        pick = state.treasure_pick
-        assert pick is not None
-        out: list[Action] = []
-        _expand(pick[1], TREASURE_ACTIONS, out)
+        out.extend(BuildWonder(c) for c in d.centres)
+        out.append(DECLINE)
         return out
-    raise AssertionError(stage)
+    if isinstance(d, TreasurePick | Harvest):
+        _expand(d.cells, TREASURE_ACTIONS, out)
+        return out
+    if isinstance(d, BuildingOffer):
+        out = [PlaceBuilding(d.colour, c) for c in cells_of(d.cells)]
+        out.append(DECLINE)
+        return out
+    return [TakePoint(c) for c in range(4)]
 
 
 def legal_actions(state: State) -> list[Action]:
     """Every action the player to act may take now (empty once the game is over)."""
     if state.over:
         return []
-    if state.stage != ACTION:
-        return _decision_actions(state)
+    if state.pending:
+        return _decision_actions(state, state.pending[-1])
     groups, others = _turn_groups(state)
     out: list[Action] = []
     for mask, table in groups:
@@ -311,8 +336,8 @@ def sample_legal(state: State, rng: random.Random) -> Action:
     """One legal action drawn uniformly, without building the whole list."""
     if state.over:
         raise IllegalAction("game-over", "the game is over")
-    if state.stage != ACTION:
-        return rng.choice(_decision_actions(state))
+    if state.pending:
+        return rng.choice(_decision_actions(state, state.pending[-1]))
     groups, others = _turn_groups(state)
     sizes = [m.bit_count() for m, _ in groups]
     k = int(rng.random() * (sum(sizes) + len(others)))
@@ -372,14 +397,31 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
     red = state.tiles[RED] & ~state.facedown
     if not NEIGHBOURS[cell] & red:
         raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
-    if len(touching_kingdoms(lifted.occupied(), lifted.lmask, cell)) >= 2:
-        raise _illegal("unites-kingdoms", "a leader may not unite two kingdoms")
+    rules = state.options.rules
+    occ = lifted.occupied()
+    if rules.needs_regions:
+        touched = len(touching_kingdoms(occ, occ, cell))
+    else:
+        touched = len(touching_kingdoms(occ, lifted.lmask, cell))
+    if touched >= 2:
+        raise _illegal(rules.blocked_code, rules.blocked_words)
 
 
 def _check_catastrophe(state: State, cell: Cell) -> None:
     if not state.cats[state.turn]:
         raise _illegal("no-catastrophe", "you have no catastrophe tile left")
     bit = 1 << cell
+    if state.catastrophes & bit:
+        raise _illegal(
+            "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
+        )
+    if state.options.rules.catastrophe_targets(state) & bit:
+        return
+    if building_cells(state) & bit:
+        raise _illegal(
+            "catastrophe-on-building",
+            "a catastrophe may not be placed on the tile of a civilization building",
+        )
     if state.lmask & bit:
         raise _illegal("catastrophe-on-leader", "a catastrophe may not be placed on a leader")
     if state.catastrophes & bit:
@@ -409,12 +451,10 @@ def _check_swap(state: State, counts: tuple[int, int, int, int]) -> None:
 
 
 def _check_commit(state: State, n: int) -> None:
-    c = state.conflict
-    assert c is not None
-    sc = support_colour(state)
-    role = "attacker" if c[6] < 0 else "defender"
-    seat = c[2] if c[6] < 0 else c[3]
-    if n > state.hands[seat * 4 + sc]:
+    c = conflict(state)
+    sc = c.support_colour
+    role = "attacker" if c.attacker_commit < 0 else "defender"
+    if n > state.hands[c.owner * 4 + sc]:
         raise _illegal(
             "support-not-in-hand",
             f"you cannot commit {n}: support is {COLOURS[sc]} tiles from your hand",
@@ -435,24 +475,17 @@ def check(state: State, action: Action) -> None:
     """Raise ``IllegalAction`` (naming the rule) unless ``action`` is legal now."""
     if state.over:
         raise _illegal("game-over", "the game is over")
-    stage = state.stage
-    if isinstance(action, BuildWonder | WonderPoint):
+    opts = state.options
+    if isinstance(action, BuildWonder | TakePoint) and not opts.wonder:
         raise _illegal("no-wonder", "the wonder variant is not in play in this game")
-    if isinstance(action, PlaceBuilding):
+    if isinstance(action, PlaceBuilding) and not opts.buildings:
         raise _illegal("no-buildings", "the buildings variant is not in play in this game")
-    expected: type[Action] | tuple[type[Action], ...]
-    if stage == ACTION:
-        expected = (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe, Swap, Pass)
-    elif stage == CONFLICT:
-        expected = Commit
-    elif stage == WAR_CHOICE:
-        expected = ChooseWar
-    elif stage == MONUMENT:
-        expected = (BuildMonument, Decline)
-    else:
-        expected = TakeTreasure
-    if not isinstance(action, expected):
-        raise _illegal("wrong-decision", f"the decision now is {STAGE_NAMES[stage]}, not {action}")
+    if isinstance(action, BuildMonument) and not opts.rules.monuments:
+        raise _illegal("no-monuments", f"there are no monuments in the {opts.ruleset} ruleset")
+    d = state.decision
+    if not isinstance(action, ANSWERS[type(d) if d is not None else None]):
+        words = DECISION_WORDS[type(d) if d is not None else None]
+        raise _illegal("wrong-decision", f"the decision now is {words}, not {action}")
     if isinstance(action, PlaceTile):
         _check_tile(state, action.colour, action.cell)
     elif isinstance(action, PlaceLeader):
@@ -469,29 +502,57 @@ def check(state: State, action: Action) -> None:
     elif isinstance(action, Commit):
         _check_commit(state, action.n)
     elif isinstance(action, ChooseWar):
-        if action.colour not in war_colours(state):
+        assert isinstance(d, WarChoice)
+        if action.colour not in d.colours:
             raise _illegal("no-such-war", f"there is no {COLOURS[action.colour]} war to choose")
     elif isinstance(action, BuildMonument):
-        _check_monument(state, action)
+        assert isinstance(d, MonumentOffer)
+        _check_monument(state, d, action)
+    elif isinstance(action, BuildWonder):
+        assert isinstance(d, MonumentOffer)
+        if action.cell not in d.centres:
+            where = ", ".join(CELL_NAMES[c] for c in d.centres) or "none"
+            raise _illegal(
+                "no-such-wonder",
+                f"{CELL_NAMES[action.cell]} is not the centre of a plus of five face-up "
+                f"{COLOURS[d.colour]} tiles the placed tile is part of (centres: {where})",
+            )
+    elif isinstance(action, PlaceBuilding):
+        assert isinstance(d, BuildingOffer)
+        if action.colour != d.colour:
+            raise _illegal(
+                "wrong-building",
+                f"the offer is for the {COLOURS[d.colour]} building, "
+                f"not the {COLOURS[action.colour]} one",
+            )
+        if not d.cells >> action.cell & 1:
+            cells = ", ".join(CELL_NAMES[i] for i in cells_of(d.cells))
+            raise _illegal(
+                "no-such-building-cell",
+                f"the {COLOURS[d.colour]} building may go only on a tile of the placed tile's "
+                f"runs longer than its present one: {cells}",
+            )
     elif isinstance(action, TakeTreasure):
-        pick = state.treasure_pick
-        assert pick is not None
-        if not pick[1] >> action.cell & 1:
-            if state.treasures >> action.cell & 1 and pick[1] & state.options.board.specials:
+        assert isinstance(d, TreasurePick | Harvest)
+        if not d.cells >> action.cell & 1:
+            specials = opts.board.specials
+            if (
+                isinstance(d, TreasurePick)
+                and state.treasures >> action.cell & 1
+                and d.cells & specials
+            ):
                 raise _illegal(
                     "special-first", "special treasures (corner temples) must be taken first"
                 )
-            cells = ", ".join(CELL_NAMES[i] for i in cells_of(pick[1]))
+            cells = ", ".join(CELL_NAMES[i] for i in cells_of(d.cells))
             raise _illegal(
                 "not-takeable",
                 f"no treasure may be taken at {CELL_NAMES[action.cell]}; choose one of {cells}",
             )
 
 
-def _check_monument(state: State, action: BuildMonument) -> None:
-    offer = state.monument_offer
-    assert offer is not None
-    colour, blocks = offer
+def _check_monument(state: State, offer: MonumentOffer, action: BuildMonument) -> None:
+    colour, blocks = offer.colour, offer.blocks
     if action.cell not in blocks:
         where = ", ".join(CELL_NAMES[t] for t in blocks)
         raise _illegal(

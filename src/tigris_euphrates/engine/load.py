@@ -16,11 +16,24 @@ from .board import (
     TILE_TOTALS,
     cell_index,
 )
+from .decisions import (
+    DECISIONS,
+    REVOLT,
+    WAR,
+    BuildingOffer,
+    Harvest,
+    MonumentOffer,
+    Support,
+    TreasurePick,
+    WarChoice,
+    WonderPoint,
+)
 from .errors import InvalidAction
-from .position import FORMAT, STAGE_OF_KEY
-from .stages import CONFLICT, MONUMENT, REVOLT, TREASURE, WAR, WAR_CHOICE
+from .legal import war_colours
+from .position import FORMAT
 from .state import Options, State, blank_state
-from .types import Cell, Colour
+from .types import Cell, Colour, Mask
+from .wonder import plus_of
 
 
 def _bad(message: str) -> InvalidAction:
@@ -95,12 +108,22 @@ def from_position(position: dict[str, Any]) -> State:
     if not isinstance(monuments, dict):
         raise _bad("monuments must be an object")
     for name, where in monuments.items():
+        if name == "wonder":
+            if not options.wonder:
+                raise _bad("a wonder on the board needs the wonder option")
+            centre = _cell(where)
+            plus = plus_of(centre)
+            if not plus or plus & s.facedown != plus:
+                raise _bad("the wonder must stand on a plus of five face-down tiles")
+            s.wonder = centre
+            continue
         if name not in MONUMENT_INDEX:
             raise _bad(f"unknown monument {name!r}")
         t = _cell(where)
         if t not in BLOCKS or BLOCKS[t] & s.facedown != BLOCKS[t]:
             raise _bad(f"monument {name} must stand on a block of four face-down tiles")
         s.monuments[MONUMENT_INDEX[name]] = t
+    _read_buildings(s, position.get("buildings"))
     occupied = s.tiles[0] | s.tiles[1] | s.tiles[2] | s.tiles[3]
     leaders = position.get("leaders", [])
     if not isinstance(leaders, list):
@@ -166,6 +189,22 @@ def from_position(position: dict[str, Any]) -> State:
     return s
 
 
+def _read_buildings(s: State, data: Any) -> None:
+    """The ``buildings`` object (variant): colour → cell of a face-up tile of that colour."""
+    if data is None or data == {}:
+        return
+    if not s.options.buildings:
+        raise _bad("buildings on the board need the buildings option")
+    if not isinstance(data, dict):
+        raise _bad("buildings must be an object of colour → cell")
+    for name, where in data.items():
+        colour = _colour(name)
+        cell = _cell(where)
+        if not (s.tiles[colour] & ~s.facedown) >> cell & 1:
+            raise _bad(f"the {name} building must stand on a face-up {name} tile")
+        s.buildings[colour] = cell
+
+
 def _read_out(s: State, out: Any) -> None:
     n = s.options.players
     if out is None:
@@ -186,15 +225,19 @@ def _read_out(s: State, out: Any) -> None:
 
 
 def _read_pending(s: State, p: Any) -> None:
+    """The ``pending`` field written by ``position.pending``: the decision the game waits
+    for, rebuilt on the stack."""
     if p is None:
         return
-    if not isinstance(p, dict) or p.get("stage") not in STAGE_OF_KEY:
-        raise _bad("pending.stage must be action, conflict, war, monument or treasure")
-    s.stage = STAGE_OF_KEY[p["stage"]]
+    stages = ("action", *DECISIONS)
+    if not isinstance(p, dict) or p.get("stage") not in stages:
+        raise _bad(f"pending.stage must be one of {', '.join(stages)}")
     if p.get("union") is not None:
         s.union = _cell(p["union"])
     n = s.options.players
-    if s.stage == CONFLICT:
+    stage = p["stage"]
+    turn = s.turn
+    if stage == "conflict":
         c = p.get("conflict")
         if not isinstance(c, dict):
             raise _bad("a conflict stage needs pending.conflict")
@@ -208,27 +251,52 @@ def _read_pending(s: State, p: Any) -> None:
             if s.leaders[seat * 4 + colour] < 0:
                 raise _bad(f"conflict: seat {seat} has no {COLOURS[colour]} leader on the board")
         commit = c.get("attacker_commit")
-        s.conflict = (
-            kind,
-            colour,
-            att,
-            dfn,
-            _int(c.get("attacker_base"), "attacker_base"),
-            _int(c.get("defender_base"), "defender_base"),
-            -1 if commit is None else _int(commit, "attacker_commit"),
-        )
-    elif s.stage == MONUMENT:
+        acommit = -1 if commit is None else _int(commit, "attacker_commit")
+        abase = _int(c.get("attacker_base"), "attacker_base")
+        dbase = _int(c.get("defender_base"), "defender_base")
+        owner = att if acommit < 0 else dfn
+        s.pending = (Support(owner, kind, colour, att, dfn, abase, dbase, acommit),)
+    elif stage == "war":
+        if s.union < 0:
+            raise _bad("a war choice needs pending.union")
+        colours = tuple(war_colours(s))
+        if len(colours) < 2:
+            raise _bad("a war choice needs two or more wars around the union tile")
+        s.pending = (WarChoice(turn, colours),)
+    elif stage == "monument":
         m = p.get("monument")
         if not isinstance(m, dict) or not isinstance(m.get("blocks"), list):
             raise _bad("a monument stage needs pending.monument with colour and blocks")
-        s.monument_offer = (_colour(m.get("colour")), tuple(_cell(b) for b in m["blocks"]))
-    elif s.stage == TREASURE:
-        t = p.get("treasure")
+        centres = m.get("centres", [])
+        if not isinstance(centres, list):
+            raise _bad("pending.monument.centres must be a list of cells")
+        s.pending = (
+            MonumentOffer(
+                turn,
+                _colour(m.get("colour")),
+                tuple(_cell(b) for b in m["blocks"]),
+                tuple(_cell(c) for c in centres),
+            ),
+        )
+    elif stage in ("treasure", "harvest"):
+        t = p.get(stage)
         if not isinstance(t, dict) or not isinstance(t.get("cells"), list):
-            raise _bad("a treasure stage needs pending.treasure with seat and cells")
-        mask = 0
-        for name in t["cells"]:
-            mask |= 1 << _cell(name)
-        s.treasure_pick = (_int(t.get("seat"), "treasure seat", 0, n - 1), mask)
-    elif s.stage == WAR_CHOICE and s.union < 0:
-        raise _bad("a war choice needs pending.union")
+            raise _bad(f"a {stage} stage needs pending.{stage} with seat and cells")
+        seat = _int(t.get("seat"), f"{stage} seat", 0, n - 1)
+        mask = _mask(t["cells"])
+        s.pending = (TreasurePick(seat, mask) if stage == "treasure" else Harvest(seat, mask),)
+    elif stage == "building":
+        b = p.get("building")
+        if not isinstance(b, dict) or not isinstance(b.get("cells"), list):
+            raise _bad("a building stage needs pending.building with colour, tile and cells")
+        tile = _cell(b.get("tile"))
+        s.pending = (BuildingOffer(turn, _colour(b.get("colour")), tile, _mask(b["cells"])),)
+    elif stage == "wonder_point":
+        s.pending = (WonderPoint(turn),)
+
+
+def _mask(names: list[Any]) -> Mask:
+    mask = 0
+    for name in names:
+        mask |= 1 << _cell(name)
+    return mask

@@ -1,8 +1,10 @@
-"""Applying actions: the one path that changes a game (RULES.md §5–§9).
+"""Applying actions: the one path that changes a game (RULES.md §5–§9, §11).
 
 ``apply`` validates, copies, mutates the copy and returns it with the events. The flow of an
-action — conflicts, the monument offer, the treasure rule, the end of the turn — runs here
-until the next decision is due, which is then recorded in the state's pending fields.
+action — conflicts, the building and monument (or wonder) offers, the treasure rule, the end
+of the turn — runs here until the next decision is due, which is pushed on the state's stack
+of pending decisions (``decisions``); answering it pops it and the flow goes on from where
+its kind says. Where rulesets differ, the flow asks ``state.options.rules`` (``rules``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ from typing import Any
 from .actions import (
     Action,
     BuildMonument,
+    BuildWonder,
     ChooseWar,
     Commit,
     Decline,
     Pass,
+    PlaceBuilding,
     PlaceCatastrophe,
     PlaceLeader,
     PlaceTile,
     Swap,
+    TakePoint,
     TakeTreasure,
     Withdraw,
     to_action,
@@ -35,17 +40,59 @@ from .board import (
     MONUMENTS,
     NEIGHBOURS,
     RED,
+    cells_of,
     dilate,
     region,
+)
+from .buildings import building_targets
+from .decisions import (
+    REVOLT,
+    WAR,
+    BuildingOffer,
+    Harvest,
+    MonumentOffer,
+    Support,
+    TreasurePick,
+    WarChoice,
+    WonderPoint,
+)
+from .events import (
+    BuildingDeclined,
+    BuildingPlaced,
+    BuildingReturned,
+    CatastrophePlaced,
+    ConflictResolved,
+    ConflictStarted,
+    Event,
+    GameOver,
+    KingdomsUnited,
+    LeaderPlaced,
+    LeaderWithdrawn,
+    MonumentBuilt,
+    MonumentDeclined,
+    Passed,
+    PointsScored,
+    SupportCommitted,
+    TilePlaced,
+    TilesDrawn,
+    TilesRemoved,
+    TilesSwapped,
+    TreasureChoice,
+    TreasureLost,
+    TreasureTaken,
+    TurnStarted,
+    UnionResolved,
+    WarChoiceOffered,
+    WarChosen,
+    WonderBuilt,
 )
 from .kingdoms import touching_kingdoms
 from .legal import around_union, check, war_colours
 from .scoring import result
-from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR, WAR_CHOICE
 from .state import HAND_SIZE, State
-from .types import Cell, Colour, Seat
+from .types import Cell, Colour, Mask, Seat
+from .wonder import king_at_wonder, plus_of, wonder_centres
 
-Event = dict[str, Any]
 Events = list[Event] | None
 
 
@@ -72,10 +119,12 @@ def apply_unchecked(state: State, action: Action, events: Events = None) -> Stat
     return s
 
 
-def _emit(events: Events, event_type: str, /, **fields: Any) -> None:
-    if events is not None:
-        fields["type"] = event_type
-        events.append(fields)
+def _pop(s: State) -> None:
+    s.pending = s.pending[:-1]
+
+
+def _push(s: State, decision: Any) -> None:
+    s.pending = (*s.pending, decision)
 
 
 def _play(s: State, a: Action, ev: Events) -> None:
@@ -94,25 +143,50 @@ def _play(s: State, a: Action, ev: Events) -> None:
         _remove_leader(s, ev, s.turn, a.colour, "withdrawn")
         _after_action(s, ev)
     elif isinstance(a, Pass):
-        _emit(ev, "passed", seat=s.turn)
+        if ev is not None:
+            ev.append(Passed(s.turn))
         _after_action(s, ev)
     elif isinstance(a, ChooseWar):
-        _emit(ev, "war_chosen", seat=s.turn, colour=COLOURS[a.colour])
+        _pop(s)
+        if ev is not None:
+            ev.append(WarChosen(s.turn, COLOURS[a.colour]))
         _start_war(s, ev, a.colour)
     elif isinstance(a, BuildMonument):
+        _pop(s)
         _build_monument(s, ev, a.monument, a.cell)
+    elif isinstance(a, BuildWonder):
+        _pop(s)
+        _build_wonder(s, ev, a.cell)
+    elif isinstance(a, PlaceBuilding):
+        offer = s.decision
+        assert isinstance(offer, BuildingOffer)
+        _pop(s)
+        _place_building(s, ev, a.colour, a.cell)
+        _placement_offer(s, ev, offer.tile, offer.colour)
     elif isinstance(a, Decline):
-        s.monument_offer = None
-        s.stage = ACTION
-        _emit(ev, "monument_declined", seat=s.turn)
-        _after_action(s, ev)
+        d = s.decision
+        _pop(s)
+        if isinstance(d, BuildingOffer):
+            if ev is not None:
+                ev.append(BuildingDeclined(s.turn, COLOURS[d.colour]))
+            _placement_offer(s, ev, d.tile, d.colour)
+        else:
+            if ev is not None:
+                ev.append(MonumentDeclined(s.turn))
+            _after_action(s, ev)
     elif isinstance(a, TakeTreasure):
-        pick = s.treasure_pick
-        assert pick is not None
-        s.treasure_pick = None
-        s.stage = ACTION
-        _take_treasure(s, ev, pick[0], a.cell, forced=False)
-        _after_action(s, ev)
+        d = s.decision
+        assert isinstance(d, TreasurePick | Harvest)
+        _pop(s)
+        _take_treasure(s, ev, d.owner, a.cell, forced=False)
+        if isinstance(d, Harvest):
+            _end_of_game_check(s, ev)
+        else:
+            _after_action(s, ev)
+    elif isinstance(a, TakePoint):
+        _pop(s)
+        _score(s, ev, s.turn, a.colour, 1, "wonder")
+        _end_turn(s, ev, after_wonder=True)
     else:
         raise AssertionError(f"unplayable action {a!r}")
 
@@ -122,7 +196,8 @@ def _play(s: State, a: Action, ev: Events) -> None:
 
 def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason: str) -> None:
     s.scores[seat * 5 + colour] += points
-    _emit(ev, "points_scored", seat=seat, colour=COLOURS[colour], points=points, reason=reason)
+    if ev is not None:
+        ev.append(PointsScored(seat, COLOURS[colour], points, reason))
 
 
 def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
@@ -130,10 +205,12 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     s.hands[seat * 4 + colour] -= 1
     ks = touching_kingdoms(s.occupied(), s.lmask, cell)
     s.tiles[colour] |= 1 << cell
-    _emit(ev, "tile_placed", seat=seat, colour=COLOURS[colour], cell=CELL_NAMES[cell])
+    if ev is not None:
+        ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
     if len(ks) == 2:
         s.union = cell
-        _emit(ev, "kingdoms_united", seat=seat, cell=CELL_NAMES[cell])
+        if ev is not None:
+            ev.append(KingdomsUnited(seat, CELL_NAMES[cell]))
         _union_step(s, ev)
         return
     if len(ks) == 1:
@@ -150,8 +227,10 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
                 break
         if scorer >= 0:
             _score(s, ev, scorer, colour, 1, "tile")
-    if not _monument_check(s, cell, colour):
-        _after_action(s, ev)
+            building = s.buildings[colour]
+            if building >= 0 and region(s.occupied(), 1 << cell) >> building & 1:
+                _score(s, ev, scorer, colour, 1, "building")
+    _after_tile(s, ev, cell, colour)
 
 
 def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
@@ -162,14 +241,9 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         s.lmask &= ~(1 << cur)
     s.leaders[idx] = cell
     s.lmask |= 1 << cell
-    _emit(
-        ev,
-        "leader_placed",
-        seat=seat,
-        colour=COLOURS[colour],
-        cell=CELL_NAMES[cell],
-        origin=CELL_NAMES[cur] if cur >= 0 else None,
-    )
+    if ev is not None:
+        origin = CELL_NAMES[cur] if cur >= 0 else None
+        ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))
     k = region(s.occupied(), 1 << cell)
     for other in range(s.options.players):
         o = s.leaders[other * 4 + colour]
@@ -177,9 +251,8 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
             red = s.tiles[RED] & ~s.facedown
             abase = (NEIGHBOURS[cell] & red).bit_count()
             dbase = (NEIGHBOURS[o] & red).bit_count()
-            s.conflict = (REVOLT, colour, seat, other, abase, dbase, -1)
-            s.stage = CONFLICT
-            _emit_conflict(s, ev)
+            _push(s, Support(seat, REVOLT, colour, seat, other, abase, dbase))
+            _announce_conflict(s, ev)
             return
     _after_action(s, ev)
 
@@ -195,7 +268,13 @@ def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
             s.out_public[colour] += 1
             removed = COLOURS[colour]
     s.catastrophes |= bit
-    _emit(ev, "catastrophe_placed", seat=seat, cell=CELL_NAMES[cell], removed=removed)
+    if ev is not None:
+        ev.append(CatastrophePlaced(seat, CELL_NAMES[cell], removed))
+    if s.lmask & bit:  # a weapon ship on a leader (galaxy)
+        idx = s.leaders.index(cell)
+        _remove_leader(s, ev, idx >> 2, idx & 3, "catastrophe")
+    if s.treasures & bit:  # a weapon ship on an artifact (galaxy)
+        _lose_treasures(s, ev, bit, "catastrophe")
     _orphans(s, ev)
     _after_action(s, ev)
 
@@ -206,13 +285,9 @@ def _swap(s: State, ev: Events, counts: tuple[int, int, int, int]) -> None:
         s.hands[seat * 4 + colour] -= n
         s.swapped[seat * 4 + colour] += n
     total = sum(counts)
-    _emit(
-        ev,
-        "tiles_swapped",
-        seat=seat,
-        count=total,
-        tiles={COLOURS[c]: n for c, n in enumerate(counts) if n},
-    )
+    if ev is not None:
+        tiles = {COLOURS[c]: n for c, n in enumerate(counts) if n}
+        ev.append(TilesSwapped(seat, total, tiles))
     if _draw(s, ev, seat, total):
         _after_action(s, ev)
 
@@ -229,7 +304,7 @@ def _draw(s: State, ev: Events, seat: Seat, k: int) -> bool:
             s.hands[base + colour] += 1
         if ev is not None:
             tiles = {COLOURS[c]: drawn.count(c) for c in range(4) if c in drawn}
-            _emit(ev, "tiles_drawn", seat=seat, count=take, tiles=tiles)
+            ev.append(TilesDrawn(seat, take, tiles))
     if take < k:
         _game_over(s, ev, "bag")
         return False
@@ -239,92 +314,89 @@ def _draw(s: State, ev: Events, seat: Seat, k: int) -> bool:
 # --- conflicts -----------------------------------------------------------------------------
 
 
-def _emit_conflict(s: State, ev: Events) -> None:
+def _announce_conflict(s: State, ev: Events) -> None:
     if ev is None:
         return
-    c = s.conflict
-    assert c is not None
-    kind, colour, att, dfn, abase, dbase, _ = c
-    _emit(
-        ev,
-        "conflict_started",
-        kind="revolt" if kind == REVOLT else "war",
-        colour=COLOURS[colour],
-        support=COLOURS[RED if kind == REVOLT else colour],
-        attacker=att,
-        defender=dfn,
-        attacker_leader=CELL_NAMES[s.leaders[att * 4 + colour]],
-        defender_leader=CELL_NAMES[s.leaders[dfn * 4 + colour]],
-        attacker_base=abase,
-        defender_base=dbase,
+    c = s.decision
+    assert isinstance(c, Support)
+    colour = c.colour
+    ev.append(
+        ConflictStarted(
+            "revolt" if c.kind == REVOLT else "war",
+            COLOURS[colour],
+            COLOURS[c.support_colour],
+            c.attacker,
+            c.defender,
+            CELL_NAMES[s.leaders[c.attacker * 4 + colour]],
+            CELL_NAMES[s.leaders[c.defender * 4 + colour]],
+            c.attacker_base,
+            c.defender_base,
+        )
     )
 
 
 def _commit(s: State, ev: Events, n: int) -> None:
-    c = s.conflict
-    assert c is not None
-    kind, colour, att, dfn, abase, dbase, acommit = c
-    sc = RED if kind == REVOLT else colour
-    seat = att if acommit < 0 else dfn
+    c = s.decision
+    assert isinstance(c, Support)
+    sc = c.support_colour
+    attacking = c.attacker_commit < 0
+    seat = c.attacker if attacking else c.defender
     s.hands[seat * 4 + sc] -= n
     s.out_public[sc] += n
-    _emit(
-        ev,
-        "support_committed",
-        seat=seat,
-        role="attacker" if acommit < 0 else "defender",
-        colour=COLOURS[sc],
-        count=n,
-    )
-    if acommit < 0:
-        s.conflict = (kind, colour, att, dfn, abase, dbase, n)
-        return
-    attack = abase + acommit
-    defence = dbase + n
-    winner, loser = (att, dfn) if attack > defence else (dfn, att)
-    s.conflict = None
-    s.stage = ACTION
-    if kind == REVOLT:
-        _emit(
-            ev,
-            "conflict_resolved",
-            kind="revolt",
-            colour=COLOURS[colour],
-            winner=winner,
-            loser=loser,
-            attacker_total=attack,
-            defender_total=defence,
+    if ev is not None:
+        role = "attacker" if attacking else "defender"
+        ev.append(SupportCommitted(seat, role, COLOURS[sc], n))
+    _pop(s)
+    if attacking:
+        _push(
+            s,
+            Support(
+                c.defender,
+                c.kind,
+                c.colour,
+                c.attacker,
+                c.defender,
+                c.attacker_base,
+                c.defender_base,
+                n,
+            ),
         )
+        return
+    colour = c.colour
+    att, dfn = c.attacker, c.defender
+    attack = c.attacker_base + c.attacker_commit
+    defence = c.defender_base + n
+    winner, loser = (att, dfn) if attack > defence else (dfn, att)
+    kind = "revolt" if c.kind == REVOLT else "war"
+    if ev is not None:
+        ev.append(ConflictResolved(kind, COLOURS[colour], winner, loser, attack, defence))
+    if c.kind == REVOLT:
         _remove_leader(s, ev, loser, colour, "revolt")
         _score(s, ev, winner, RED, 1, "revolt")
         _after_action(s, ev)
         return
+    rules = s.options.rules
     u = 1 << s.union
     lcell = s.leaders[loser * 4 + colour]
     kingdom = region(s.occupied() & ~u, 1 << lcell)
-    removed = s.tiles[colour] & ~s.facedown & kingdom & ~s.treasures
-    if colour == RED:
-        removed &= ~dilate(s.lmask & ~(1 << lcell))
-    _emit(
-        ev,
-        "conflict_resolved",
-        kind="war",
-        colour=COLOURS[colour],
-        winner=winner,
-        loser=loser,
-        attacker_total=attack,
-        defender_total=defence,
-    )
+    removed = rules.war_losses(s, colour, kingdom, lcell)
     _remove_leader(s, ev, loser, colour, "war")
     count = removed.bit_count()
     if count:
         s.tiles[colour] &= ~removed
         s.out_public[colour] += count
         if ev is not None:
-            cells = [CELL_NAMES[i] for i in range(len(CELL_NAMES)) if removed >> i & 1]
-            _emit(ev, "tiles_removed", colour=COLOURS[colour], cells=cells, reason="war")
+            ev.append(TilesRemoved(COLOURS[colour], tuple(_names(removed)), "war"))
+        if s.treasures & removed:
+            _lose_treasures(s, ev, s.treasures & removed, "war")
     _score(s, ev, winner, colour, 1 + count, "war")
+    if rules.orphans_after_war:
+        _orphans(s, ev)
     _union_step(s, ev)
+
+
+def _names(mask: Mask) -> list[str]:
+    return [CELL_NAMES[i] for i in cells_of(mask)]
 
 
 def _union_step(s: State, ev: Events) -> None:
@@ -333,16 +405,16 @@ def _union_step(s: State, ev: Events) -> None:
     if len(colours) == 1:
         _start_war(s, ev, colours[0])
     elif colours:
-        s.stage = WAR_CHOICE
-        _emit(ev, "war_choice", seat=s.turn, colours=[COLOURS[c] for c in colours])
+        _push(s, WarChoice(s.turn, tuple(colours)))
+        if ev is not None:
+            ev.append(WarChoiceOffered(s.turn, tuple(COLOURS[c] for c in colours)))
     else:
         cell = s.union
         s.union = -1
-        s.stage = ACTION
         colour = next(c for c in range(4) if s.tiles[c] >> cell & 1)
-        _emit(ev, "union_resolved", cell=CELL_NAMES[cell])
-        if not _monument_check(s, cell, colour):
-            _after_action(s, ev)
+        if ev is not None:
+            ev.append(UnionResolved(CELL_NAMES[cell]))
+        _after_tile(s, ev, cell, colour)
 
 
 def _start_war(s: State, ev: Events, colour: Colour) -> None:
@@ -362,9 +434,8 @@ def _start_war(s: State, ev: Events, colour: Colour) -> None:
     up = s.tiles[colour] & ~s.facedown
     abase = (up & region(occ, 1 << s.leaders[att * 4 + colour])).bit_count()
     dbase = (up & region(occ, 1 << s.leaders[dfn * 4 + colour])).bit_count()
-    s.conflict = (WAR, colour, att, dfn, abase, dbase, -1)
-    s.stage = CONFLICT
-    _emit_conflict(s, ev)
+    _push(s, Support(att, WAR, colour, att, dfn, abase, dbase))
+    _announce_conflict(s, ev)
 
 
 def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str) -> None:
@@ -372,14 +443,8 @@ def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str
     cell = s.leaders[idx]
     s.leaders[idx] = -1
     s.lmask &= ~(1 << cell)
-    _emit(
-        ev,
-        "leader_withdrawn",
-        seat=seat,
-        colour=COLOURS[colour],
-        cell=CELL_NAMES[cell],
-        reason=reason,
-    )
+    if ev is not None:
+        ev.append(LeaderWithdrawn(seat, COLOURS[colour], CELL_NAMES[cell], reason))
 
 
 def _orphans(s: State, ev: Events) -> None:
@@ -390,42 +455,88 @@ def _orphans(s: State, ev: Events) -> None:
             _remove_leader(s, ev, idx >> 2, idx & 3, "no temple")
 
 
-# --- monuments, treasures, end of action and turn ------------------------------------------
+def _lose_treasures(s: State, ev: Events, cells: Mask, reason: str) -> None:
+    s.treasures &= ~cells
+    if ev is not None:
+        for name in _names(cells):
+            ev.append(TreasureLost(name, reason))
 
 
-def _monument_check(s: State, cell: Cell, colour: Colour) -> bool:
-    """Offer a monument if the tile completes a face-up block; True if a decision is due."""
-    if not any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
-        return False
-    up = s.tiles[colour] & ~s.facedown
-    blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
-    if not blocks:
-        return False
-    s.stage = MONUMENT
-    s.monument_offer = (colour, blocks)
-    return True
+# --- after a tile: buildings, monuments and the wonder --------------------------------------
+
+
+def _after_tile(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
+    """A tile is placed and scored (a union tile: its wars are over): the building offer,
+    then the monument or wonder offer, then the end of the action."""
+    if s.options.buildings:
+        targets = building_targets(s, cell, colour)
+        if targets:
+            _push(s, BuildingOffer(s.turn, colour, cell, targets))
+            return
+    _placement_offer(s, ev, cell, colour)
+
+
+def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
+    """Offer a monument on a completed 2×2 block, or the wonder on a plus, if any; else the
+    action ends."""
+    if s.options.rules.monuments:
+        blocks: tuple[Cell, ...] = ()
+        if any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
+            up = s.tiles[colour] & ~s.facedown
+            blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+        centres = wonder_centres(s, cell, colour)
+        if blocks or centres:
+            _push(s, MonumentOffer(s.turn, colour, blocks, centres))
+            return
+    _after_action(s, ev)
 
 
 def _build_monument(s: State, ev: Events, monument: int, cell: Cell) -> None:
     s.facedown |= BLOCKS[cell]
     s.monuments[monument] = cell
-    s.monument_offer = None
-    s.stage = ACTION
-    _emit(
-        ev,
-        "monument_built",
-        seat=s.turn,
-        monument=MONUMENT_NAMES[monument],
-        cell=CELL_NAMES[cell],
-    )
+    if ev is not None:
+        ev.append(MonumentBuilt(s.turn, MONUMENT_NAMES[monument], CELL_NAMES[cell]))
+    _return_buildings(s, ev, BLOCKS[cell], "monument")
     _orphans(s, ev)
     _after_action(s, ev)
+
+
+def _build_wonder(s: State, ev: Events, centre: Cell) -> None:
+    plus = plus_of(centre)
+    s.facedown |= plus
+    s.wonder = centre
+    if ev is not None:
+        ev.append(WonderBuilt(s.turn, CELL_NAMES[centre]))
+    _return_buildings(s, ev, plus, "wonder")
+    _orphans(s, ev)
+    _after_action(s, ev)
+
+
+def _return_buildings(s: State, ev: Events, cells: Mask, reason: str) -> None:
+    """Buildings standing on ``cells`` (now face down) go back off the board."""
+    for colour, at in enumerate(s.buildings):
+        if at >= 0 and cells >> at & 1:
+            s.buildings[colour] = -1
+            if ev is not None:
+                ev.append(BuildingReturned(COLOURS[colour], CELL_NAMES[at], reason))
+
+
+def _place_building(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
+    origin = s.buildings[colour]
+    s.buildings[colour] = cell
+    if ev is not None:
+        before = CELL_NAMES[origin] if origin >= 0 else None
+        ev.append(BuildingPlaced(s.turn, COLOURS[colour], CELL_NAMES[cell], before))
+
+
+# --- treasures, end of action and turn -----------------------------------------------------
 
 
 def _take_treasure(s: State, ev: Events, seat: Seat, cell: Cell, forced: bool) -> None:
     s.treasures &= ~(1 << cell)
     s.scores[seat * 5 + 4] += 1
-    _emit(ev, "treasure_taken", seat=seat, cell=CELL_NAMES[cell], forced=forced)
+    if ev is not None:
+        ev.append(TreasureTaken(seat, CELL_NAMES[cell], forced))
 
 
 def _treasure_rule(s: State, ev: Events) -> bool:
@@ -446,9 +557,9 @@ def _treasure_rule(s: State, ev: Events) -> bool:
             if candidates.bit_count() == 1:
                 _take_treasure(s, ev, seat, candidates.bit_length() - 1, forced=True)
                 break
-            s.stage = TREASURE
-            s.treasure_pick = (seat, candidates)
-            _emit(ev, "treasure_choice", seat=seat)
+            _push(s, TreasurePick(seat, candidates))
+            if ev is not None:
+                ev.append(TreasureChoice(seat))
             return False
         else:
             return True
@@ -456,15 +567,20 @@ def _treasure_rule(s: State, ev: Events) -> bool:
 
 def _after_action(s: State, ev: Events) -> None:
     """The action's own decisions are done: treasures, then the end of the action."""
-    if not _treasure_rule(s, ev):
+    if s.options.rules.treasure_rule and not _treasure_rule(s, ev):
         return
     s.actions_left -= 1
     if s.actions_left == 0:
         _end_turn(s, ev)
 
 
-def _end_turn(s: State, ev: Events) -> None:
+def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
+    """The end of the turn (§5; §11 for the wonder point and the harvest), up to the next
+    decision it needs, if any."""
     seat = s.turn
+    if not after_wonder and king_at_wonder(s):
+        _push(s, WonderPoint(seat))
+        return
     occ = s.occupied()
     for m, top_left in enumerate(s.monuments):
         if top_left < 0:
@@ -480,19 +596,32 @@ def _end_turn(s: State, ev: Events) -> None:
         need = HAND_SIZE - sum(s.hands[who * 4 : who * 4 + 4])
         if need > 0 and not _draw(s, ev, who, need):
             return
+    if s.options.rules.harvest:
+        merchant = s.leaders[seat * 4 + GREEN]
+        if merchant >= 0:
+            held = region(s.occupied(), 1 << merchant) & s.treasures
+            if held.bit_count() >= 2:
+                _push(s, Harvest(seat, held))
+                return
+    _end_of_game_check(s, ev)
+
+
+def _end_of_game_check(s: State, ev: Events) -> None:
+    """The last step of a turn: two or fewer treasures end the game, else the next turn."""
     if s.treasures.bit_count() <= 2:
         _game_over(s, ev, "treasures")
         return
-    s.turn = (seat + 1) % n
+    s.turn = (s.turn + 1) % s.options.players
     s.actions_left = 2
-    _emit(ev, "turn_started", seat=s.turn)
+    if ev is not None:
+        ev.append(TurnStarted(s.turn))
 
 
 def _game_over(s: State, ev: Events, reason: str) -> None:
     s.over = True
     s.end = reason
-    s.stage = ACTION
-    s.conflict = None
-    s.monument_offer = None
-    s.treasure_pick = None
-    _emit(ev, "game_over", reason=reason, result=result(s))
+    s.pending = ()
+    if ev is not None:
+        final = result(s)
+        assert final is not None
+        ev.append(GameOver(reason, final))

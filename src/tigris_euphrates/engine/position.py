@@ -16,16 +16,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import CELL_NAMES, COLOURS, MONUMENT_NAMES, cells_of
-from .stages import ACTION, CONFLICT, MONUMENT, REVOLT, TREASURE, WAR_CHOICE
+from .decisions import (
+    REVOLT,
+    BuildingOffer,
+    Harvest,
+    MonumentOffer,
+    Support,
+    TreasurePick,
+)
 
 if TYPE_CHECKING:
     from .state import State
 
 FORMAT = "tne-position/1"
-#: Each stage by its name in a position's ``pending`` field, and back.
-STAGE_KEYS = {ACTION: "action", CONFLICT: "conflict", WAR_CHOICE: "war", MONUMENT: "monument"}
-STAGE_KEYS[TREASURE] = "treasure"
-STAGE_OF_KEY = {v: k for k, v in STAGE_KEYS.items()}
 
 
 def colour_counts(values: list[int] | tuple[int, ...]) -> dict[str, int]:
@@ -57,34 +60,58 @@ def board_leaders(state: State) -> list[dict[str, Any]]:
 
 
 def built_monuments(state: State) -> dict[str, str]:
-    return {MONUMENT_NAMES[m]: CELL_NAMES[t] for m, t in enumerate(state.monuments) if t >= 0}
+    """The ``monuments`` object: each built monument at its block's top-left cell, and the
+    wonder (variant) at its centre."""
+    out = {MONUMENT_NAMES[m]: CELL_NAMES[t] for m, t in enumerate(state.monuments) if t >= 0}
+    if state.wonder >= 0:
+        out["wonder"] = CELL_NAMES[state.wonder]
+    return out
+
+
+def board_buildings(state: State) -> dict[str, str]:
+    """The ``buildings`` object (variant): each building on the board, colour → cell."""
+    return {COLOURS[c]: CELL_NAMES[at] for c, at in enumerate(state.buildings) if at >= 0}
 
 
 def pending(state: State) -> dict[str, Any] | None:
-    """The decision in progress, or ``None`` between actions (public information only)."""
-    if state.stage == ACTION and state.union < 0:
+    """The decision the game waits for, or ``None`` between actions (public information
+    only): its ``stage`` (the decision's name), the union tile while its wars are resolved,
+    and the decision's own fields under the key of its kind. The stack never holds more than
+    one decision under the rules implemented, so the top one is the whole of it."""
+    d = state.decision
+    if d is None and state.union < 0:
         return None
     out: dict[str, Any] = {
-        "stage": STAGE_KEYS[state.stage],
+        "stage": d.name if d is not None else "action",
         "union": CELL_NAMES[state.union] if state.union >= 0 else None,
     }
-    if state.conflict is not None:
-        kind, colour, att, dfn, abase, dbase, acommit = state.conflict
+    if isinstance(d, Support):
         out["conflict"] = {
-            "kind": "revolt" if kind == REVOLT else "war",
-            "colour": COLOURS[colour],
-            "attacker": att,
-            "defender": dfn,
-            "attacker_base": abase,
-            "defender_base": dbase,
-            "attacker_commit": acommit if acommit >= 0 else None,
+            "kind": "revolt" if d.kind == REVOLT else "war",
+            "colour": COLOURS[d.colour],
+            "attacker": d.attacker,
+            "defender": d.defender,
+            "attacker_base": d.attacker_base,
+            "defender_base": d.defender_base,
+            "attacker_commit": d.attacker_commit if d.attacker_commit >= 0 else None,
         }
-    if state.monument_offer is not None:
-        colour, blocks = state.monument_offer
-        out["monument"] = {"colour": COLOURS[colour], "blocks": [CELL_NAMES[t] for t in blocks]}
-    if state.treasure_pick is not None:
-        seat, cells = state.treasure_pick
-        out["treasure"] = {"seat": seat, "cells": [CELL_NAMES[i] for i in cells_of(cells)]}
+    elif isinstance(d, MonumentOffer):
+        out["monument"] = {
+            "colour": COLOURS[d.colour],
+            "blocks": [CELL_NAMES[t] for t in d.blocks],
+        }
+        if d.centres:
+            out["monument"]["centres"] = [CELL_NAMES[c] for c in d.centres]
+    elif isinstance(d, TreasurePick):
+        out["treasure"] = {"seat": d.owner, "cells": [CELL_NAMES[i] for i in cells_of(d.cells)]}
+    elif isinstance(d, Harvest):
+        out["harvest"] = {"seat": d.owner, "cells": [CELL_NAMES[i] for i in cells_of(d.cells)]}
+    elif isinstance(d, BuildingOffer):
+        out["building"] = {
+            "colour": COLOURS[d.colour],
+            "tile": CELL_NAMES[d.tile],
+            "cells": [CELL_NAMES[i] for i in cells_of(d.cells)],
+        }
     return out
 
 
@@ -118,6 +145,8 @@ def to_position(state: State) -> dict[str, Any]:
         },
         "ply": state.ply,
     }
+    if state.options.buildings:
+        pos["buildings"] = board_buildings(state)
     if state.over:
         pos["end"] = state.end
     p = pending(state)

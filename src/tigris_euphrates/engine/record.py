@@ -11,8 +11,9 @@ from typing import Any
 
 from .actions import Action
 from .errors import InvalidAction
+from .events import Event
 from .load import from_position
-from .play import Event, apply
+from .play import apply
 from .position import to_position
 from .scoring import result
 from .state import RULES_VERSION, Options, State, new_game

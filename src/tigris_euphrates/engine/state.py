@@ -1,9 +1,9 @@
 """The game state, the options, and setting up a new game.
 
 A ``State`` is a bag of bitboards and small lists with an explicit cheap ``copy``. The flow of
-one action (conflicts, monument offer, treasure picks) is held in a few *pending decision*
-fields, so the state between any two decisions is complete: saving, replay, search and the
-server all work on the same thing.
+one action (conflicts, offers, treasure picks, the decisions at the end of a turn) is held as
+a stack of pending decisions (``decisions``), so the state between any two decisions is
+complete: saving, replay, search and the server all work on the same thing.
 """
 
 from __future__ import annotations
@@ -20,16 +20,14 @@ from .board import (
     Board,
     board_from_option,
 )
+from .decisions import Decision
 from .errors import InvalidAction
+from .galaxy import Galaxy
 from .position import to_position
-from .stages import ACTION as ACTION
-from .stages import CONFLICT as CONFLICT
-from .stages import MONUMENT as MONUMENT
-from .stages import REVOLT as REVOLT
-from .stages import TREASURE as TREASURE
-from .stages import WAR as WAR
-from .stages import WAR_CHOICE as WAR_CHOICE
+from .rules import RULESETS, Ruleset
 from .types import Cell, Colour, Mask, Seat
+
+assert isinstance(RULESETS["galaxy"], Galaxy)  # registered by importing the galaxy module
 
 HAND_SIZE = 6
 CATASTROPHES = 2
@@ -69,15 +67,14 @@ class Options:
         ruleset = data.get("ruleset", "classic")
         if ruleset not in ("classic", "galaxy"):
             raise InvalidAction("bad-option", 'ruleset must be "classic" or "galaxy"')
-        for key in ("wonder", "buildings"):
-            if flags[key]:
-                raise InvalidAction(
-                    "unsupported-option", f"the {key} variant is not implemented in this version"
-                )
-        if ruleset != "classic":
-            raise InvalidAction(
-                "unsupported-option", "the galaxy ruleset is not implemented in this version"
-            )
+        if ruleset == "galaxy":
+            for key in ("wonder", "buildings"):
+                if flags[key]:
+                    raise InvalidAction(
+                        "bad-option",
+                        f"the {key} variant does not combine with the galaxy ruleset "
+                        "(it has no monuments: docs/rules-notes.md)",
+                    )
         return Options(
             players,
             board_from_option(data.get("board", "standard")),
@@ -87,6 +84,11 @@ class Options:
             buildings=flags["buildings"],
             ruleset=ruleset,
         )
+
+    @property
+    def rules(self) -> Ruleset:
+        """The ruleset object of ``ruleset`` (``rules.RULESETS``)."""
+        return RULESETS[self.ruleset]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,30 +116,29 @@ class State:
         "actions_left",
         "bag",
         "bag_pos",
+        "buildings",
         "cache",
         "catastrophes",
         "cats",
-        "conflict",
         "dynasties",
         "end",
         "facedown",
         "hands",
         "leaders",
         "lmask",
-        "monument_offer",
         "monuments",
         "options",
         "out_public",
         "over",
+        "pending",
         "ply",
         "scores",
-        "stage",
         "swapped",
         "tiles",
-        "treasure_pick",
         "treasures",
         "turn",
         "union",
+        "wonder",
     )
 
     options: Options
@@ -157,13 +158,14 @@ class State:
     swapped: list[int]
     turn: Seat
     actions_left: int
-    stage: int
-    # (REVOLT or WAR, colour, attacker, defender, attacker base, defender base, attacker commit
-    # or -1 before it is made)
-    conflict: tuple[int, Colour, Seat, Seat, int, int, int] | None
+    #: The decisions the game waits for, top last (``decisions``); empty: a turn action.
+    pending: tuple[Decision, ...]
+    #: The union tile while its wars are resolved, else -1.
     union: Cell
-    monument_offer: tuple[Colour, tuple[Cell, ...]] | None
-    treasure_pick: tuple[Seat, Mask] | None
+    #: Buildings variant: the cell of each colour's building, -1 off the board.
+    buildings: list[Cell]
+    #: Wonder variant: the centre of the built wonder, -1 while unbuilt.
+    wonder: Cell
     over: bool
     end: str | None
     ply: int
@@ -190,17 +192,23 @@ class State:
         s.swapped = self.swapped[:]
         s.turn = self.turn
         s.actions_left = self.actions_left
-        s.stage = self.stage
-        s.conflict = self.conflict
+        s.pending = self.pending
         s.union = self.union
-        s.monument_offer = self.monument_offer
-        s.treasure_pick = self.treasure_pick
+        s.buildings = self.buildings[:]
+        s.wonder = self.wonder
         s.over = self.over
         s.end = self.end
         s.ply = self.ply
         s.dynasties = self.dynasties
         s.cache = None
         return s
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the game waits for now (the top of ``pending``), or None when it is
+        the turn player's turn action (or the game is over)."""
+        p = self.pending
+        return p[-1] if p else None
 
     @property
     def players(self) -> int:
@@ -316,11 +324,10 @@ def blank_state(options: Options) -> State:
     s.swapped = [0] * (4 * n)
     s.turn = 0
     s.actions_left = 2
-    s.stage = ACTION
-    s.conflict = None
+    s.pending = ()
     s.union = -1
-    s.monument_offer = None
-    s.treasure_pick = None
+    s.buildings = [-1, -1, -1, -1]
+    s.wonder = -1
     s.over = False
     s.end = None
     s.ply = 0

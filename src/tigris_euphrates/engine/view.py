@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from .board import COLOURS, MONUMENT_NAMES, TILE_TOTALS
+from .events import EVENTS, Event
 from .legal import legal_actions, to_act
 from .position import (
+    board_buildings,
     board_cells,
     board_leaders,
     built_monuments,
@@ -25,9 +27,6 @@ from .state import State
 from .types import Seat
 
 FORMAT = "tne-view/1"
-
-#: Event fields that only the seat named in the event may see.
-_PRIVATE_FIELDS = {"tiles_drawn": ("tiles",), "tiles_swapped": ("tiles",)}
 
 
 def unseen_tiles(state: State, seat: Seat | None) -> list[int]:
@@ -74,7 +73,11 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
         "grid": list(state.options.board.grid),
         "cells": board_cells(state),
         "monuments": built_monuments(state),
-        "monuments_left": [MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0],
+        "monuments_left": (
+            [MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0]
+            if state.options.rules.monuments
+            else []
+        ),
         "leaders": board_leaders(state),
         "players": players,
         "bag_size": state.bag_left,
@@ -89,6 +92,8 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
         "over": over,
         "ply": state.ply,
     }
+    if state.options.buildings:
+        view["buildings"] = board_buildings(state)
     if over:
         view["end"] = state.end
         view["result"] = result(state)
@@ -100,9 +105,17 @@ def spectator_view(state: State) -> dict[str, Any]:
     return player_view(state, None)
 
 
-def redact_event(event: dict[str, Any], seat: Seat | None) -> dict[str, Any]:
-    """The event as ``seat`` may see it (tiles drawn or swapped by others: counts only)."""
-    private = _PRIVATE_FIELDS.get(event.get("type", ""))
-    if not private or event.get("seat") == seat:
-        return dict(event)
-    return {k: v for k, v in event.items() if k not in private}
+def redact_event(event: Event | dict[str, Any], seat: Seat | None) -> dict[str, Any]:
+    """The event's wire form as ``seat`` may see it (tiles drawn or swapped by others:
+    counts only). Takes a typed event or its ``to_dict()`` form."""
+    if isinstance(event, Event):
+        private = event.private
+        data = event.to_dict()
+    else:
+        cls = EVENTS.get(event.get("type", ""))
+        private = cls.private if cls is not None else ()
+        data = dict(event)
+    if private and data.get("seat") != seat:
+        for key in private:
+            data.pop(key, None)
+    return data

@@ -25,7 +25,18 @@ from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
-from ..engine import IllegalAction, InvalidAction, make_record, to_action
+from ..engine import (
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidAction,
+    TilesDrawn,
+    TilesSwapped,
+    TreasureChoice,
+    TurnStarted,
+    make_record,
+    to_action,
+)
 from ..store import GameRow, StepTaken, Store, UnknownGame
 
 log = logging.getLogger("tigris_euphrates.server")
@@ -37,7 +48,7 @@ UNDO = "undo"
 FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, SearchLevel)}
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
-_REVEALING = {"tiles_drawn", "tiles_swapped", "turn_started", "game_over", "treasure_choice"}
+_REVEALING = (TilesDrawn, TilesSwapped, TurnStarted, GameOver, TreasureChoice)
 LEVEL_PREFERENCE = ("hard", "medium", "easy", "greedy", "random")
 
 
@@ -116,7 +127,7 @@ class Entry:
     seq: int
     seat: int | None
     action: str
-    events: list[dict[str, Any]]
+    events: list[Event]
 
 
 def public_action(entry: Entry, seat: int | None) -> str:
@@ -174,7 +185,7 @@ class LiveGame:
         last = self.entries[-1]
         if last.seat != seat or self.seats[seat]["kind"] != "human":
             return False
-        if any(e.get("type") in _REVEALING for e in last.events):
+        if any(isinstance(e, _REVEALING) for e in last.events):
             return False
         return self.actor() == seat
 

@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ai import Bot, Budget
-from ..engine import State, apply, make_record, new_game, player_view, redact_event, result, to_act
+from ..engine import (
+    State,
+    TurnStarted,
+    apply,
+    make_record,
+    new_game,
+    player_view,
+    redact_event,
+    result,
+    to_act,
+)
 
 
 @dataclass
@@ -73,7 +83,7 @@ def play_game(
         state, events = apply(state, choice)
         actions.append(choice)
         for e in events:
-            if e.get("type") == "turn_started":
+            if isinstance(e, TurnStarted):
                 turns += 1
         for p, bot in enumerate(bots):
             bot.observe([redact_event(e, p) for e in events])

@@ -1,0 +1,56 @@
+"""The wonder variant (RULES.md §11): one wonder, built on a plus of five face-up tiles of one
+colour — a centre and its four neighbours — that a placed tile is part of; at the end of a
+turn the turn player whose king is in the wonder's kingdom takes a point of a colour of their
+choice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import BLACK, NEIGHBOURS, region
+from .types import Cell, Colour, Mask
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def plus_of(centre: Cell) -> Mask:
+    """The five cells of the plus centred on ``centre`` (only where it has four
+    neighbours; else 0)."""
+    nb = NEIGHBOURS[centre]
+    return nb | 1 << centre if nb.bit_count() == 4 else 0
+
+
+def wonder_centres(state: State, cell: Cell, colour: Colour) -> tuple[Cell, ...]:
+    """The centres of the pluses of face-up ``colour`` tiles that the tile on ``cell`` is
+    part of (as the centre or an arm), lowest cell first; none once the wonder is built or
+    in a game without it."""
+    if not state.options.wonder or state.wonder >= 0:
+        return ()
+    up = state.tiles[colour] & ~state.facedown
+    out = []
+    for centre in sorted((cell, *_cells(NEIGHBOURS[cell]))):
+        plus = plus_of(centre)
+        if plus and up & plus == plus:
+            out.append(centre)
+    return tuple(out)
+
+
+def king_at_wonder(state: State) -> bool:
+    """Whether the turn player's king stands in the wonder's kingdom."""
+    if state.wonder < 0:
+        return False
+    king = state.leaders[state.turn * 4 + BLACK]
+    if king < 0:
+        return False
+    return bool(region(state.occupied(), 1 << state.wonder) >> king & 1)
+
+
+def _cells(mask: Mask) -> list[Cell]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

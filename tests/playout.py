@@ -26,6 +26,7 @@ from tigris_euphrates.engine import Support
 from tigris_euphrates.engine.board import FULL, NEIGHBOURS, TILE_TOTALS, dilate
 from tigris_euphrates.engine.kingdoms import kingdoms
 from tigris_euphrates.engine.state import State
+from tigris_euphrates.engine.wonder import plus_of
 
 MAX_STEPS = 5000
 
@@ -82,6 +83,18 @@ def check_invariants(s: State) -> None:
         assert min(s.hands[p * 4 : p * 4 + 4]) >= 0
         assert 0 <= s.cats[p] <= 2
     assert min(s.scores) >= 0
+    # Variants: each building on a face-up tile of its colour; the wonder on five face-down
+    # tiles; no monument or wonder in the galaxy ruleset.
+    for colour, cell in enumerate(s.buildings):
+        if cell >= 0:
+            assert s.options.buildings
+            assert (tiles[colour] & ~s.facedown) >> cell & 1, "a building stands on its colour"
+    if s.wonder >= 0:
+        assert s.options.wonder
+        plus = plus_of(s.wonder)
+        assert plus and plus & s.facedown == plus, "the wonder stands on five face-down tiles"
+    if s.options.ruleset == "galaxy":
+        assert s.facedown == 0 and max(s.monuments) < 0, "no monuments in the galaxy"
     if not s.over:
         assert to_act(s) is not None
         assert legal_actions(s), "the player to act always has a legal action"

@@ -16,6 +16,7 @@ from tigris_euphrates.ai.search import Node, SearchBot, child_value
 from tigris_euphrates.engine import (
     Support,
     apply,
+    from_position,
     new_game,
     player_view,
     redact_event,
@@ -31,6 +32,8 @@ OPTION_SETS = [
     {"board": "advanced", "english_variant": True},
     {"open_scoring": True, "english_variant": True},
     {"board": "advanced", "open_scoring": True},
+    {"wonder": True, "buildings": True},
+    {"ruleset": "galaxy", "english_variant": True},
 ]
 SMART = ["easy", "greedy", "medium", "hard", "expert"]
 TINY = Budget(iterations=4)
@@ -308,14 +311,24 @@ def test_time_budget_is_used_without_an_iteration_count() -> None:
     assert isinstance(bot, SearchBot) and bot.last_iterations >= 1
 
 
-def test_every_kind_of_decision_is_answered() -> None:
-    """Random games reach conflicts, war choices, monuments and treasure picks; every level
-    answers each kind with a legal action."""
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, {"conflict", "monument", "treasure"}),
+        ({"wonder": True, "buildings": True}, {"building"}),
+        ({"ruleset": "galaxy"}, {"conflict", "harvest"}),
+    ],
+    ids=["classic", "wonder+buildings", "galaxy"],
+)
+def test_every_kind_of_decision_is_answered(options: dict[str, Any], expected: set[str]) -> None:
+    """Random games reach conflicts, war choices, monuments and treasure picks — and in the
+    variants building offers, wonder points and harvests; every level answers each kind
+    with a legal action."""
     kinds: dict[str, int] = {}
     rng = random.Random(0)
     seed = 0
-    while len(kinds) < 5 and seed < 40:
-        s = new_game({"players": 3}, seed)
+    while not expected <= set(kinds) and seed < 60:
+        s = new_game({"players": 3, **options}, seed)
         seed += 1
         while not s.over:
             seat = to_act(s)
@@ -327,7 +340,34 @@ def test_every_kind_of_decision_is_answered() -> None:
                     choice = make_bot(level, 1).choose(view, TINY)
                     assert choice in view["legal_actions"], (level, stage, choice)
             s, _ = apply(s, rng.choice(view["legal_actions"]))
-    assert {"conflict", "monument", "treasure"} <= set(kinds)
+    assert expected <= set(kinds)
+
+
+def test_every_level_chooses_the_colour_of_a_wonder_point() -> None:
+    """At the end of its turn, its king in the wonder's kingdom, a seat chooses the colour
+    of its wonder point (rare in random play, so from a diagram)."""
+    from diagram import position
+
+    pos = position(
+        """
+        . R . r
+        R R R .
+        . R . .
+        """,
+        leaders="0 black d2",
+        hands=[{"red": 2, "blue": 2, "green": 2}, {"black": 6}],
+        actions_left=0,
+        monuments={"wonder": "b2"},
+        bag=["black"] * 20,
+        wonder=True,
+        spare_treasures=3,
+    )
+    pos["pending"] = {"stage": "wonder_point", "union": None}
+    s = from_position(pos)
+    view = player_view(s, 0)
+    assert view["legal_actions"] == ["point red", "point blue", "point green", "point black"]
+    for level in SMART:
+        assert make_bot(level, 1).choose(view, TINY) in view["legal_actions"]
 
 
 def test_unknown_bot_and_spectator_view() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -39,9 +40,11 @@ def resample_hidden(state: State, seat: int, rng: random.Random) -> State:
     return s
 
 
-def states_of_a_game(seed: int, players: int, open_scoring: bool = False) -> list[State]:
+def states_of_a_game(
+    seed: int, players: int, open_scoring: bool = False, **variants: Any
+) -> list[State]:
     rng = random.Random(seed)
-    state = new_game({"players": players, "open_scoring": open_scoring}, seed)
+    state = new_game({"players": players, "open_scoring": open_scoring, **variants}, seed)
     out = [state]
     while not state.over:
         state, _ = apply(state, rng.choice(legal_actions(state)))
@@ -49,10 +52,20 @@ def states_of_a_game(seed: int, players: int, open_scoring: bool = False) -> lis
     return out
 
 
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"wonder": True, "buildings": True},
+    {"ruleset": "galaxy"},
+]
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4)])
-def test_view_independent_of_hidden_tiles(seed: int, players: int) -> None:
+def test_view_independent_of_hidden_tiles(seed: int, players: int, variant: int) -> None:
+    """Also with the wonder, the buildings and in the galaxy: their pieces and decisions are
+    public, and nothing of them depends on the hidden tiles."""
     rng = random.Random(seed)
-    for state in states_of_a_game(seed, players)[::5]:
+    for state in states_of_a_game(seed, players, **VARIANTS[variant])[::5]:
         if state.over:
             continue
         for seat in range(players):

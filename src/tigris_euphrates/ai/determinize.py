@@ -72,6 +72,8 @@ class Determinizer:
         }
         if view.get("pending") is not None:
             position["pending"] = view["pending"]
+        if view.get("buildings"):
+            position["buildings"] = view["buildings"]
         self.base: State = from_position(position)
         unseen = view["unseen"]
         self.pool: list[int] = [c for c in range(4) for _ in range(unseen[COLOURS[c]])]

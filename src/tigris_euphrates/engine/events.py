@@ -1,4 +1,4 @@
-"""What happened: one small frozen dataclass per kind of event.
+"""What happened: one small dataclass per kind of event (treat them as read-only).
 
 ``apply`` returns them in order. ``event.type`` names the kind and ``event.to_dict()`` is the
 wire form (the fields by name, then ``"type"``; docs/formats.md lists them), which is what
@@ -33,7 +33,7 @@ class Event:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TilePlaced(Event):
     """A tile left the turn player's hand for the board."""
 
@@ -43,7 +43,7 @@ class TilePlaced(Event):
     type: ClassVar[str] = "tile_placed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KingdomsUnited(Event):
     """The tile joins two kingdoms: the union marker is on it."""
 
@@ -52,7 +52,7 @@ class KingdomsUnited(Event):
     type: ClassVar[str] = "kingdoms_united"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PointsScored(Event):
     """Points won; ``reason`` is tile, revolt, war, monument, wonder or building."""
 
@@ -63,7 +63,7 @@ class PointsScored(Event):
     type: ClassVar[str] = "points_scored"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LeaderPlaced(Event):
     """A leader placed, or moved from ``origin``."""
 
@@ -74,7 +74,7 @@ class LeaderPlaced(Event):
     type: ClassVar[str] = "leader_placed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CatastrophePlaced(Event):
     """A catastrophe (galaxy: a weapon ship) on ``cell``; ``removed`` is the colour of the
     tile it destroyed."""
@@ -85,7 +85,7 @@ class CatastrophePlaced(Event):
     type: ClassVar[str] = "catastrophe_placed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TilesSwapped(Event):
     """Tiles discarded by a swap; their colours are private."""
 
@@ -96,7 +96,7 @@ class TilesSwapped(Event):
     private: ClassVar[tuple[str, ...]] = ("tiles",)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TilesDrawn(Event):
     """Tiles drawn from the bag; their colours are private."""
 
@@ -107,7 +107,7 @@ class TilesDrawn(Event):
     private: ClassVar[tuple[str, ...]] = ("tiles",)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ConflictStarted(Event):
     """A revolt or a war begins; support is asked of the attacker, then the defender."""
 
@@ -123,7 +123,7 @@ class ConflictStarted(Event):
     type: ClassVar[str] = "conflict_started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SupportCommitted(Event):
     """Tiles committed to a conflict (they are discarded)."""
 
@@ -134,7 +134,7 @@ class SupportCommitted(Event):
     type: ClassVar[str] = "support_committed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ConflictResolved(Event):
     """Who won a conflict, with both totals."""
 
@@ -147,7 +147,7 @@ class ConflictResolved(Event):
     type: ClassVar[str] = "conflict_resolved"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TilesRemoved(Event):
     """Tiles removed from the board by a war."""
 
@@ -157,7 +157,7 @@ class TilesRemoved(Event):
     type: ClassVar[str] = "tiles_removed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WarChoiceOffered(Event):
     """The placer must choose which war comes next."""
 
@@ -166,7 +166,7 @@ class WarChoiceOffered(Event):
     type: ClassVar[str] = "war_choice"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WarChosen(Event):
     """The war the placer chose."""
 
@@ -175,7 +175,7 @@ class WarChosen(Event):
     type: ClassVar[str] = "war_chosen"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnionResolved(Event):
     """No war is left around the union tile."""
 
@@ -183,7 +183,7 @@ class UnionResolved(Event):
     type: ClassVar[str] = "union_resolved"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LeaderWithdrawn(Event):
     """A leader back with its owner; ``reason`` is withdrawn, revolt, war, no temple or
     catastrophe."""
@@ -195,7 +195,7 @@ class LeaderWithdrawn(Event):
     type: ClassVar[str] = "leader_withdrawn"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MonumentBuilt(Event):
     """A monument on the block whose top-left cell is ``cell``."""
 
@@ -205,7 +205,7 @@ class MonumentBuilt(Event):
     type: ClassVar[str] = "monument_built"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MonumentDeclined(Event):
     """The monument (and wonder) offer declined."""
 
@@ -213,7 +213,7 @@ class MonumentDeclined(Event):
     type: ClassVar[str] = "monument_declined"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WonderBuilt(Event):
     """The wonder on the plus centred on ``cell``."""
 
@@ -222,7 +222,7 @@ class WonderBuilt(Event):
     type: ClassVar[str] = "wonder_built"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BuildingPlaced(Event):
     """A civilization building put on ``cell`` (moved from ``origin``)."""
 
@@ -233,7 +233,7 @@ class BuildingPlaced(Event):
     type: ClassVar[str] = "building_placed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BuildingDeclined(Event):
     """A building offer declined."""
 
@@ -242,7 +242,7 @@ class BuildingDeclined(Event):
     type: ClassVar[str] = "building_declined"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BuildingReturned(Event):
     """A building off the board again (a monument or the wonder was built over it)."""
 
@@ -252,7 +252,7 @@ class BuildingReturned(Event):
     type: ClassVar[str] = "building_returned"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TreasureTaken(Event):
     """A treasure (galaxy: an artifact) taken; ``forced`` when it was the only one that could be."""
 
@@ -262,7 +262,7 @@ class TreasureTaken(Event):
     type: ClassVar[str] = "treasure_taken"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TreasureLost(Event):
     """A treasure (artifact) destroyed with its tile (galaxy ruleset)."""
 
@@ -271,7 +271,7 @@ class TreasureLost(Event):
     type: ClassVar[str] = "treasure_lost"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TreasureChoice(Event):
     """A trader's owner must choose which treasure to take."""
 
@@ -279,7 +279,7 @@ class TreasureChoice(Event):
     type: ClassVar[str] = "treasure_choice"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed(Event):
     """The turn player passed an action."""
 
@@ -287,7 +287,7 @@ class Passed(Event):
     type: ClassVar[str] = "passed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnStarted(Event):
     """The next player's turn."""
 
@@ -295,7 +295,7 @@ class TurnStarted(Event):
     type: ClassVar[str] = "turn_started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver(Event):
     """The end: why, and the result (as in a record)."""
 

@@ -476,16 +476,19 @@ def check(state: State, action: Action) -> None:
     if state.over:
         raise _illegal("game-over", "the game is over")
     opts = state.options
-    if isinstance(action, BuildWonder | TakePoint) and not opts.wonder:
-        raise _illegal("no-wonder", "the wonder variant is not in play in this game")
-    if isinstance(action, PlaceBuilding) and not opts.buildings:
-        raise _illegal("no-buildings", "the buildings variant is not in play in this game")
-    if isinstance(action, BuildMonument) and not opts.rules.monuments:
-        raise _illegal("no-monuments", f"there are no monuments in the {opts.ruleset} ruleset")
-    d = state.decision
-    if not isinstance(action, ANSWERS[type(d) if d is not None else None]):
-        words = DECISION_WORDS[type(d) if d is not None else None]
-        raise _illegal("wrong-decision", f"the decision now is {words}, not {action}")
+    pending = state.pending
+    d = pending[-1] if pending else None
+    kind = type(d) if d is not None else None
+    if not isinstance(action, ANSWERS[kind]):
+        if isinstance(action, BuildWonder | TakePoint) and not opts.wonder:
+            raise _illegal("no-wonder", "the wonder variant is not in play in this game")
+        if isinstance(action, PlaceBuilding) and not opts.buildings:
+            raise _illegal("no-buildings", "the buildings variant is not in play in this game")
+        if isinstance(action, BuildMonument) and not opts.rules.monuments:
+            raise _illegal("no-monuments", f"there are no monuments in the {opts.ruleset} ruleset")
+        raise _illegal(
+            "wrong-decision", f"the decision now is {DECISION_WORDS[kind]}, not {action}"
+        )
     if isinstance(action, PlaceTile):
         _check_tile(state, action.colour, action.cell)
     elif isinstance(action, PlaceLeader):
@@ -510,6 +513,8 @@ def check(state: State, action: Action) -> None:
         _check_monument(state, d, action)
     elif isinstance(action, BuildWonder):
         assert isinstance(d, MonumentOffer)
+        if not opts.wonder:
+            raise _illegal("no-wonder", "the wonder variant is not in play in this game")
         if action.cell not in d.centres:
             where = ", ".join(CELL_NAMES[c] for c in d.centres) or "none"
             raise _illegal(

@@ -468,7 +468,8 @@ def _lose_treasures(s: State, ev: Events, cells: Mask, reason: str) -> None:
 def _after_tile(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     """A tile is placed and scored (a union tile: its wars are over): the building offer,
     then the monument or wonder offer, then the end of the action."""
-    if s.options.buildings:
+    opts = s.options
+    if opts.buildings:
         targets = building_targets(s, cell, colour)
         if targets:
             _push(s, BuildingOffer(s.turn, colour, cell, targets))
@@ -479,12 +480,13 @@ def _after_tile(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
 def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     """Offer a monument on a completed 2×2 block, or the wonder on a plus, if any; else the
     action ends."""
-    if s.options.rules.monuments:
+    opts = s.options
+    if opts.rules.monuments:
         blocks: tuple[Cell, ...] = ()
         if any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
             up = s.tiles[colour] & ~s.facedown
             blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
-        centres = wonder_centres(s, cell, colour)
+        centres = wonder_centres(s, cell, colour) if opts.wonder else ()
         if blocks or centres:
             _push(s, MonumentOffer(s.turn, colour, blocks, centres))
             return
@@ -516,14 +518,23 @@ def _return_buildings(s: State, ev: Events, cells: Mask, reason: str) -> None:
     """Buildings standing on ``cells`` (now face down) go back off the board."""
     for colour, at in enumerate(s.buildings):
         if at >= 0 and cells >> at & 1:
-            s.buildings[colour] = -1
+            s.buildings = _with(s.buildings, colour, -1)
             if ev is not None:
                 ev.append(BuildingReturned(COLOURS[colour], CELL_NAMES[at], reason))
 
 
+def _with(
+    row: tuple[Cell, Cell, Cell, Cell], colour: Colour, cell: Cell
+) -> tuple[Cell, Cell, Cell, Cell]:
+    """``row`` with ``colour``'s entry replaced by ``cell``."""
+    out = list(row)
+    out[colour] = cell
+    return out[0], out[1], out[2], out[3]
+
+
 def _place_building(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     origin = s.buildings[colour]
-    s.buildings[colour] = cell
+    s.buildings = _with(s.buildings, colour, cell)
     if ev is not None:
         before = CELL_NAMES[origin] if origin >= 0 else None
         ev.append(BuildingPlaced(s.turn, COLOURS[colour], CELL_NAMES[cell], before))
@@ -578,7 +589,7 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     """The end of the turn (§5; §11 for the wonder point and the harvest), up to the next
     decision it needs, if any."""
     seat = s.turn
-    if not after_wonder and king_at_wonder(s):
+    if not after_wonder and s.wonder >= 0 and king_at_wonder(s):
         _push(s, WonderPoint(seat))
         return
     occ = s.occupied()

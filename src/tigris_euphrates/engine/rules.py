@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 def building_cells(state: State) -> Mask:
     """The cells of the civilization buildings on the board (buildings variant)."""
     out = 0
-    for cell in state.buildings:
-        if cell >= 0:
-            out |= 1 << cell
+    if state.options.buildings:
+        for cell in state.buildings:
+            if cell >= 0:
+                out |= 1 << cell
     return out
 
 
@@ -69,13 +70,8 @@ class Ruleset:
     def catastrophe_targets(self, state: State) -> Mask:
         """Empty cells and tiles, but not a leader, a treasure, a face-down (monument or
         wonder) tile, another catastrophe or a building's tile (§5.3)."""
-        return FULL & ~(
-            state.lmask
-            | state.treasures
-            | state.facedown
-            | state.catastrophes
-            | building_cells(state)
-        )
+        out = FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
+        return out & ~building_cells(state) if state.options.buildings else out
 
     def war_losses(self, state: State, colour: Colour, kingdom: Mask, loser: Cell) -> Mask:
         """The face-up tiles of ``colour`` a war removes from the loser's ``kingdom``: all but
@@ -84,7 +80,7 @@ class Ruleset:
         removed = state.tiles[colour] & ~state.facedown & kingdom & ~state.treasures
         if colour == RED:
             removed &= ~dilate(state.lmask & ~(1 << loser))
-        return removed & ~building_cells(state)
+        return removed & ~building_cells(state) if state.options.buildings else removed
 
 
 #: Every ruleset by name (filled by the modules that define them).

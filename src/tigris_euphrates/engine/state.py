@@ -9,7 +9,7 @@ complete: saving, replay, search and the server all work on the same thing.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .board import (
@@ -85,10 +85,11 @@ class Options:
             ruleset=ruleset,
         )
 
-    @property
-    def rules(self) -> Ruleset:
-        """The ruleset object of ``ruleset`` (``rules.RULESETS``)."""
-        return RULESETS[self.ruleset]
+    #: The ruleset object of ``ruleset`` (``rules.RULESETS``), looked up once.
+    rules: Ruleset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", RULESETS[self.ruleset])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,7 +164,7 @@ class State:
     #: The union tile while its wars are resolved, else -1.
     union: Cell
     #: Buildings variant: the cell of each colour's building, -1 off the board.
-    buildings: list[Cell]
+    buildings: tuple[Cell, Cell, Cell, Cell]
     #: Wonder variant: the centre of the built wonder, -1 while unbuilt.
     wonder: Cell
     over: bool
@@ -194,7 +195,7 @@ class State:
         s.actions_left = self.actions_left
         s.pending = self.pending
         s.union = self.union
-        s.buildings = self.buildings[:]
+        s.buildings = self.buildings
         s.wonder = self.wonder
         s.over = self.over
         s.end = self.end
@@ -326,7 +327,7 @@ def blank_state(options: Options) -> State:
     s.actions_left = 2
     s.pending = ()
     s.union = -1
-    s.buildings = [-1, -1, -1, -1]
+    s.buildings = (-1, -1, -1, -1)
     s.wonder = -1
     s.over = False
     s.end = None

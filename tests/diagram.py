@@ -48,11 +48,16 @@ def position(
     scores: list[dict[str, int]] | None = None,
     catastrophes: list[int] | None = None,
     monuments: dict[str, str] | None = None,
+    buildings: dict[str, str] | None = None,
     spare_treasures: int = 0,
     **options: Any,
 ) -> dict[str, Any]:
     """A ``tne-position/1`` object for the diagram (see the module docstring).
 
+    ``monuments`` maps built monuments (and, in the wonder variant, ``"wonder"``) to their
+    cells. ``buildings`` (colour -> cell of the buildings on the board, ``{}`` for none) is
+    written only when given, and giving it turns the buildings variant on (the option of the
+    same name cannot be passed through ``options``).
     ``spare_treasures`` (0 to 4) adds that many isolated temples with a treasure on row 11
     (p11, n11, l11, j11), so that a scenario does not end the game by the treasure rule.
     """
@@ -98,7 +103,9 @@ def position(
     scores = scores or [{} for _ in range(players)]
     cats = catastrophes or [2] * players
     opts = {"players": players, "board": {"grid": grid}, **options}
-    return {
+    if buildings is not None:
+        opts["buildings"] = True
+    pos: dict[str, Any] = {
         "format": "tne-position/1",
         "options": opts,
         "cells": cells,
@@ -120,6 +127,9 @@ def position(
         "turn": {"player": turn, "actions_left": actions_left},
         "over": False,
     }
+    if buildings is not None:
+        pos["buildings"] = buildings
+    return pos
 
 
 def state(diagram: str, **kwargs: Any) -> State:
@@ -203,6 +213,22 @@ def assert_illegal(s: State, action: str, code: str, words: str = "") -> str:
         apply(s, action)
     assert info.value.code == code, info.value
     assert words in str(info.value), str(info.value)
+    assert to_position(s) == before
+    assert action not in legal(s)
+    return str(info.value)
+
+
+def assert_refused(s: State, action: str) -> str:
+    """``action`` raises IllegalAction (whatever its code), is not among the legal actions,
+    and leaves the state unchanged. Returns the message. For rules whose error code is not
+    fixed yet (the variants)."""
+    import pytest
+
+    from tigris_euphrates import IllegalAction, apply, to_position
+
+    before = to_position(s)
+    with pytest.raises(IllegalAction) as info:
+        apply(s, action)
     assert to_position(s) == before
     assert action not in legal(s)
     return str(info.value)

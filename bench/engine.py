@@ -36,9 +36,14 @@ from tigris_euphrates.engine import (
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def fast_game(players: int, seed: int) -> int:
+#: The variants' own rows: the wonder and the buildings together, and the galaxy ruleset.
+WONDER_BUILDINGS = {"wonder": True, "buildings": True}
+GALAXY = {"ruleset": "galaxy"}
+
+
+def fast_game(players: int, seed: int, options: dict[str, object] | None = None) -> int:
     rng = random.Random(seed)
-    s = new_game({"players": players}, seed)
+    s = new_game({"players": players, **(options or {})}, seed)
     n = 0
     while not s.over:
         s = apply_unchecked(s, sample_legal(s, rng))
@@ -46,9 +51,9 @@ def fast_game(players: int, seed: int) -> int:
     return n
 
 
-def api_game(players: int, seed: int) -> int:
+def api_game(players: int, seed: int, options: dict[str, object] | None = None) -> int:
     rng = random.Random(seed)
-    s = new_game({"players": players}, seed)
+    s = new_game({"players": players, **(options or {})}, seed)
     n = 0
     while not s.over:
         s, _ = apply(s, rng.choice(legal_actions(s)))
@@ -100,6 +105,13 @@ def main() -> None:
     figures["games_per_s_4p_fast"], _ = rate(lambda i: fast_game(4, i), args.seconds)
     figures["games_per_s_2p_api"], _ = rate(lambda i: api_game(2, i), args.seconds)
     figures["games_per_s_4p_api"], _ = rate(lambda i: api_game(4, i), args.seconds)
+    for key, opts in (("wonder_buildings", WONDER_BUILDINGS), ("galaxy", GALAXY)):
+        figures[f"games_per_s_2p_fast_{key}"], _ = rate(
+            lambda i, o=opts: fast_game(2, i, o), args.seconds
+        )
+        figures[f"games_per_s_2p_api_{key}"], _ = rate(
+            lambda i, o=opts: api_game(2, i, o), args.seconds
+        )
 
     states = sample_states(2000)
     copies = [fresh(s) for s in states]
@@ -158,6 +170,15 @@ def _table(result: dict[str, object]) -> str:
         ("random 2-player games/s (public API, checked apply + events)", f["games_per_s_2p_api"]),
         ("random 4-player games/s (public API, checked apply + events)", f["games_per_s_4p_api"]),
         (
+            "random 2-player games/s, wonder + buildings (fast path / public API)",
+            f"{f['games_per_s_2p_fast_wonder_buildings']:,.0f} / "
+            f"{f['games_per_s_2p_api_wonder_buildings']:,.0f}",
+        ),
+        (
+            "random 2-player games/s, galaxy ruleset (fast path / public API)",
+            f"{f['games_per_s_2p_fast_galaxy']:,.0f} / {f['games_per_s_2p_api_galaxy']:,.0f}",
+        ),
+        (
             f"`legal_actions` calls/s (mean list size {f['mean_legal_actions']:.0f})",
             f["legal_actions_per_s"],
         ),
@@ -172,7 +193,10 @@ def _table(result: dict[str, object]) -> str:
         "| figure | value |",
         "|---|---:|",
     ]
-    lines += [f"| {name} | {value:,.0f} |" for name, value in rows]
+    lines += [
+        f"| {name} | {value if isinstance(value, str) else f'{value:,.0f}'} |"
+        for name, value in rows
+    ]
     return "\n".join(lines)
 
 

@@ -23,6 +23,7 @@ from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
     EngineError,
+    Options,
     from_position,
     legal_actions,
     player_view,
@@ -41,13 +42,40 @@ app = typer.Typer(help="Tigris & Euphrates: rules engine, bots and tools.", no_a
 console = Console()
 
 
-def _options(players: int, board: str, english: bool, open_scoring: bool) -> dict[str, Any]:
-    return {
+def _options(
+    players: int,
+    board: str,
+    english: bool,
+    open_scoring: bool,
+    wonder: bool = False,
+    buildings: bool = False,
+    ruleset: str = "classic",
+    extra: str | None = None,
+) -> dict[str, Any]:
+    """The game options of the flags, then those of ``--options`` (a JSON object, as in a
+    record's ``options``), validated by the engine."""
+    options: dict[str, Any] = {
         "players": players,
         "board": board,
         "english_variant": english,
         "open_scoring": open_scoring,
+        "wonder": wonder,
+        "buildings": buildings,
+        "ruleset": ruleset,
     }
+    if extra:
+        try:
+            more = json.loads(extra)
+        except ValueError as e:
+            raise typer.BadParameter(f"--options is not JSON: {e}") from e
+        if not isinstance(more, dict):
+            raise typer.BadParameter('--options is a JSON object, e.g. \'{"ruleset": "galaxy"}\'')
+        options.update(more)
+    try:
+        Options.from_dict(options)
+    except EngineError as e:
+        raise typer.BadParameter(str(e)) from e
+    return options
 
 
 def play_bot_game(
@@ -72,6 +100,13 @@ def selfplay(
     board: Annotated[str, typer.Option(help="standard or advanced")] = "standard",
     english: Annotated[bool, typer.Option(help="English variant (support limits)")] = False,
     open_scoring: Annotated[bool, typer.Option(help="open scoring")] = False,
+    wonder: Annotated[bool, typer.Option(help="the wonder variant")] = False,
+    buildings: Annotated[bool, typer.Option(help="the civilization buildings variant")] = False,
+    ruleset: Annotated[str, typer.Option(help="classic or galaxy")] = "classic",
+    options_json: Annotated[
+        str | None,
+        typer.Option("--options", help='options as JSON, e.g. \'{"ruleset": "galaxy"}\''),
+    ] = None,
     save: Annotated[Path | None, typer.Option(help="folder for the game records")] = None,
     show: Annotated[bool, typer.Option(help="draw the final board of each game")] = False,
 ) -> None:
@@ -81,7 +116,12 @@ def selfplay(
         names = names * players
     if len(names) != players:
         raise typer.BadParameter(f"give one bot or {players} bots, not {len(names)}")
-    options = _options(players, board, english, open_scoring)
+    options = _options(
+        players, board, english, open_scoring, wonder, buildings, ruleset, options_json
+    )
+    players = options["players"]
+    if len(names) != players:
+        raise typer.BadParameter(f"give one bot or {players} bots, not {len(names)}")
     wins: Counter[int] = Counter()
     ends: Counter[str] = Counter()
     lengths: list[int] = []

@@ -4,11 +4,18 @@ and a refused action names its rule and leaves the state untouched."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from tigris_euphrates import IllegalAction, apply, legal_actions, new_game, to_position
-from tigris_euphrates.engine import MonumentOffer
+from tigris_euphrates.engine import (
+    NCELLS,
+    BuildWonder,
+    MonumentOffer,
+    PlaceBuilding,
+    TakePoint,
+)
 from tigris_euphrates.engine.actions import (
     CATASTROPHE_ACTIONS,
     COMMIT_ACTIONS,
@@ -52,12 +59,23 @@ def universe(state: State) -> list[Action]:
     if isinstance(offer, MonumentOffer):
         near = {t + d for t in offer.blocks for d in (-17, -16, -1, 0, 1, 16)}
         acts += [BuildMonument(m, t) for m in range(6) for t in near if t in BLOCKS]
+    acts += [BuildWonder(i) for i in range(NCELLS)]
+    acts += [TakePoint(c) for c in range(4)]
+    acts += [PlaceBuilding(c, i) for c in range(4) for i in range(NCELLS)]
     return acts
 
 
-def sample_states(seed: int, players: int, every: int = 9) -> list[State]:
+#: The option sets the legality tests sample: the classic game, the wonder and the
+#: buildings together, and the galaxy ruleset.
+VARIANTS: list[dict[str, Any]] = [{}, {"wonder": True, "buildings": True}, {"ruleset": "galaxy"}]
+
+
+def sample_states(
+    seed: int, players: int, every: int = 9, variant: dict[str, Any] | None = None
+) -> list[State]:
     rng = random.Random(seed)
-    state = new_game({"players": players, "english_variant": seed % 2 == 1}, seed)
+    options = {"players": players, "english_variant": seed % 2 == 1, **(variant or {})}
+    state = new_game(options, seed)
     out = []
     step = 0
     while not state.over:
@@ -68,9 +86,11 @@ def sample_states(seed: int, players: int, every: int = 9) -> list[State]:
     return out
 
 
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4), (4, 2)])
-def test_check_agrees_with_legal_actions(seed: int, players: int) -> None:
-    for state in sample_states(seed, players)[:60]:
+def test_check_agrees_with_legal_actions(seed: int, players: int, variant: int) -> None:
+    """``check`` accepts exactly ``legal_actions``, in the classic game and the variants."""
+    for state in sample_states(seed, players, variant=VARIANTS[variant])[:60]:
         legal = set(legal_actions(state))
         accepted = set()
         for a in universe(state):
@@ -109,9 +129,10 @@ def test_sample_legal_draws_only_legal_actions() -> None:
             assert sample_legal(state, rng) in legal
 
 
-def test_unchecked_path_agrees_with_apply() -> None:
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_unchecked_path_agrees_with_apply(variant: int) -> None:
     rng = random.Random(11)
-    state = new_game({"players": 4}, 11)
+    state = new_game({"players": 4, **VARIANTS[variant]}, 11)
     while not state.over:
         a = rng.choice(legal_actions(state))
         checked, _ = apply(state, a)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from .board import FULL
-from .kingdoms import touch_counts_of
 from .rules import RULESETS, Ruleset
 from .types import Cell, Colour, Mask
 
@@ -43,9 +42,9 @@ class Galaxy(Ruleset):
         "a leader may not link two regions (galaxy: it may touch only one group of settled systems)"
     )
 
-    def leader_blocked(self, occupied: Mask, kingdom_twos: Mask, regions: list[Mask]) -> Mask:
+    def leader_blocked(self, occupied: Mask, kingdom_twos: Mask, region_twos: Mask) -> Mask:
         """Cells touching two or more regions, with or without leaders."""
-        return touch_counts_of(regions)[0]
+        return region_twos
 
     def catastrophe_targets(self, state: State) -> Mask:
         """Any system not already destroyed."""

@@ -154,15 +154,36 @@ def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
         home = next(k for k in ks if k & here) & ~here
         twos = touch_counts_of(others + kingdoms(home, state.lmask & home))[0]
     rules = state.options.rules
-    blocked = rules.leader_blocked(occ, twos, regions_of(occ) if rules.needs_regions else [])
+    blocked = rules.leader_blocked(
+        occ, twos, region_twos(state, here) if rules.needs_regions else 0
+    )
     red = state.tiles[RED] & ~state.facedown
     empty = FULL & ~(occ | state.catastrophes)
     return empty & ~state.options.board.rivers & dilate(red) & ~blocked & ~here
 
 
-def regions_of(occupied: Mask) -> list[Mask]:
-    """Every region of ``occupied`` (tiles and leaders), as masks."""
-    return kingdoms(occupied, occupied)
+#: Every region of a board by its occupied cells, and the cells touching two or more of them
+#: (searches and playouts meet the same boards many times). Cleared when full.
+_REGIONS: dict[Mask, tuple[list[Mask], Mask]] = {}
+
+
+def region_twos(state: State, lifted: Mask = 0) -> Mask:
+    """The cells touching two or more regions (tiles and leaders, with or without leaders),
+    with the leader on ``lifted`` (a one-cell mask, or 0) taken off the board: only the
+    region it stood in changes."""
+    occ = state.occupied()
+    t = _REGIONS.get(occ)
+    if t is None:
+        if len(_REGIONS) >= 20_000:
+            _REGIONS.clear()
+        regions = kingdoms(occ, occ)
+        t = _REGIONS[occ] = (regions, touch_counts_of(regions)[0])
+    if not lifted:
+        return t[1]
+    regions = t[0]
+    home = next(r for r in regions if r & lifted) & ~lifted
+    rest = [r for r in regions if not r & lifted]
+    return touch_counts_of(rest + kingdoms(home, home))[0]
 
 
 def catastrophe_targets(state: State) -> Mask:

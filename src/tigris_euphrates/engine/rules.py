@@ -58,13 +58,14 @@ class Ruleset:
     def __repr__(self) -> str:
         return f"RULESETS[{self.name!r}]"
 
-    def leader_blocked(self, occupied: Mask, kingdom_twos: Mask, regions: list[Mask]) -> Mask:
+    def leader_blocked(self, occupied: Mask, kingdom_twos: Mask, region_twos: Mask) -> Mask:
         """Cells a leader may not go to (the leader being moved already lifted from
         ``occupied``): here, cells touching two or more kingdoms (``kingdom_twos``).
-        ``regions`` is filled by callers only for rulesets that ask (``needs_regions``)."""
+        ``region_twos``, the cells touching two or more regions of any kind, is given only
+        to rulesets that ask for it (``needs_regions``)."""
         return kingdom_twos
 
-    #: Whether ``leader_blocked`` needs every region of the board.
+    #: Whether ``leader_blocked`` needs the cells touching two or more regions.
     needs_regions: ClassVar[bool] = False
 
     def catastrophe_targets(self, state: State) -> Mask:

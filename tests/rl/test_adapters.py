@@ -4,28 +4,61 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
+import pytest
 from pettingzoo.test import api_test
 
 from tigris_euphrates.engine import legal_actions, new_game, player_view
 from tigris_euphrates.engine.legal import sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
 from tigris_euphrates.rl import NUM_ACTIONS, decode, encode, env, mask_of, observe
+from tigris_euphrates.rl.codec import CODEC_VERSION
 from tigris_euphrates.rl.observation import FEATURES, PLANES
+
+#: Some indices of the classic codec (version 1), which must never change meaning.
+CLASSIC = {
+    0: "tile red a1",
+    704: "leader red a1",
+    1409: "withdraw blue",
+    1412: "catastrophe a1",
+    1588: "swap black=1",
+    1797: "pass",
+    1798: "commit 0",
+    1805: "war red",
+    1809: "monument red-blue a1",
+    2865: "decline",
+    2866: "treasure a1",
+    3041: "treasure p11",
+}
+
+#: The option sets the research adapters must support: every variant.
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"wonder": True, "buildings": True, "english_variant": True},
+    {"ruleset": "galaxy", "board": "advanced"},
+]
 
 
 def test_codec_round_trips_every_index() -> None:
-    assert NUM_ACTIONS == 3042
+    assert NUM_ACTIONS == 3926 and CODEC_VERSION == 2
+    for i, text in CLASSIC.items():
+        assert str(decode(i)) == text  # the version-1 indices keep their meaning
+    assert str(decode(3042)) == "wonder a1"
+    assert str(decode(3042 + 176)) == "point red"
+    assert str(decode(3042 + 180)) == "building red a1"
+    assert str(decode(NUM_ACTIONS - 1)) == "building black p11"
     for i in range(NUM_ACTIONS):
         a = decode(i)
         assert encode(a) == i
         assert encode(str(a)) == i
 
 
-def test_masks_mark_exactly_the_legal_actions() -> None:
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_masks_mark_exactly_the_legal_actions(variant: int) -> None:
     rng = random.Random(4)
-    s = new_game({"players": 4}, 4)
+    s = new_game({"players": 4, **VARIANTS[variant]}, 4)
     while not s.over:
         legal = legal_actions(s)
         mask = mask_of(legal)
@@ -46,6 +79,37 @@ def test_pettingzoo_api() -> None:
         warnings.simplefilter("ignore")
         api_test(env(players=2), num_cycles=200, verbose_progress=False)
         api_test(env(players=4, options={"board": "advanced"}), num_cycles=100)
+
+
+@pytest.mark.parametrize("variant", range(1, len(VARIANTS)))
+def test_pettingzoo_api_for_each_variant(variant: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(players=3, options=VARIANTS[variant]), num_cycles=200)
+
+
+def test_observations_show_the_wonder_and_the_buildings() -> None:
+    """Planes 28 (the wonder's five cells) and 29 (buildings), and the variant features."""
+    from diagram import position
+    from tigris_euphrates import from_position
+
+    pos = position(
+        """
+        . R . r r r
+        R R R . . .
+        . R . . . .
+        """,
+        leaders="0 black d2",
+        monuments={"wonder": "b2"},
+        buildings={"red": "e1"},
+        bag=["black"] * 20,
+        wonder=True,
+        spare_treasures=3,
+    )
+    planes, features = observe(player_view(from_position(pos), 0))
+    assert planes[28].sum() == 5 and planes[28, 1, 1] == 1  # b2 and its four neighbours
+    assert planes[29].sum() == 1 and planes[29, 0, 4] == 1  # the red building on e1
+    assert list(features[-5:]) == [1.0, 1.0, 0.0, 0.0, 0.0]  # wonder, buildings on
 
 
 def test_full_game_through_the_env() -> None:

@@ -48,6 +48,13 @@ def test_lineups_and_options() -> None:
         "open_scoring": True,
     }
     assert parse_options("board=advanced,open_scoring=false", 2)["open_scoring"] is False
+    # The variants, by name or as the JSON options of a record; bad combinations refused
+    # before any game is played.
+    assert parse_options("wonder,buildings", 2) == {"players": 2, "wonder": True, "buildings": True}
+    assert parse_options('{"ruleset": "galaxy"}', 4) == {"players": 4, "ruleset": "galaxy"}
+    for bad in ("galaxy,wonder", '{"ruleset": "moon"}', "{not json"):
+        with pytest.raises(ValueError):
+            parse_options(bad, 2)
     lo, hi = wilson(95, 100)
     assert lo < 0.95 < hi
     assert lo > 0.88
@@ -210,3 +217,12 @@ def test_bot_lists_are_split_on_commas() -> None:
         "greedy",
         "greedy",
     ]
+
+
+@pytest.mark.parametrize("options", ["wonder,buildings", "galaxy"])
+def test_a_tournament_plays_the_variants(options: str) -> None:
+    s = run_tournament(
+        ["greedy", "random"], games=2, seed=3, jobs=1, options=parse_options(options, 2)
+    )
+    assert s["games"] == 2
+    assert s["options"] == parse_options(options, 2)

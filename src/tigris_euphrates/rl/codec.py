@@ -1,9 +1,12 @@
-"""A fixed integer encoding of every action (3042 indices), stable across versions.
+"""A fixed integer encoding of every action (3926 indices), stable across versions.
 
 Blocks, in order: tile (colour × cell), leader (colour × cell), withdraw (colour),
 catastrophe (cell), swap (the 209 count vectors of 1–6 tiles, in ``swap_options`` order),
 pass, commit 0–6, war (colour), monument (monument × top-left cell), decline,
-treasure (cell). Cells are ``row * 16 + col``; colours red, blue, green, black.
+treasure (cell; also the galaxy's harvest) — the 3042 indices of version 1, the classic game —
+then, appended in version 2 for the variants: wonder (centre cell), point (colour), building
+(colour × cell). An index never changes meaning: new actions get new blocks at the end.
+Cells are ``row * 16 + col``; colours red, blue, green, black.
 """
 
 from __future__ import annotations
@@ -23,14 +26,17 @@ from ..engine import (
     WITHDRAW_ACTIONS,
     Action,
     BuildMonument,
+    BuildWonder,
     ChooseWar,
     Commit,
     Decline,
     Pass,
+    PlaceBuilding,
     PlaceCatastrophe,
     PlaceLeader,
     PlaceTile,
     Swap,
+    TakePoint,
     TakeTreasure,
     Withdraw,
     parse_action,
@@ -52,7 +58,14 @@ WAR_AT = COMMIT_AT + 7
 MONUMENT_AT = WAR_AT + 4
 DECLINE_AT = MONUMENT_AT + 6 * NCELLS
 TREASURE_AT = DECLINE_AT + 1
-NUM_ACTIONS = TREASURE_AT + NCELLS
+CLASSIC_ACTIONS = TREASURE_AT + NCELLS
+WONDER_AT = CLASSIC_ACTIONS
+POINT_AT = WONDER_AT + NCELLS
+BUILDING_AT = POINT_AT + 4
+NUM_ACTIONS = BUILDING_AT + 4 * NCELLS
+
+#: The codec's version: 1 had the classic blocks only; 2 appended the variants' blocks.
+CODEC_VERSION = 2
 
 
 def encode(action: Action | str) -> int:
@@ -82,7 +95,13 @@ def encode(action: Action | str) -> int:
         return DECLINE_AT
     if isinstance(a, TakeTreasure):
         return TREASURE_AT + a.cell
-    raise ValueError(f"{a} has no index in the classic codec")
+    if isinstance(a, BuildWonder):
+        return WONDER_AT + a.cell
+    if isinstance(a, TakePoint):
+        return POINT_AT + a.colour
+    if isinstance(a, PlaceBuilding):
+        return BUILDING_AT + a.colour * NCELLS + a.cell
+    raise ValueError(f"{a} has no index in the codec")
 
 
 def decode(index: int) -> Action:
@@ -111,7 +130,14 @@ def decode(index: int) -> Action:
         return BuildMonument(i // NCELLS, i % NCELLS)
     if index == DECLINE_AT:
         return DECLINE
-    return TREASURE_ACTIONS[index - TREASURE_AT]
+    if index < WONDER_AT:
+        return TREASURE_ACTIONS[index - TREASURE_AT]
+    if index < POINT_AT:
+        return BuildWonder(index - WONDER_AT)
+    if index < BUILDING_AT:
+        return TakePoint(index - POINT_AT)
+    i = index - BUILDING_AT
+    return PlaceBuilding(i // NCELLS, i % NCELLS)
 
 
 def mask_of(legal: Iterable[Action | str]) -> list[int]:

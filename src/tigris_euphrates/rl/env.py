@@ -15,12 +15,19 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import State, apply, new_game, player_view, ranks, seat_totals, to_act, to_position
+from ..engine import (
+    Options,
+    State,
+    apply,
+    new_game,
+    player_view,
+    ranks,
+    seat_totals,
+    to_act,
+    to_position,
+)
 from .codec import NUM_ACTIONS, decode, mask_of
 from .observation import FEATURES, PLANES, observe
-
-#: Game options the codec does not cover yet.
-_VARIANTS = ("wonder", "buildings", "ruleset")
 
 
 class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
@@ -40,12 +47,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.game_options = {**(options or {}), "players": players}
-        variant = {k: v for k, v in self.game_options.items() if k in _VARIANTS and v}
-        if variant and variant != {"ruleset": "classic"}:
-            raise ValueError(
-                "the fixed action codec covers the classic game's actions only: the wonder, "
-                f"the buildings and the galaxy ruleset are not supported here ({variant})"
-            )
+        Options.from_dict(self.game_options)  # refused here, with the engine's message
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = list(self.possible_agents)
         self.render_mode = render_mode

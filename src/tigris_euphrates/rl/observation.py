@@ -11,17 +11,29 @@ from typing import Any
 import numpy as np
 
 COLOURS = ("red", "blue", "green", "black")
-STAGES = ("action", "conflict", "war", "monument", "treasure")
+STAGES = (
+    "action",
+    "conflict",
+    "war",
+    "monument",
+    "treasure",
+    "building",
+    "wonder_point",
+    "harvest",
+)
 
 # Planes: 0-3 face-up tiles by colour, 4 face-down tiles, 5 treasures, 6 special treasure
 # cells, 7 catastrophes, 8 rivers, 9-24 leaders (relative seat × colour), 25 union tile,
-# 26 blocks offered for a monument, 27 treasures that may be picked now.
-PLANES = 28
+# 26 blocks offered for a monument, 27 treasures that may be taken now (a pick or the
+# galaxy's harvest), 28 the wonder's five cells, 29 buildings (the tile's colour tells which),
+# 30 wonder centres offered, 31 cells a building may go to now.
+PLANES = 32
 # Features: own hand (4), own score (5), visible scores of others (3 × 5, 0 when hidden),
 # hand sizes (4), catastrophes left (4), leaders off board (4 × 4), bag size, unseen (4),
-# actions left, stage (5), my role in a conflict (attacker, defender), conflict bases (2),
-# attacker commitment, players (3: 2/3/4), my turn, I act now.
-FEATURES = 4 + 5 + 15 + 4 + 4 + 16 + 1 + 4 + 1 + 5 + 2 + 2 + 1 + 3 + 1 + 1
+# actions left, stage (8), my role in a conflict (attacker, defender), conflict bases (2),
+# attacker commitment, players (3: 2/3/4), my turn, I act now, the variants in play (wonder,
+# buildings, galaxy ruleset), English variant, open scoring.
+FEATURES = 4 + 5 + 15 + 4 + 4 + 16 + 1 + 4 + 1 + 8 + 2 + 2 + 1 + 3 + 1 + 1 + 3 + 2
 
 
 def _rc(name: str) -> tuple[int, int]:
@@ -61,9 +73,24 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     for name in (pending.get("monument") or {}).get("blocks", []):
         r, c = _rc(name)
         planes[26, r : r + 2, c : c + 2] = 1
-    for name in (pending.get("treasure") or {}).get("cells", []):
+    for kind in ("treasure", "harvest"):
+        for name in (pending.get(kind) or {}).get("cells", []):
+            r, c = _rc(name)
+            planes[27, r, c] = 1
+    wonder = view["monuments"].get("wonder")
+    if wonder:
+        r, c = _rc(wonder)
+        for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+            planes[28, r + dr, c + dc] = 1
+    for name in (view.get("buildings") or {}).values():
         r, c = _rc(name)
-        planes[27, r, c] = 1
+        planes[29, r, c] = 1
+    for name in (pending.get("monument") or {}).get("centres", []):
+        r, c = _rc(name)
+        planes[30, r, c] = 1
+    for name in (pending.get("building") or {}).get("cells", []):
+        r, c = _rc(name)
+        planes[31, r, c] = 1
 
     f: list[float] = []
     players = view["players"]
@@ -100,6 +127,12 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     f += [1.0 if n == k else 0.0 for k in (2, 3, 4)]
     f.append(1.0 if view["turn"]["player"] == seat else 0.0)
     f.append(1.0 if view["to_act"] == seat else 0.0)
+    options = view["options"]
+    f.append(1.0 if options.get("wonder") else 0.0)
+    f.append(1.0 if options.get("buildings") else 0.0)
+    f.append(1.0 if options.get("ruleset") == "galaxy" else 0.0)
+    f.append(1.0 if options.get("english_variant") else 0.0)
+    f.append(1.0 if options.get("open_scoring") else 0.0)
     features = np.asarray(f, dtype=np.float32)
     assert features.shape == (FEATURES,)
     return planes, features

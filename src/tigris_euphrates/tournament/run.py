@@ -20,15 +20,29 @@ from pathlib import Path
 from typing import Any
 
 from ..ai import Budget, level_config, make_bot
+from ..engine import EngineError, Options
 from .plots import plot_ratings
 from .referee import play_game
 from .stats import places, summarize
 
 
 def parse_options(text: str | None, players: int) -> dict[str, Any]:
-    """Game options from ``key=value,...`` (bare ``advanced``, ``english``, ``open`` allowed)."""
+    """Game options from ``key=value,...`` (bare ``advanced``, ``english``, ``open``,
+    ``wonder``, ``buildings``, ``galaxy`` allowed) or a JSON object as in a record's
+    ``options``; validated by the engine."""
     opts: dict[str, Any] = {"players": players}
     if not text:
+        return opts
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise ValueError(f"options are not valid JSON: {e}") from e
+        if not isinstance(data, dict):
+            raise ValueError("options in JSON are an object")
+        opts.update(data)
+        opts["players"] = players
+        _validate(opts)
         return opts
     aliases = {
         "advanced": ("board", "advanced"),
@@ -38,6 +52,9 @@ def parse_options(text: str | None, players: int) -> dict[str, Any]:
         "open": ("open_scoring", True),
         "open_scoring": ("open_scoring", True),
         "hidden": ("open_scoring", False),
+        "wonder": ("wonder", True),
+        "buildings": ("buildings", True),
+        "galaxy": ("ruleset", "galaxy"),
     }
     for part in text.split(","):
         part = part.strip()
@@ -56,7 +73,16 @@ def parse_options(text: str | None, players: int) -> dict[str, Any]:
             opts[key] = val
         else:
             raise ValueError(f"unknown option {part!r}: use key=value or advanced/english/open")
+    _validate(opts)
     return opts
+
+
+def _validate(opts: dict[str, Any]) -> None:
+    """Refuse options the engine refuses, with its message (before any game is played)."""
+    try:
+        Options.from_dict(opts)
+    except EngineError as e:
+        raise ValueError(str(e)) from e
 
 
 def lineups(bots: Sequence[str], players: int, ladder: bool = False) -> list[tuple[str, ...]]:

@@ -21,7 +21,9 @@ import random
 from dataclasses import dataclass
 
 from ..engine import (
+    BLACK,
     BLOCKS,
+    GREEN,
     MONUMENTS,
     NEIGHBOURS,
     RED,
@@ -63,6 +65,14 @@ class Weights:
     horizon: float = 0.0
     #: Own turns of monument income counted at most.
     income_turns: float = 6.0
+    #: Buildings variant: worth added to a leader whose kingdom holds the building of its
+    #: colour (each tile of that colour placed there scores one point more).
+    building: float = 0.3
+    #: Galaxy: how much more a leader's backing (tiles of its colour) weighs, a lost war
+    #: vacating every one of them; and the worth of a merchant leader standing by two or
+    #: more artifacts (one is harvested at the end of its owner's turn).
+    galaxy_war: float = 2.0
+    harvest: float = 0.8
 
 
 BASIC = Weights()
@@ -102,6 +112,9 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         *s.cats,
         *s.monuments,
         *[sum(s.hand(p)) for p in range(s.options.players)],
+        s.buildings,
+        s.wonder,
+        s.treasures,
     )
     v = _VALUES.get(key)
     if v is None:
@@ -133,6 +146,13 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
         for m, top_left in enumerate(s.monuments):
             if top_left >= 0:
                 monument_cells.append((BLOCKS[top_left], m))
+    # The variants' own terms (none of them applies to the classic game).
+    opts = s.options
+    wonder = 1 << s.wonder if s.wonder >= 0 and income > 0 else 0
+    buildings = s.buildings if opts.buildings else None
+    galaxy = opts.ruleset == "galaxy"
+    if galaxy:
+        war_w *= wt.galaxy_war
     out = []
     for p in range(n):
         *row, t = s.score(p)
@@ -165,6 +185,12 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
             for block, m in monument_cells:
                 if block & k and c in MONUMENTS[m]:
                     w += income * turns
+            if wonder and c == BLACK and wonder & k:
+                w += income * turns  # a point of any colour at the end of each own turn
+            if buildings is not None and buildings[c] >= 0 and k >> buildings[c] & 1:
+                w += wt.building
+            if galaxy and c == GREEN and (k & s.treasures).bit_count() >= 2:
+                v += wt.harvest
             v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
         v += wt.hand_tile * sum(s.hand(p))
         v += wt.catastrophe * cats[p]

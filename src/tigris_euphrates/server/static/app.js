@@ -460,8 +460,8 @@ async function gamePage(id, replayMode) {
     if (v.over) document.body.append(endScreen(v, seats));
     else if (passFor) document.body.append(h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
-      h("p", {}, "The hand on screen is hidden until its player is ready."),
-      h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, `I am ${name(passFor.seat)}: show my hand`))));
+      h("p", {}, tx("pass_device_text")),
+      h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, tx("ready", { name: name(passFor.seat) })))));
   }
   function optionsCard(v) {
     const o = v.options || {};

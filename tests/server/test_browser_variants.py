@@ -137,6 +137,16 @@ def test_a_whole_game_of_each_variant_from_the_lobby(
     else:
         assert "Colours, weakest first" in end
     shot(page, f"variant-{name}-end")
+    # the replay draws the game in its theme too
+    page.click("#endscreen >> text=Replay")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    page.click("#next")
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    assert page.locator("#options .chip").all_text_contents() == chips
+    if name == "galaxy":
+        assert page.evaluate("() => document.body.dataset.theme") == "galaxy"
+        text = page_text(page)
+        assert "technology" in text and not CLASSIC_WORDS.search(text), text
     assert n > 5 and not errors, errors
     page.close()
 

@@ -80,7 +80,7 @@ function optionChips(o) {
   // the options in force, shown to every player and spectator of the game
   const parts = [];
   if (o.ruleset && o.ruleset !== "classic") parts.push(term("ruleset", o.ruleset));
-  parts.push(term("board", typeof o.board === "string" ? o.board : "custom"));
+  parts.push(term("board", typeof o.board === "string" ? o.board : o.board ? "custom" : "standard"));
   if (o.english_variant) parts.push(tx("option_english"));
   if (o.open_scoring) parts.push(tx("option_open"));
   if (o.wonder) parts.push(tx("option_wonder"));

@@ -47,6 +47,56 @@ def test_bad_requests(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/api/games/nope").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"wonder": True},
+        {"buildings": True},
+        {"wonder": True, "buildings": True, "board": "advanced", "english_variant": True},
+        {"ruleset": "galaxy", "open_scoring": True},
+        {"ruleset": "galaxy", "board": "advanced", "english_variant": True},
+    ],
+)
+def test_every_variant_reaches_the_engine(server: LiveServer, options: dict) -> None:
+    """The lobby's options go to the engine as sent: the game, its summary and every
+    view (what the page shows as the options in force) carry them."""
+    g = create(server, HUMANS, **options)
+    summary = httpx.get(f"{server.url}/api/games/{g['id']}").json()
+    spectator = SeatClient(server.ws_url, g["id"], None)
+    view = spectator.wait_view()["view"]
+    spectator.close()
+    for key, value in options.items():
+        assert summary["options"][key] == value
+        assert view["options"][key] == value
+    assert ("buildings" in view) == bool(options.get("buildings"))
+
+
+@pytest.mark.parametrize("variant", ["wonder", "buildings"])
+def test_a_variant_the_galaxy_refuses_is_a_400_that_says_why(
+    server: LiveServer, variant: str
+) -> None:
+    r = httpx.post(
+        f"{server.url}/api/games",
+        json={"seats": HUMANS, "options": {"ruleset": "galaxy", variant: True}},
+    )
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad-option"
+    assert variant in r.json()["message"] and "galaxy" in r.json()["message"]
+    r = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "options": {"ruleset": "x"}})
+    assert r.status_code == 400 and "ruleset" in r.json()["message"]
+
+
+def test_the_catalogues_are_served(server: LiveServer) -> None:
+    listing = httpx.get(f"{server.url}/api/catalogues").json()
+    assert {"classic", "galaxy"} <= set(listing["themes"]) and "en" in listing["languages"]
+    galaxy = httpx.get(f"{server.url}/api/catalogues/en/galaxy").json()
+    assert galaxy["words"]["treasure"] == "alien artifact"
+    assert galaxy["terms"]["leader"]["blue"] == "mining foreman"
+    missing = httpx.get(f"{server.url}/api/catalogues/en/steampunk")
+    assert missing.status_code == 404 and "steampunk" in missing.json()["message"]
+    assert "galaxy" in httpx.get(f"{server.url}/api/meta").json()["rulesets"]
+
+
 def test_two_seats_get_different_views(server: LiveServer) -> None:
     g = create(server, HUMANS)
     a = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])

@@ -7,20 +7,15 @@ Chromium is installed (``make test`` installs it). Screenshots go to test-artifa
 from __future__ import annotations
 
 import random
-import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from browsing import ARGS, CHROMIUM, play_one_action, shot, wait_my_turn, wait_seq_change
 from serving import LiveServer
 
 pytestmark = pytest.mark.browser
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 @pytest.fixture(scope="module")
@@ -39,60 +34,6 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
-def wait_seq_change(page, seq: str, timeout: float = 15_000) -> None:
-    page.wait_for_function(
-        "s => document.body.dataset.seq !== s || document.body.dataset.over === '1'",
-        arg=seq,
-        timeout=timeout,
-    )
-
-
-def wait_my_turn(page) -> None:
-    page.wait_for_function(
-        "() => document.body.dataset.myturn === '1' || document.body.dataset.over === '1'"
-        " || document.querySelector('#ready')",
-        timeout=30_000,
-    )
-
-
-def play_one_action(page, rng: random.Random, n: int) -> None:
-    """One action, chosen only among what the page offers (buttons, highlighted cells)."""
-    seq = page.evaluate("() => document.body.dataset.seq")
-    buttons = page.locator("#decision [data-action]")
-    if buttons.count():
-        buttons.nth(rng.randrange(buttons.count())).click()
-        return wait_seq_change(page, seq)
-    legal = page.locator(".hit.legal")
-    if legal.count():  # a treasure to pick
-        legal.first.click()
-        return wait_seq_change(page, seq)
-    swap = page.locator("#swap")
-    if n % 2 == 1 and swap.count():  # swapping every tile drains the bag: a short game
-        swap.click()
-        for tile in page.locator(".hand-tile").all():
-            tile.click()
-        go = page.locator("#swapgo")
-        if go.is_enabled():
-            go.click()
-            return wait_seq_change(page, seq)
-        page.keyboard.press("Escape")
-    pieces = page.locator(".hand-tile, .leader-chip").all()
-    rng.shuffle(pieces)
-    for piece in pieces:
-        piece.click()
-        cells = page.locator(".hit.legal")
-        if cells.count():
-            cells.nth(rng.randrange(cells.count())).click()
-            return wait_seq_change(page, seq)
-    page.locator("[data-action='pass']").click()
-    wait_seq_change(page, seq)
 
 
 def test_play_a_whole_game_against_a_bot_from_the_lobby(server: LiveServer, browser) -> None:

@@ -28,7 +28,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import InvalidAction, player_view, replay
+from ..engine import RULESETS
 from ..store import Store, database_url_for
+from .catalogues import router as catalogue_router
 from .hub import GameError, Hub, bot_levels, default_level
 
 STATIC = Path(__file__).parent / "static"
@@ -80,6 +82,7 @@ def create_app(
         title="Tigris & Euphrates", lifespan=lifespan, docs_url="/api/docs", redoc_url=None
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(catalogue_router)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -110,6 +113,7 @@ def create_app(
             "bot_levels": bot_levels(),
             "default_level": default_level(),
             "boards": ["standard", "advanced"],
+            "rulesets": list(RULESETS),
         }
 
     @app.get("/api/games")

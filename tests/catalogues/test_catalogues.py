@@ -1,0 +1,188 @@
+"""The message catalogues: complete for every theme, templates that name only what exists,
+the page asking only for keys the base catalogue has, and the galaxy theme free of the
+classic game's words wherever the galaxy game can show them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tigris_euphrates import catalogues
+from tigris_euphrates.catalogues import action_text, catalogue, event_text, render, text
+from tigris_euphrates.engine import EVENTS
+
+APP_JS = Path(catalogues.__file__).parents[1] / "server" / "static" / "app.js"
+BASE = catalogue("en", "classic")
+GALAXY = catalogue("en", "galaxy")
+PLACEHOLDER = re.compile(r"\{(@?)([A-Za-z_]+)(?::([A-Za-z_]+))?\}")
+
+#: Interface texts of the decisions and options the galaxy ruleset never has (RULES.md §11:
+#: no monuments, so no wonder and no buildings either).
+NOT_IN_GALAXY = {
+    "option_wonder",
+    "option_buildings",
+    "monument_offer",
+    "monument_text",
+    "wonder_offer",
+    "wonder_text",
+    "building_offer",
+    "building_text",
+    "wonder_point",
+    "wonder_point_text",
+    "label_monument",
+    "label_wonder",
+    "label_point",
+    "label_building",
+    "wonder_piece",
+    "building_piece",
+    "monument_built",
+    "monument_declined",
+    "wonder_built",
+    "building_placed",
+    "building_declined",
+    "building_returned",
+    "monument",
+    "wonder",
+    "point",
+    "building",
+}
+CLASSIC_WORDS = re.compile(
+    r"\b(tiles?|treasures?|catastrophes?|kingdoms?|temples?|farms?|markets?|settlements?|"
+    r"priests?|farmers?|traders?|kings?|bag|dynast(y|ies)|rivers?|hand)\b"
+)
+
+
+def key_paths(data: Any, prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    if not isinstance(data, dict):
+        return {prefix}
+    out: set[tuple[str, ...]] = set()
+    for key, value in data.items():
+        out |= key_paths(value, (*prefix, key))
+    return out
+
+
+def test_themes_languages_and_the_theme_of_a_game() -> None:
+    assert catalogues.themes() == ["classic", "galaxy"]
+    assert "en" in catalogues.languages()
+    assert catalogues.theme_for({"ruleset": "galaxy"}) == "galaxy"
+    assert catalogues.theme_for({"wonder": True}) == "classic"
+    assert catalogues.theme_for(None) == "classic"
+    with pytest.raises(KeyError):
+        catalogue("en", "steampunk")
+    with pytest.raises(KeyError):
+        catalogue("xx", "classic")
+
+
+def test_a_theme_file_only_overrides_keys_the_base_has() -> None:
+    """A typo in a theme's key would silently fall back to the base word: refused here.
+    The drawing (``style``) may add what a theme draws and the base does not."""
+    base = key_paths(json.loads((catalogues.HERE / "en.classic.json").read_text()))
+    for path in sorted(catalogues.HERE.glob("*.json")):
+        for key in key_paths(json.loads(path.read_text())):
+            if key[0] == "style" and len(key) > 2:
+                continue
+            assert key in base, f"{path.name}: {'.'.join(key)} is not in en.classic.json"
+
+
+@pytest.mark.parametrize("theme", catalogues.themes())
+def test_templates_name_existing_terms_and_words(theme: str) -> None:
+    cat = catalogue("en", theme)
+    for section in ("events", "actions", "ui"):
+        for key, template in cat[section].items():
+            for word, term, field in PLACEHOLDER.findall(template):
+                if word:
+                    assert term in cat["words"], f"{section}.{key}: no word {term}"
+                elif field and term != "name":
+                    assert term in cat["terms"], f"{section}.{key}: no term {term}"
+
+
+def test_every_event_the_log_shows_is_an_engine_event() -> None:
+    assert set(BASE["events"]) <= set(EVENTS)
+
+
+def test_the_page_asks_only_for_keys_of_the_base_catalogue() -> None:
+    """app.js reads interface texts with tx("key") and terms with term("kind", ...)."""
+    js = APP_JS.read_text()
+    ui_keys = set(re.findall(r'\btx\("([a-z_]+)"', js))
+    ui_keys |= set(re.findall(r'"(support_revolt|support_war|your_decision|your_turn)"', js))
+    assert ui_keys and ui_keys <= set(BASE["ui"]), ui_keys - set(BASE["ui"])
+    term_kinds = set(re.findall(r'\bterm\("([A-Za-z_]+)"', js))
+    assert term_kinds <= set(BASE["terms"]), term_kinds - set(BASE["terms"])
+    words = set(re.findall(r'\bword\("([a-z_]+)"\)', js))
+    assert words <= set(BASE["words"]), words - set(BASE["words"])
+
+
+def test_the_galaxy_reads_as_the_space_game() -> None:
+    """Every text the galaxy game can show is free of the classic game's words."""
+    found = []
+    for section in ("words", "events", "actions", "ui"):
+        for key, value in GALAXY[section].items():
+            shown = PLACEHOLDER.sub("", value).lower()  # the words it prints, not its fields
+            if key not in NOT_IN_GALAXY and CLASSIC_WORDS.search(shown):
+                found.append(f"{section}.{key}: {value}")
+    for kind in ("tile", "tiles", "leader", "leaders", "point", "points", "end", "withdrawn"):
+        for key, value in GALAXY["terms"][kind].items():
+            if CLASSIC_WORDS.search(value.lower()):
+                found.append(f"terms.{kind}.{key}: {value}")
+    assert not found, "\n".join(found)
+
+
+def test_the_galaxy_vocabulary_of_the_source() -> None:
+    terms = GALAXY["terms"]
+    assert terms["tiles"] == {
+        "red": "scientists",
+        "blue": "mining robots",
+        "green": "merchants",
+        "black": "settlers",
+    }
+    assert terms["leader"] == {
+        "red": "scientific leader",
+        "blue": "mining foreman",
+        "green": "merchant leader",
+        "black": "government head",
+    }
+    assert terms["points"] == {
+        "red": "technology",
+        "blue": "raw materials",
+        "green": "money",
+        "black": "people",
+    }
+    assert GALAXY["words"]["treasure"] == "alien artifact"
+    assert GALAXY["words"]["catastrophe"] == "weapon ship"
+    assert GALAXY["words"]["river"] == "uninhabitable system"
+
+
+def test_render_event_and_action_texts() -> None:
+    names = ["Ann", "Bob"].__getitem__
+    scored = {"type": "points_scored", "seat": 1, "colour": "blue", "points": 2, "reason": "war"}
+    assert event_text(BASE, scored, names) == "Bob +2 blue (war)"
+    assert event_text(GALAXY, scored, names) == "Bob +2 raw materials (external conflict)"
+    ship = {"type": "catastrophe_placed", "seat": 0, "cell": "h7", "removed": "red"}
+    assert event_text(GALAXY, ship, names) == "a weapon ship destroys the system h7"
+    drawn = {"type": "tiles_drawn", "seat": 0, "count": 3, "tiles": {"red": 2, "black": 1}}
+    assert event_text(GALAXY, drawn, names) == "Ann draws 2 scientists, 1 settler"
+    assert event_text(GALAXY, {"type": "tiles_drawn", "seat": 1, "count": 3}, names) is None
+    assert event_text(BASE, {"type": "turn_started", "seat": 0}, names) is None
+    assert action_text(BASE, "tile blue e4") == "farm on e4"
+    assert action_text(GALAXY, "tile blue e4") == "mining robot to e4"
+    assert action_text(GALAXY, "swap red=2,black=1") == "swaps 2 scientists, 1 settler"
+    assert action_text(GALAXY, "swap 3 tiles") == "swaps 3 colonists"
+    assert action_text(GALAXY, "treasure b2") == "harvests the alien artifact of b2"
+    assert action_text(BASE, "building green k3") == "puts the green building on k3"
+    assert action_text(BASE, "point red") == "takes a wonder point: red"
+    assert text(GALAXY, "end_text", end="treasures").startswith(
+        "The game ended: only two alien artifacts were left"
+    )
+    assert render(GALAXY, "{@treasures} / {tiles:colour} / {name:seat}", {"colour": "green"}) == (
+        "alien artifacts / merchants / Player 1"
+    )
+
+
+def test_a_catalogue_is_a_copy() -> None:
+    cat = catalogue("en", "galaxy")
+    cat["words"]["treasure"] = "changed"
+    assert catalogue("en", "galaxy")["words"]["treasure"] == "alien artifact"

@@ -151,6 +151,8 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/api/games/{gid}/record").status_code == 409
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/1").status_code == 409
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": None})
+    assert r.status_code == 422 and "token" in r.json()["message"]
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": "not-a-token"})
     assert r.status_code == 403
     for seat in (1, 0):  # seat 1 is offline; then seat 0 leaves its own seat
         r = httpx.post(

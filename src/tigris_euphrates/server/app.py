@@ -21,18 +21,34 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import InvalidAction, player_view, replay
 from ..store import Store, database_url_for
 from .hub import GameError, Hub, bot_levels, default_level
+from .inputs import GAME_ID_PATTERN, CreateGame, SeatChange, error_message
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
+
+GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
+Seat = Annotated[int, PathParam(ge=0, le=3)]
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON whose encoding cannot fail: a lone surrogate that slipped past the door is
+    sent as a replacement character instead of turning the answer into a 500."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "replace")
 
 
 def create_app(
@@ -77,7 +93,11 @@ def create_app(
             store.close()
 
     app = FastAPI(
-        title="Tigris & Euphrates", lifespan=lifespan, docs_url="/api/docs", redoc_url=None
+        title="Tigris & Euphrates",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        default_response_class=SafeJSONResponse,
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -90,11 +110,27 @@ def create_app(
         status = (
             404 if exc.code == "no-game" else 403 if exc.code in ("bad-token", "spectator") else 400
         )
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
+        return SafeJSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
 
     @app.exception_handler(InvalidAction)
     async def _invalid(request: Request, exc: InvalidAction) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": exc.message}, status_code=400)
+        return SafeJSONResponse({"error": exc.code, "message": exc.message}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def _refused(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return SafeJSONResponse(
+            {"error": "bad-request", "message": error_message(list(exc.errors()))},
+            status_code=422,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not-found", 405: "bad-method", 409: "conflict", 413: "too-large"}
+        return SafeJSONResponse(
+            {"error": code.get(exc.status_code, "bad-request"), "message": str(exc.detail)},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
     page = STATIC / "index.html"
 
@@ -143,19 +179,10 @@ def create_app(
         return out
 
     @app.post("/api/games")
-    async def create_game(request: Request) -> dict[str, Any]:
-        body = await _json(request)
-        options = body.get("options") or {}
-        seats = body.get("seats")
-        if not isinstance(options, dict) or not isinstance(seats, list) or not seats:
-            raise GameError(
-                "bad-request", "send {options: {...}, seats: [{kind, level?, name?}, ...]}"
-            )
-        options = {**options, "players": len(seats)}
-        seed = body.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise GameError("bad-request", "seed must be an integer")
-        game, tokens = await hub_of(request).create(options, seats, seed)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        options = {**body.options, "players": len(body.seats)}
+        seats = [seat.model_dump() for seat in body.seats]
+        game, tokens = await hub_of(request).create(options, seats, body.seed)
         return {
             "id": game.id,
             "seats": [
@@ -171,18 +198,20 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}")
-    async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
+    async def game_summary(game_id: GameId, request: Request) -> dict[str, Any]:
         return (await hub_of(request).get(game_id)).summary()
 
     @app.get("/api/games/{game_id}/view")
-    async def game_view(game_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
+    async def game_view(
+        game_id: GameId, request: Request, token: str | None = None
+    ) -> dict[str, Any]:
         hub = hub_of(request)
         game = await hub.get(game_id)
         seat = hub.seat_for(game, token)
         return {"seq": game.seq, "seat": seat, "view": player_view(game.state, seat)}
 
     @app.get("/api/games/{game_id}/record")
-    async def game_record(game_id: str, request: Request) -> Response:
+    async def game_record(game_id: GameId, request: Request) -> Response:
         game = await hub_of(request).get(game_id)
         if not game.over:
             raise HTTPException(409, "the record of a game is published when the game is over")
@@ -194,7 +223,7 @@ def create_app(
         )
 
     @app.get("/api/games/{game_id}/replay/{step}")
-    async def game_replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
+    async def game_replay(game_id: GameId, step: int, request: Request) -> dict[str, Any]:
         """Step ``step`` of a finished game: the action played and the public view after it."""
         game = await hub_of(request).get(game_id)
         if not game.over:
@@ -217,14 +246,15 @@ def create_app(
         }
 
     @app.post("/api/games/{game_id}/seats/{seat}/bot")
-    async def seat_to_bot(game_id: str, seat: int, request: Request) -> dict[str, Any]:
+    async def seat_to_bot(
+        game_id: GameId, seat: Seat, body: SeatChange, request: Request
+    ) -> dict[str, Any]:
         hub = hub_of(request)
-        body = await _json(request)
         game = await hub.get(game_id)
-        by = hub.seat_for(game, body.get("token"))
+        by = hub.seat_for(game, body.token)
         if by is None:
             raise GameError("spectator", "only a player of this game can hand a seat to a bot")
-        await hub.hand_to_bot(game, by, seat, body.get("level"))
+        await hub.hand_to_bot(game, by, seat, body.level)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")
@@ -296,13 +326,3 @@ def create_app(
                 await send_task
 
     return app
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        raise GameError("bad-json", "the request body must be JSON") from None
-    if not isinstance(body, dict):
-        raise GameError("bad-json", "the request body must be a JSON object")
-    return body

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,12 +210,26 @@ class Store:
         self.meta.drop_all(self.engine)
 
 
+def repair_text(value: Any) -> Any:
+    """A stored string made safe to show: lone surrogates (which no encoding accepts) and
+    control characters become U+FFFD. Rows written before the server checked its inputs
+    may hold them; one such row must not break a page for everybody."""
+    if not isinstance(value, str):
+        return value
+    return "".join("\ufffd" if unicodedata.category(ch) in ("Cs", "Cc") else ch for ch in value)
+
+
+def _seats(text: str) -> list[dict[str, Any]]:
+    seats = json.loads(text)
+    return [{k: repair_text(v) for k, v in seat.items()} for seat in seats]
+
+
 def _row(row: Any) -> GameRow:
     return GameRow(
         id=str(row.id),
         options=json.loads(row.options),
         seed=int(row.seed),
-        seats=json.loads(row.seats),
+        seats=_seats(row.seats),
         status=str(row.status),
         created=float(row.created),
         result=json.loads(row.result) if row.result else None,

@@ -18,6 +18,7 @@ import contextlib
 import gc
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,6 +35,7 @@ from .. import InvalidAction, player_view, replay
 from ..store import Store, database_url_for
 from .hub import GameError, Hub, bot_levels, default_level
 from .inputs import GAME_ID_PATTERN, CreateGame, SeatChange, error_message
+from .limits import Limits
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
@@ -61,11 +63,13 @@ def create_app(
     bot_processes: int = 1,
     table_prefix: str = "",
     tune_gc: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
     ``tune_gc`` (for a process that only serves: ``tne serve``) freezes the objects alive
-    at start-up out of the garbage collector and makes young collections rarer.
+    at start-up out of the garbage collector and makes young collections rarer. ``limits``
+    (default ``Limits()``) bounds what one client may ask.
     """
 
     @asynccontextmanager
@@ -78,6 +82,7 @@ def create_app(
             bot_iterations=bot_iterations,
             bot_delay=bot_delay,
             bot_processes=bot_processes,
+            limits=limits,
         )
         app.state.hub = hub
         await hub.start()
@@ -281,17 +286,50 @@ def create_app(
 
         async def writer() -> None:
             while True:
-                msg = await conn.queue.get()
-                if msg is None:
-                    await ws.close(code=1001)
+                await conn.wake.wait()
+                conn.wake.clear()
+                while conn.frames:
+                    await ws.send_text(_dumps(conn.frames.popleft()))
+                    if len(conn.frames) < conn.max_frames // 2:
+                        conn.drained.set()
+                if conn.view_due:
+                    await ws.send_text(_dumps(game.message_for(conn)))
+                if conn.closing is not None:
+                    await ws.close(*conn.closing)
                     return
-                await ws.send_text(json.dumps(msg, separators=(",", ":")))
 
+        limits = hub.limits
         send_task = asyncio.create_task(writer())
         try:
-            while True:
+            while conn.closing is None:
+                if len(conn.frames) >= conn.max_frames // 2:
+                    # replies pile up: read nothing more from this client until it reads
+                    conn.drained.clear()
+                    try:
+                        await asyncio.wait_for(conn.drained.wait(), limits.unread_seconds)
+                    except TimeoutError:
+                        conn.close(1008, "this connection does not read its replies")
+                        break
+                text = await ws.receive_text()
+                if not conn.rate.take():
+                    # one error frame a second names the problem for every message dropped
+                    now = time.monotonic()
+                    if now - conn.limited_at >= 1.0:
+                        conn.limited_at = now
+                        hub.send_error(
+                            game,
+                            conn,
+                            GameError(
+                                "rate-limited",
+                                f"at most {limits.messages_per_second:g} messages per second "
+                                f"({limits.message_burst} at once): messages are dropped "
+                                "until the allowance refills",
+                            ),
+                            with_view=False,
+                        )
+                    continue
                 try:
-                    msg = json.loads(await ws.receive_text())
+                    msg = json.loads(text)
                 except ValueError:
                     hub.send_error(game, conn, GameError("bad-json", "messages are JSON objects"))
                     continue
@@ -305,9 +343,14 @@ def create_app(
                     elif kind == "undo":
                         await hub.undo(game, seat, msg.get("seq"))
                     elif kind == "sync":
-                        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+                        conn.due(full_log=True)
                     elif kind == "ping":
-                        conn.queue.put_nowait({"type": "pong", "t": msg.get("t")})
+                        t = msg.get("t")
+                        if (isinstance(t, str) and len(t) > 64) or isinstance(t, (list, dict)):
+                            raise GameError(
+                                "bad-request", "a ping's t is a number or at most 64 characters"
+                            )
+                        conn.send({"type": "pong", "t": t})
                     else:
                         raise GameError("bad-request", f"unknown message type {kind!r}")
                 except GameError as err:
@@ -321,8 +364,22 @@ def create_app(
             pass
         finally:
             hub.detach(game, key)
+            closing = conn.closing
+            if closing is not None and not send_task.done():
+                # the writer sends what is queued, then closes; a client that does not
+                # read gets its connection closed from here
+                try:
+                    await asyncio.wait_for(asyncio.shield(send_task), 2)
+                except BaseException:
+                    send_task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await asyncio.wait_for(ws.close(*closing), 2)
             send_task.cancel()
             with contextlib.suppress(BaseException):
                 await send_task
 
     return app
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"))

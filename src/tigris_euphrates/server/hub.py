@@ -19,14 +19,16 @@ import logging
 import multiprocessing
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
+from .limits import Limits, TokenBucket
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -88,13 +90,51 @@ class GameError(Exception):
         self.message = message
 
 
-@dataclass
 class Conn:
-    """One websocket: its seat (``None``: spectator) and an ordered outbox."""
+    """One websocket: its seat (``None``: spectator) and its outbox.
 
-    seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    last_log: int = 0  # how many log entries this connection has been sent
+    The outbox holds the error and pong frames not yet sent and a flag, *a view is due*.
+    When half of ``Limits.pending_frames`` wait, the server reads nothing more from the
+    client until it reads them, and closes it after ``Limits.unread_seconds``. The view
+    itself is built when the connection can take it, so however many steps, syncs or seat
+    changes pile up for a slow reader, it gets only the latest one.
+    """
+
+    def __init__(self, seat: int | None, limits: Limits) -> None:
+        self.seat = seat
+        self.frames: deque[dict[str, Any]] = deque()
+        self.view_due = False
+        self.full_log = False
+        self.last_log = 0  # how many log entries this connection has been sent
+        self.wake = asyncio.Event()
+        self.drained = asyncio.Event()
+        self.closing: tuple[int, str] | None = None
+        self.max_frames = limits.pending_frames
+        self.rate = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.limited_at = -1.0  # when the last rate-limited error frame was queued
+
+    def send(self, frame: dict[str, Any]) -> None:
+        """Queue a frame that is not a view (an error, a pong)."""
+        if self.closing is not None:
+            return
+        if len(self.frames) >= self.max_frames:
+            self.close(1008, "too many unread replies: this connection does not read them")
+            return
+        self.frames.append(frame)
+        self.wake.set()
+
+    def due(self, *, full_log: bool = False) -> None:
+        """A fresh view is due (with the whole log when ``full_log``)."""
+        self.view_due = True
+        self.full_log = self.full_log or full_log
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the frames already queued (``code`` 1001: server leaving; 1008:
+        abuse; 4xxx: the game's reasons)."""
+        if self.closing is None:
+            self.closing = (code, reason)
+            self.wake.set()
 
 
 @dataclass
@@ -242,6 +282,8 @@ class LiveGame:
         ]
 
     def message_for(self, conn: Conn, *, full_log: bool = False) -> dict[str, Any]:
+        full_log = full_log or conn.full_log
+        conn.full_log = conn.view_due = False
         start = 0 if full_log or conn.last_log > len(self.entries) else conn.last_log
         msg = {
             "type": "view",
@@ -293,8 +335,10 @@ class Hub:
         bot_iterations: int | None = None,
         bot_delay: float = 0.0,
         bot_processes: int = 1,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
         self.bot_seconds = bot_seconds
         self.bot_iterations = bot_iterations
         self.bot_delay = bot_delay
@@ -331,7 +375,7 @@ class Hub:
             if game.bot_task is not None:
                 game.bot_task.cancel()
             for conn in game.conns.values():
-                conn.queue.put_nowait(None)
+                conn.close(1001, "the server is shutting down")
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
             with contextlib.suppress(BaseException):
@@ -409,10 +453,10 @@ class Hub:
     # --- connections ----------------------------------------------------------------------
 
     def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
-        conn = Conn(seat)
+        conn = Conn(seat, self.limits)
         key = id(conn)
         game.conns[key] = conn
-        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+        conn.due(full_log=True)
         self.broadcast(game, exclude=key)  # others see who is online
         return key, conn
 
@@ -429,13 +473,15 @@ class Hub:
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
         for key, conn in game.conns.items():
             if key != exclude:
-                conn.queue.put_nowait(game.message_for(conn))
+                conn.due()
 
-    def send_error(self, game: LiveGame, conn: Conn, err: GameError) -> None:
-        conn.queue.put_nowait(
-            {"type": "error", "code": err.code, "message": err.message, "seq": game.seq}
-        )
-        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+    def send_error(
+        self, game: LiveGame, conn: Conn, err: GameError, *, with_view: bool = True
+    ) -> None:
+        """An error frame to ``conn`` only, then (``with_view``) a fresh view."""
+        conn.send({"type": "error", "code": err.code, "message": err.message, "seq": game.seq})
+        if with_view:
+            conn.due(full_log=True)
 
     # --- the one path that changes a game -------------------------------------------------
 

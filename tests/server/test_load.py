@@ -135,3 +135,56 @@ def test_a_reply_is_not_much_larger_than_the_message(server: LiveServer) -> None
     reply = c.recv()
     assert reply["type"] == "error" and len(json.dumps(reply)) < 1000
     c.close()
+
+
+def test_a_step_builds_each_distinct_view_once_however_many_watch(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200 spectators and two players watch a move: the server builds the spectators'
+    view once and each player's once, not once per connection."""
+    import asyncio
+
+    import websockets
+
+    from tigris_euphrates.server import hub
+
+    game = humans_game(server.url)
+    a = SeatClient(server.ws_url, game["id"], game["seats"][0]["token"])
+    b = SeatClient(server.ws_url, game["id"], game["seats"][1]["token"])
+    first = a.wait_view()
+    b.wait_view()
+    built: list[int | None] = []
+    original = hub.player_view
+
+    def counting(state: Any, seat: int | None) -> dict[str, Any]:
+        built.append(seat)
+        return original(state, seat)
+
+    async def watch(ready: asyncio.Event, joined: list[int], n: int) -> None:
+        async with websockets.connect(f"{server.ws_url}/ws/games/{game['id']}") as ws:
+            await ws.send(json.dumps({"type": "join"}))
+            await ws.recv()
+            joined.append(1)
+            if len(joined) == n:
+                ready.set()
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["type"] == "view" and msg["seq"] == 1:
+                    return
+
+    async def run() -> None:
+        n, joined = 200, []
+        ready = asyncio.Event()
+        tasks = [asyncio.create_task(watch(ready, joined, n)) for _ in range(n)]
+        await asyncio.wait_for(ready.wait(), 60)
+        await asyncio.sleep(0.5)  # the last joins' presence updates are sent
+        monkeypatch.setattr(hub, "player_view", counting)
+        a.move(first["view"]["legal_actions"][0])
+        await asyncio.wait_for(asyncio.gather(*tasks), 60)
+
+    asyncio.run(run())
+    a.wait_view(lambda m: m["seq"] == 1)
+    b.wait_view(lambda m: m["seq"] == 1)
+    assert sorted(built, key=str) == sorted([None, 0, 1], key=str), built
+    a.close()
+    b.close()

@@ -293,7 +293,7 @@ def create_app(
                     if len(conn.frames) < conn.max_frames // 2:
                         conn.drained.set()
                 if conn.view_due:
-                    await ws.send_text(_dumps(game.message_for(conn)))
+                    await ws.send_text(game.view_text(conn))
                 if conn.closing is not None:
                     await ws.close(*conn.closing)
                     return

@@ -15,6 +15,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import hashlib
+import json
 import logging
 import multiprocessing
 import secrets
@@ -176,6 +177,11 @@ class LiveGame:
         self.created = row.created
         self.lock = asyncio.Lock()
         self.conns: dict[int, Conn] = {}
+        self.version = 0
+        self._built_for: tuple[int, int] | None = None
+        self._texts: dict[tuple[int | None, int], str] = {}
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._seats_now: list[dict[str, Any]] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.bots: dict[int, SeatBot] = {}
         self.seq = 0
@@ -256,8 +262,12 @@ class LiveGame:
 
     # --- what a seat may see --------------------------------------------------------------
 
+    def online(self) -> set[int]:
+        """The seats with a live connection (spectators come and go unseen)."""
+        return {c.seat for c in self.conns.values() if c.seat is not None}
+
     def public_seats(self) -> list[dict[str, Any]]:
-        online = {c.seat for c in self.conns.values()}
+        online = self.online()
         return [
             {
                 "seat": i,
@@ -281,23 +291,51 @@ class LiveGame:
             for e in self.entries[start:]
         ]
 
-    def message_for(self, conn: Conn, *, full_log: bool = False) -> dict[str, Any]:
-        full_log = full_log or conn.full_log
+    def view_text(self, conn: Conn) -> str:
+        """The view frame due to ``conn``, as JSON text, and the connection marked as sent.
+
+        Each distinct frame — a seat's view with the log from a given entry — is built once
+        per version of the game (``touch``) and shared: the spectators that saw the last
+        step all get the same text, whatever their number.
+        """
+        start = 0 if conn.full_log or conn.last_log > len(self.entries) else conn.last_log
         conn.full_log = conn.view_due = False
-        start = 0 if full_log or conn.last_log > len(self.entries) else conn.last_log
-        msg = {
+        conn.last_log = len(self.entries)
+        version = (self.version, self.seq)
+        if self._built_for != version:
+            self._built_for = version
+            self._texts.clear()
+            self._views.clear()
+            self._seats_now = None
+        key = (conn.seat, start)
+        text = self._texts.get(key)
+        if text is None:
+            text = json.dumps(self.message(conn.seat, start), separators=(",", ":"))
+            self._texts[key] = text
+        return text
+
+    def message(self, seat: int | None, start: int = 0) -> dict[str, Any]:
+        """The view frame of ``seat`` with the log from entry ``start`` on."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = player_view(self.state, seat)
+        if self._seats_now is None:
+            self._seats_now = self.public_seats()
+        return {
             "type": "view",
             "game": self.id,
             "seq": self.seq,
-            "seat": conn.seat,
-            "view": player_view(self.state, conn.seat),
-            "seats": self.public_seats(),
-            "can_undo": self.can_undo(conn.seat),
+            "seat": seat,
+            "view": view,
+            "seats": self._seats_now,
+            "can_undo": self.can_undo(seat),
             "log_reset": start == 0,
-            "log": self.log_for(conn.seat, start),
+            "log": self.log_for(seat, start),
         }
-        conn.last_log = len(self.entries)
-        return msg
+
+    def touch(self) -> None:
+        """Something a view shows changed: the frames built so far are stale."""
+        self.version += 1
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -455,14 +493,18 @@ class Hub:
     def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
         conn = Conn(seat, self.limits)
         key = id(conn)
+        online = game.online()
         game.conns[key] = conn
+        if game.online() != online:
+            self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
-        self.broadcast(game, exclude=key)  # others see who is online
         return key, conn
 
     def detach(self, game: LiveGame, key: int) -> None:
+        online = game.online()
         if game.conns.pop(key, None) is not None and not self.closing:
-            self.broadcast(game)
+            if game.online() != online:
+                self.broadcast(game)
         self._evict(game)
 
     def _evict(self, game: LiveGame) -> None:
@@ -471,6 +513,8 @@ class Hub:
             del self.games[game.id]
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
+        """A fresh view is due to every connection (but ``exclude``)."""
+        game.touch()
         for key, conn in game.conns.items():
             if key != exclude:
                 conn.due()

@@ -502,9 +502,9 @@ class Hub:
 
     def detach(self, game: LiveGame, key: int) -> None:
         online = game.online()
-        if game.conns.pop(key, None) is not None and not self.closing:
-            if game.online() != online:
-                self.broadcast(game)
+        gone = game.conns.pop(key, None) is not None
+        if gone and not self.closing and game.online() != online:
+            self.broadcast(game)
         self._evict(game)
 
     def _evict(self, game: LiveGame) -> None:

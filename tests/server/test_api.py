@@ -154,9 +154,12 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     assert r.status_code == 422 and "token" in r.json()["message"]
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": "not-a-token"})
     assert r.status_code == 403
-    for seat in (1, 0):  # seat 1 is offline; then seat 0 leaves its own seat
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": tok})
+    assert r.status_code == 403 and r.json()["error"] == "not-your-seat"
+    for seat in (1, 0):  # each player leaves their own seat
         r = httpx.post(
-            f"{server.url}/api/games/{gid}/seats/{seat}/bot", json={"token": tok, "level": "random"}
+            f"{server.url}/api/games/{gid}/seats/{seat}/bot",
+            json={"token": g["seats"][seat]["token"], "level": "random"},
         )
         assert r.status_code == 200, r.text
     s = SeatClient(server.ws_url, gid, None)

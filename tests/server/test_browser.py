@@ -343,8 +343,10 @@ def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, br
     seq = page.evaluate("() => document.body.dataset.seq")
     page.click("button.tobot")
     wait_seq_change(page, seq)  # the bot plays Ann's second action by itself
-    page.wait_for_function(
-        "() => document.querySelector('.players').innerText.includes('Ann (bot')"
-    )
+    page.wait_for_selector("button.tohuman")  # Ann watches the bot play her seat
+    assert "· bot " in page.locator(".player.me").inner_text()
+    page.click("button.tohuman")  # and takes it back
+    page.wait_for_selector("button.tobot")
+    assert "· bot " not in page.locator(".player.me").inner_text()
     assert not errors, errors
     page.close()

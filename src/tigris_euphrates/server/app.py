@@ -34,11 +34,23 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import InvalidAction, player_view, replay
 from ..store import Store, database_url_for
 from .hub import GameError, Hub, bot_levels, default_level
-from .inputs import GAME_ID_PATTERN, CreateGame, SeatChange, error_message
+from .inputs import GAME_ID_PATTERN, CreateGame, SeatChange, SeatReturn, error_message
 from .limits import Limits
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
+
+#: The HTTP status of each refusal (any other code: 400).
+STATUS = {
+    "no-game": 404,
+    "bad-token": 403,
+    "spectator": 403,
+    "not-your-seat": 403,
+    "seat-online": 409,
+    "seat-away-briefly": 409,
+    "game-over": 409,
+    "stale": 409,
+}
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
 Seat = Annotated[int, PathParam(ge=0, le=3)]
@@ -112,9 +124,7 @@ def create_app(
 
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> JSONResponse:
-        status = (
-            404 if exc.code == "no-game" else 403 if exc.code in ("bad-token", "spectator") else 400
-        )
+        status = STATUS.get(exc.code, 400)
         return SafeJSONResponse({"error": exc.code, "message": exc.message}, status_code=status)
 
     @app.exception_handler(InvalidAction)
@@ -187,7 +197,7 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         options = {**body.options, "players": len(body.seats)}
         seats = [seat.model_dump() for seat in body.seats]
-        game, tokens = await hub_of(request).create(options, seats, body.seed)
+        game, tokens, creator = await hub_of(request).create(options, seats, body.seed)
         return {
             "id": game.id,
             "seats": [
@@ -200,6 +210,7 @@ def create_app(
                 for i, tok in enumerate(tokens)
             ],
             "spectator_link": f"/game/{game.id}",
+            "creator_token": creator,
         }
 
     @app.get("/api/games/{game_id}")
@@ -254,12 +265,21 @@ def create_app(
     async def seat_to_bot(
         game_id: GameId, seat: Seat, body: SeatChange, request: Request
     ) -> dict[str, Any]:
+        """A bot takes the seat: asked by the seat's player (its token), or by the game's
+        creator (the creator's token) once the seat's player has been away long enough."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        by = hub.seat_for(game, body.token)
-        if by is None:
-            raise GameError("spectator", "only a player of this game can hand a seat to a bot")
-        await hub.hand_to_bot(game, by, seat, body.level)
+        await hub.hand_to_bot(game, body.token, seat, body.level)
+        return game.summary()
+
+    @app.post("/api/games/{game_id}/seats/{seat}/human")
+    async def seat_to_human(
+        game_id: GameId, seat: Seat, body: SeatReturn, request: Request
+    ) -> dict[str, Any]:
+        """The seat's player takes it back from the bot that held it."""
+        hub = hub_of(request)
+        game = await hub.get(game_id)
+        await hub.take_back(game, body.token, seat)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")

@@ -168,13 +168,37 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
+def seat_change(seat: int, kind: str, level: str | None = None) -> str:
+    """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
+    bot) or ``seat 1 human`` (seat 1 taken back by its player)."""
+    return f"seat {seat} bot {level}" if kind == "bot" else f"seat {seat} human"
+
+
+def parse_seat_change(text: str) -> tuple[int, str, str | None] | None:
+    """``(seat, kind, level)`` of a seat change entry; ``None`` for any other entry."""
+    words = text.split()
+    if len(words) < 3 or words[0] != "seat":
+        return None
+    if words[2] == "bot" and len(words) == 4:
+        return int(words[1]), "bot", words[3]
+    if words[2] == "human" and len(words) == 3:
+        return int(words[1]), "human", None
+    raise ValueError(f"not a seat change: {text!r}")
+
+
 class LiveGame:
+    """One game as this process knows it: the replay of its log (actions, undos and seat
+    changes), its connections and its bots."""
+
     def __init__(self, row: GameRow) -> None:
         self.id = row.id
         self.options = row.options
         self.seed = row.seed
-        self.seats = row.seats
+        self.seats = [dict(s) for s in row.seats]
+        self.creator = row.creator
         self.created = row.created
+        #: when each human seat's player was last seen (left, or the game was loaded)
+        self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
         self.conns: dict[int, Conn] = {}
         self.version = 0
@@ -193,13 +217,27 @@ class LiveGame:
     # --- state ----------------------------------------------------------------------------
 
     def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
-        if action == UNDO:
+        change = parse_seat_change(action)
+        if change is not None:
+            self.change_seat(*change)
+        elif action == UNDO:
             self.entries.pop()
             self._rebuild()
         else:
             self.state, events = apply(self.state, action)
             self.entries.append(Entry(seq, seat, action, events))
         self.seq = seq
+
+    def change_seat(self, seat: int, kind: str, level: str | None) -> None:
+        """Apply a seat change: a bot plays the seat (its player's token still opens it, to
+        watch or to take it back), or its player takes it back."""
+        now = dict(self.seats[seat])
+        if kind == "bot":
+            now["kind"], now["level"] = "bot", level
+        else:
+            now["kind"] = "human"
+            now.pop("level", None)
+        self.seats[seat] = now
 
     def _rebuild(self) -> None:
         state = new_game(self.options, self.seed)
@@ -267,15 +305,22 @@ class LiveGame:
         return {c.seat for c in self.conns.values() if c.seat is not None}
 
     def public_seats(self) -> list[dict[str, Any]]:
+        """Each seat as everybody may see it: kind, bot level, name, whether someone plays
+        it now (``online``), whether a bot holds it for its player (``away``) and since when
+        its player has been offline (``offline_since``, seconds since the epoch)."""
         online = self.online()
         return [
             {
                 "seat": i,
                 "kind": s["kind"],
-                "level": s.get("level"),
+                "level": s.get("level") if s["kind"] == "bot" else None,
                 "name": s.get("name")
                 or (f"Bot ({s.get('level')})" if s["kind"] == "bot" else f"Player {i + 1}"),
                 "online": s["kind"] == "bot" or i in online,
+                "away": s["kind"] == "bot" and bool(s.get("token")),
+                "offline_since": None
+                if i in online or not s.get("token")
+                else round(self.away_since[i], 1),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -442,8 +487,9 @@ class Hub:
 
     async def create(
         self, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
-    ) -> tuple[LiveGame, list[str | None]]:
-        """A new game; returns it and each human seat's secret token (bots: None)."""
+    ) -> tuple[LiveGame, list[str | None], str]:
+        """A new game; returns it, each human seat's secret token (bots: None) and the
+        creator's secret token (it may hand an absent player's seat to a bot)."""
         if seed is None:
             seed = secrets.randbelow(2**31)
         new_game(options, seed)  # validates the options (raises InvalidAction)
@@ -472,11 +518,22 @@ class Hub:
             else:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
         game_id = secrets.token_hex(6)
-        await self.db(self.store.create_game, game_id, options, seed, stored)
-        game = LiveGame(GameRow(game_id, options, seed, stored, "active", time.time()))
+        creator = secrets.token_urlsafe(18)
+        await self.db(self.store.create_game, game_id, options, seed, stored, hash_token(creator))
+        game = LiveGame(
+            GameRow(
+                game_id, options, seed, stored, "active", time.time(), creator=hash_token(creator)
+            )
+        )
         self.games[game_id] = game
         self.kick(game)
-        return game, tokens
+        return game, tokens, creator
+
+    @staticmethod
+    def is_creator(game: LiveGame, token: str | None) -> bool:
+        return bool(
+            token and game.creator and secrets.compare_digest(game.creator, hash_token(token))
+        )
 
     def seat_for(self, game: LiveGame, token: str | None) -> int | None:
         """The seat a token opens (``None``: spectator); raises on a wrong token."""
@@ -502,7 +559,10 @@ class Hub:
 
     def detach(self, game: LiveGame, key: int) -> None:
         online = game.online()
-        gone = game.conns.pop(key, None) is not None
+        conn = game.conns.pop(key, None)
+        gone = conn is not None
+        if conn is not None and conn.seat is not None and conn.seat not in game.online():
+            game.away_since[conn.seat] = time.time()
         if gone and not self.closing and game.online() != online:
             self.broadcast(game)
         self._evict(game)
@@ -529,12 +589,21 @@ class Hub:
 
     # --- the one path that changes a game -------------------------------------------------
 
-    async def submit(self, game: LiveGame, seat: int | None, seq: Any, action: Any) -> None:
-        """Play ``action`` for ``seat`` against step ``seq``; raises ``GameError``."""
+    async def submit(
+        self, game: LiveGame, seat: int | None, seq: Any, action: Any, *, bot: bool = False
+    ) -> None:
+        """Play ``action`` for ``seat`` against step ``seq`` (``bot``: the seat's bot plays
+        it); raises ``GameError``."""
         if seat is None:
             raise GameError("spectator", "spectators cannot act")
         async with game.lock:
             self._check_turn(game, seat, seq)
+            if (game.seats[seat]["kind"] == "bot") != bot:
+                if bot:
+                    raise GameError("stale", "the seat's player took it back")
+                raise GameError(
+                    "seat-is-bot", "a bot plays this seat: take it back to play yourself"
+                )
             try:
                 act = to_action(action)
                 state, events = apply(game.state, act)
@@ -572,31 +641,72 @@ class Hub:
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
 
-    async def hand_to_bot(
-        self, game: LiveGame, by_seat: int, target: int, level: str | None
-    ) -> None:
-        """Give a human seat to a bot: one's own seat, or another seat nobody is connected to."""
+    async def hand_to_bot(self, game: LiveGame, token: str, target: int, level: str | None) -> None:
+        """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
+        player (its token), and to the game's creator (the creator's token) once the seat's
+        player has been away ``Limits.seat_absence_seconds``; the player's token keeps
+        opening the seat, and ``take_back`` returns it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
         if level not in bot_levels():
-            raise GameError("bad-level", f"unknown bot level {level!r}")
+            raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
+        by = self._seat_or_none(game, token)
+        creator = by != target and self.is_creator(game, token)
+        if by != target and not creator:
+            raise GameError(
+                "not-your-seat",
+                f"only seat {target}'s player, or the game's creator after "
+                f"{self.limits.seat_absence_seconds:g} s of absence, may hand seat {target} "
+                "to a bot",
+            )
         async with game.lock:
-            seat = game.seats[target]
-            if seat["kind"] == "bot":
+            if game.over:
+                raise GameError("game-over", "the game is over")
+            if game.seats[target]["kind"] == "bot":
                 raise GameError("bad-seat", "that seat is already played by a bot")
-            if target != by_seat and any(c.seat == target for c in game.conns.values()):
-                raise GameError("seat-online", "that player is still connected")
-            seats = [dict(s) for s in game.seats]
-            seats[target] = {
-                "kind": "bot",
-                "level": level,
-                "name": f"{seat.get('name', '')} (bot {level})".strip(),
-            }
-            await self.db(self.store.set_seats, game.id, seats)
-            game.seats = seats
-            self.broadcast(game)
+            if creator:
+                if target in game.online():
+                    raise GameError("seat-online", f"seat {target}'s player is connected")
+                away = time.time() - game.away_since[target]
+                if away < self.limits.seat_absence_seconds:
+                    raise GameError(
+                        "seat-away-briefly",
+                        f"seat {target}'s player has been away {away:.0f} s; the creator may "
+                        f"hand the seat to a bot after {self.limits.seat_absence_seconds:g} s",
+                    )
+            await self._log_seat_change(game, by, target, "bot", level)
         self.kick(game)
+
+    async def take_back(self, game: LiveGame, token: str, target: int) -> None:
+        """The player of seat ``target`` takes it back from the bot that held it."""
+        if not 0 <= target < len(game.seats):
+            raise GameError("bad-seat", f"there is no seat {target}")
+        if self._seat_or_none(game, token) != target:
+            raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        async with game.lock:
+            if game.over:
+                raise GameError("game-over", "the game is over")
+            if game.seats[target]["kind"] != "bot":
+                raise GameError("bad-seat", "a person already plays that seat")
+            await self._log_seat_change(game, target, target, "human")
+
+    def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
+        try:
+            return self.seat_for(game, token)
+        except GameError:
+            return None
+
+    async def _log_seat_change(
+        self, game: LiveGame, by: int | None, seat: int, kind: str, level: str | None = None
+    ) -> None:
+        """Store the seat change as the game's next log entry (``by``: the seat whose player
+        made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
+        changes unless the entry is stored."""
+        await self._store_step(game, by, seat_change(seat, kind, level))
+        game.seq += 1
+        game.change_seat(seat, kind, level)
+        self.broadcast(game)
 
     def _check_turn(self, game: LiveGame, seat: int, seq: Any) -> None:
         if game.over:
@@ -614,7 +724,7 @@ class Hub:
             "here is the current position, please choose again"
         )
 
-    async def _store_step(self, game: LiveGame, seat: int, action: str) -> None:
+    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> None:
         try:
             await self.db(self.store.append, game.id, game.seq + 1, seat, action)
         except StepTaken:
@@ -694,7 +804,7 @@ class Hub:
             else:
                 kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
             try:
-                await self.submit(game, actor, seq, choice)
+                await self.submit(game, actor, seq, choice, bot=True)
                 failures = 0
             except GameError as err:
                 self._drop_bot(game, actor, kept)  # its choice was not played

@@ -91,6 +91,12 @@ class SeatChange(Strict):
     level: Level | None = None
 
 
+class SeatReturn(Strict):
+    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token."""
+
+    token: Token
+
+
 def error_message(errors: list[Any]) -> str:
     """One line naming each refused field and why, without echoing what was sent."""
     parts = []

@@ -24,6 +24,9 @@ class Limits:
     #: connection holds at most the latest one, built when it can be sent.
     pending_frames: int = 32
     unread_seconds: float = 10.0
+    #: How long a seat's player must have been away (no live connection) before the game's
+    #: creator may hand the seat to a bot.
+    seat_absence_seconds: float = 120.0
 
 
 class TokenBucket:

@@ -26,7 +26,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -58,6 +60,8 @@ class GameRow:
     created: float
     result: dict[str, Any] | None = None
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
+    #: SHA-256 of the creator's secret token (``None``: a game without one)
+    creator: str | None = None
 
 
 def normalise_url(url: str) -> str:
@@ -106,6 +110,7 @@ class Store:
             Column("seats", Text, nullable=False),
             Column("status", String(16), nullable=False, index=True),
             Column("result", Text, nullable=True),
+            Column("creator", String(64), nullable=True),
         )
         self.actions = Table(
             f"{table_prefix}actions",
@@ -117,6 +122,18 @@ class Store:
             Column("created", Float, nullable=False),
         )
         self.meta.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Tables created by an older version get the nullable columns added since."""
+        have = {c["name"] for c in inspect(self.engine).get_columns(self.games.name)}
+        with self.engine.begin() as conn:
+            for column in self.games.columns:
+                if column.name not in have and column.nullable:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    conn.execute(
+                        text(f'ALTER TABLE "{self.games.name}" ADD COLUMN "{column.name}" {kind}')
+                    )
 
     # --- writes ---------------------------------------------------------------------------
 
@@ -126,7 +143,9 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seats: list[dict[str, Any]],
+        creator: str | None = None,
     ) -> None:
+        """A new game; ``seats`` are the seats it starts with (changes go to the log)."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -139,11 +158,13 @@ class Store:
                     seats=json.dumps(seats),
                     status="active",
                     result=None,
+                    creator=creator,
                 )
             )
 
     def append(self, game_id: str, seq: int, seat: int | None, action: str) -> None:
-        """Store step ``seq`` (1-based); raises ``StepTaken`` if it exists already."""
+        """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
+        change; raises ``StepTaken`` if it exists already."""
         now = time.time()
         try:
             with self.engine.begin() as conn:
@@ -157,14 +178,6 @@ class Store:
                 )
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
-
-    def set_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(self.games)
-                .where(self.games.c.id == game_id)
-                .values(seats=json.dumps(seats), updated=time.time())
-            )
 
     def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as conn:
@@ -233,6 +246,7 @@ def _row(row: Any) -> GameRow:
         status=str(row.status),
         created=float(row.created),
         result=json.loads(row.result) if row.result else None,
+        creator=row.creator,
     )
 
 

@@ -86,7 +86,7 @@ async function lobby() {
         else if (kinds[i] === "friend") invites[i] = location.origin + s.link;
       });
       invites.spectators = location.origin + g.spectator_link;
-      store.set(g.id, { tokens: mine, invites });
+      store.set(g.id, { tokens: mine, invites, creator: g.creator_token });
       const toks = Object.values(mine);
       location.href = "/game/" + g.id + (toks.length ? "#t=" + toks.join(",") : "");
     } catch (e) { toast(e.message); create.disabled = false; }
@@ -423,11 +423,18 @@ async function gamePage(id, replayMode) {
     if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, "hand: ",
       COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col }, col[0].toUpperCase())))));
     if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, "off board: ", p.leaders_off_board.map(col => h("span", { class: "chip c-" + col }, DYN[p.dynasty]))));
-    if (s.kind === "human" && !v.over && c.token && (p.seat === me || !s.online))
+    // a seat goes to a bot by its own player, or by the game's creator while its player is away
+    const creator = store.get(id).creator;
+    const token = p.seat === me ? c.token : (!s.online ? creator : null);
+    if (s.kind === "human" && !v.over && token)
       rows.push(h("button", { class: "tobot", onclick: async () => {
         if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
-        try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token: c.token }); } catch (e) { toast(e.message); }
+        try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
       } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
+    if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
+      rows.push(h("button", { class: "tohuman", onclick: async () => {
+        try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
+      } }, "Take my seat back"));
     return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
   }
   function invitePanel() {

@@ -217,7 +217,7 @@ def main() -> None:
     prefix = f"bench{os.getpid()}_" if a.database_url else ""
     with (
         tempfile.TemporaryDirectory() as tmp,
-        ServerProcess(tmp, a.database_url, prefix) as srv,
+        ServerProcess(tmp, a.database_url, prefix, client_seeds=True) as srv,
     ):
         assert srv.proc is not None
         for name, think in (("paced", a.think), ("saturated", 0.0)):

@@ -89,6 +89,7 @@ class ServerProcess:
         database_url: str | None = None,
         table_prefix: str = "",
         extra: list[str] | None = None,
+        client_seeds: bool = False,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -99,6 +100,8 @@ class ServerProcess:
             args += ["--database-url", database_url]
         if table_prefix:
             args += ["--table-prefix", table_prefix]
+        if client_seeds:
+            args += ["--client-seeds"]
         self.args = args + (extra or [])
         self.proc: subprocess.Popen[bytes] | None = None
 

@@ -13,7 +13,10 @@ from serving import LiveServer, SeatClient
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("data")
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+    # seeded games of two people: positions the tests know (never on a public server)
+    with LiveServer(
+        data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", client_seeds=True
+    ) as srv:
         yield srv
 
 

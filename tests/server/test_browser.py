@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from serving import LiveServer
+from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +27,14 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("browser")
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+    # seeded games of two people: positions the tests know (never on a public server); the
+    # scripted seats move far faster than people: no message rate limit
+    with LiveServer(
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(messages_per_second=10_000, message_burst=10_000),
+    ) as srv:
         yield srv
 
 

@@ -28,7 +28,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("leak")
     # the scripted players move far faster than people: no message rate limit
     fast = Limits(messages_per_second=10_000, message_burst=10_000)
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=fast) as srv:
+    with LiveServer(
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        limits=fast,
+        client_seeds=True,
+    ) as srv:
         yield srv
 
 

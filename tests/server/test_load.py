@@ -26,10 +26,8 @@ def rss_mib(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-def humans_game(url: str, seed: int = 4) -> dict[str, Any]:
-    r = httpx.post(
-        f"{url}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed}
-    )
+def humans_game(url: str) -> dict[str, Any]:
+    r = httpx.post(f"{url}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -105,7 +105,7 @@ def test_two_server_processes_racing_for_one_step(db: tuple[str, str], tmp_path:
     with ServerProcess(tmp_path, url, prefix) as one, ServerProcess(tmp_path, url, prefix) as two:
         g = httpx.post(
             f"{one.url}/api/games",
-            json={"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2},
+            json={"seats": [{"kind": "human"}, {"kind": "human"}]},
         ).json()
         token = g["seats"][0]["token"]
         a = SeatClient(one.ws_url, g["id"], token)

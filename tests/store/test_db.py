@@ -122,3 +122,52 @@ def test_a_table_of_an_older_version_gets_the_new_columns(db: tuple[str, str]) -
     store.create_game("new", {"players": 2}, 1, [], creator="c")
     assert store.load("new").creator == "c"
     store.close()
+
+
+def test_128_bit_seeds_are_stored_exactly(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    seed = 2**128 - 12345
+    store.create_game("big", {"players": 2}, seed, [], seed_source="client")
+    row = store.load("big")
+    assert row.seed == seed and row.seed_source == "client"
+    store.create_game("small", {"players": 2}, 7, [])
+    assert store.load("small").seed_source == "server"
+    store.close()
+
+
+def test_an_integer_seed_column_of_an_older_version_becomes_text(db: tuple[str, str]) -> None:
+    """The tables of the version with 31-bit seeds (an integer column) are upgraded in
+    place when opened: the old games keep their seeds, new ones hold 128 bits."""
+    from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, create_engine
+
+    from tigris_euphrates.store import normalise_url
+
+    url, prefix = db
+    engine = create_engine(normalise_url(url))
+    meta = MetaData()
+    old = Table(
+        f"{prefix}games",
+        meta,
+        Column("id", String(32), primary_key=True),
+        Column("created", Float, nullable=False),
+        Column("updated", Float, nullable=False),
+        Column("options", Text, nullable=False),
+        Column("seed", Integer, nullable=False),
+        Column("seats", Text, nullable=False),
+        Column("status", String(16), nullable=False, index=True),
+        Column("result", Text, nullable=True),
+    )
+    meta.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(
+            old.insert().values(
+                id="old", created=1.0, updated=1.0, options="{}", seed=2**31 - 1,
+                seats="[]", status="active", result=None,
+            )
+        )  # fmt: skip
+    engine.dispose()
+    store = Store(url, prefix)
+    assert store.load("old").seed == 2**31 - 1 and store.load("old").creator is None
+    store.create_game("new", {"players": 2}, 2**127 + 1, [])
+    assert store.load("new").seed == 2**127 + 1
+    store.close()

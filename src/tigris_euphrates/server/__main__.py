@@ -19,6 +19,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--bot-seconds", type=float, default=2.0)
     p.add_argument("--bot-delay", type=float, default=0.0)
     p.add_argument("--bot-processes", type=int, default=1)
+    p.add_argument(
+        "--client-seeds",
+        action="store_true",
+        help="accept a client's seed for any game (tests, benchmarks: never in public)",
+    )
     a = p.parse_args(argv)
     app = create_app(
         database_url=a.database_url,
@@ -28,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
         bot_processes=a.bot_processes,
         table_prefix=a.table_prefix,
         tune_gc=True,
+        client_seeds=a.client_seeds,
     )
     uvicorn.run(app, host=a.host, port=a.port, log_level="warning", ws_per_message_deflate=False)
 

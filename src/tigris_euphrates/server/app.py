@@ -76,12 +76,15 @@ def create_app(
     table_prefix: str = "",
     tune_gc: bool = False,
     limits: Limits | None = None,
+    client_seeds: bool = False,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
     ``tune_gc`` (for a process that only serves: ``tne serve``) freezes the objects alive
     at start-up out of the garbage collector and makes young collections rarer. ``limits``
-    (default ``Limits()``) bounds what one client may ask.
+    (default ``Limits()``) bounds what one client may ask. ``client_seeds`` accepts a
+    client's seed for every game, even with several people (tests and local study: whoever
+    chooses the seed knows every hand); by default only games without another person.
     """
 
     @asynccontextmanager
@@ -95,6 +98,7 @@ def create_app(
             bot_delay=bot_delay,
             bot_processes=bot_processes,
             limits=limits,
+            client_seeds=client_seeds,
         )
         app.state.hub = hub
         await hub.start()

@@ -41,6 +41,9 @@ FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, S
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = {"tiles_drawn", "tiles_swapped", "turn_started", "game_over", "treasure_choice"}
+#: The server's seeds: 128 bits from ``secrets``, beyond any search for the seed that a
+#: player's own draws single out.
+SEED_BITS = 128
 LEVEL_PREFERENCE = ("hard", "medium", "easy", "greedy", "random")
 
 
@@ -194,6 +197,7 @@ class LiveGame:
         self.id = row.id
         self.options = row.options
         self.seed = row.seed
+        self.seed_source = row.seed_source
         self.seats = [dict(s) for s in row.seats]
         self.creator = row.creator
         self.created = row.created
@@ -263,12 +267,17 @@ class LiveGame:
         return self.actor() == seat
 
     def record(self) -> dict[str, Any]:
-        return make_record(
+        """The game's record (``tne-record/1``) with ``seed_source``: ``"server"`` (a
+        secret seed) or ``"client"`` (chosen by whoever created the game). Published only
+        when the game is over: the seed decides every hand and the bag."""
+        record = make_record(
             self.options,
             [e.action for e in self.entries],
             seed=self.seed,
             final=self.state,
         )
+        record["seed_source"] = self.seed_source
+        return record
 
     # --- bots -----------------------------------------------------------------------------
 
@@ -419,9 +428,11 @@ class Hub:
         bot_delay: float = 0.0,
         bot_processes: int = 1,
         limits: Limits | None = None,
+        client_seeds: bool = False,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
+        self.client_seeds = client_seeds
         self.bot_seconds = bot_seconds
         self.bot_iterations = bot_iterations
         self.bot_delay = bot_delay
@@ -490,8 +501,16 @@ class Hub:
     ) -> tuple[LiveGame, list[str | None], str]:
         """A new game; returns it, each human seat's secret token (bots: None) and the
         creator's secret token (it may hand an absent player's seat to a bot)."""
+        people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
+        if seed is not None and people > 1 and not self.client_seeds:
+            raise GameError(
+                "seed-not-allowed",
+                "a game with more than one person gets a secret seed from the server: whoever "
+                "chooses the seed knows every hand and the bag",
+            )
+        seed_source = "server" if seed is None else "client"
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbits(SEED_BITS)
         new_game(options, seed)  # validates the options (raises InvalidAction)
         if len(seats) != options.get("players", 2):
             raise GameError("bad-seats", "give exactly one seat per player")
@@ -519,12 +538,20 @@ class Hub:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
         game_id = secrets.token_hex(6)
         creator = secrets.token_urlsafe(18)
-        await self.db(self.store.create_game, game_id, options, seed, stored, hash_token(creator))
-        game = LiveGame(
-            GameRow(
-                game_id, options, seed, stored, "active", time.time(), creator=hash_token(creator)
-            )
+        row = GameRow(
+            game_id,
+            options,
+            seed,
+            stored,
+            "active",
+            time.time(),
+            creator=hash_token(creator),
+            seed_source=seed_source,
         )
+        await self.db(
+            self.store.create_game, game_id, options, seed, stored, row.creator, seed_source
+        )
+        game = LiveGame(row)
         self.games[game_id] = game
         self.kick(game)
         return game, tokens, creator

@@ -62,6 +62,8 @@ class GameRow:
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
     #: SHA-256 of the creator's secret token (``None``: a game without one)
     creator: str | None = None
+    #: who chose the seed: ``"server"`` (secret) or ``"client"``
+    seed_source: str = "server"
 
 
 def normalise_url(url: str) -> str:
@@ -106,11 +108,14 @@ class Store:
             Column("created", Float, nullable=False),
             Column("updated", Float, nullable=False),
             Column("options", Text, nullable=False),
-            Column("seed", Integer, nullable=False),
+            # decimal text: the server's seeds are 128 bits, wider than any integer column
+            Column("seed", Text, nullable=False),
             Column("seats", Text, nullable=False),
             Column("status", String(16), nullable=False, index=True),
             Column("result", Text, nullable=True),
             Column("creator", String(64), nullable=True),
+            # "client" when a client chose the seed (games without another person)
+            Column("seed_source", String(16), nullable=True),
         )
         self.actions = Table(
             f"{table_prefix}actions",
@@ -123,6 +128,7 @@ class Store:
         )
         self.meta.create_all(self.engine)
         self._add_missing_columns()
+        self._widen_seed_column()
 
     def _add_missing_columns(self) -> None:
         """Tables created by an older version get the nullable columns added since."""
@@ -135,6 +141,27 @@ class Store:
                         text(f'ALTER TABLE "{self.games.name}" ADD COLUMN "{column.name}" {kind}')
                     )
 
+    def _widen_seed_column(self) -> None:
+        """Tables of an older version keep the seed in an integer column (31-bit seeds):
+        it becomes decimal text, which holds the 128-bit seeds exactly."""
+        games = self.games.name
+        column = next(c for c in inspect(self.engine).get_columns(games) if c["name"] == "seed")
+        if not isinstance(column["type"], Integer):
+            return
+        with self.engine.begin() as conn:
+            if self.is_sqlite:
+                for statement in (
+                    f'ALTER TABLE "{games}" RENAME COLUMN seed TO seed_int',
+                    f"ALTER TABLE \"{games}\" ADD COLUMN seed TEXT NOT NULL DEFAULT ''",
+                    f'UPDATE "{games}" SET seed = CAST(seed_int AS TEXT)',
+                    f'ALTER TABLE "{games}" DROP COLUMN seed_int',
+                ):
+                    conn.execute(text(statement))
+            else:
+                conn.execute(
+                    text(f'ALTER TABLE "{games}" ALTER COLUMN seed TYPE TEXT USING seed::text')
+                )
+
     # --- writes ---------------------------------------------------------------------------
 
     def create_game(
@@ -144,8 +171,11 @@ class Store:
         seed: int,
         seats: list[dict[str, Any]],
         creator: str | None = None,
+        seed_source: str | None = None,
     ) -> None:
-        """A new game; ``seats`` are the seats it starts with (changes go to the log)."""
+        """A new game; ``seats`` are the seats it starts with (changes go to the log),
+        ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
+        client chose the seed."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -154,11 +184,12 @@ class Store:
                     created=now,
                     updated=now,
                     options=json.dumps(options),
-                    seed=seed,
+                    seed=str(seed),
                     seats=json.dumps(seats),
                     status="active",
                     result=None,
                     creator=creator,
+                    seed_source=seed_source,
                 )
             )
 
@@ -247,6 +278,7 @@ def _row(row: Any) -> GameRow:
         created=float(row.created),
         result=json.loads(row.result) if row.result else None,
         creator=row.creator,
+        seed_source=row.seed_source or "server",
     )
 
 

@@ -30,12 +30,26 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Pause before each bot move so people can follow it.")
     ] = 0.4,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            metavar="NAME=VALUE",
+            help="Change one limit of server/limits.py, e.g. games_per_client=50 (repeatable).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web server: play in the browser against the AI, hotseat or online."""
     import uvicorn
 
     from .server import create_app
+    from .server.app import uvicorn_options
+    from .server.limits import Limits
 
+    try:
+        limits = Limits.parse(limit or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--limit") from None
     if database_url:
         os.environ.setdefault("TNE_DATABASE_URL", database_url)
     app = create_app(
@@ -44,9 +58,10 @@ def serve(
         bot_seconds=bot_seconds,
         bot_delay=bot_delay,
         tune_gc=True,
+        limits=limits,
     )
     where = database_url.split("@")[-1] if database_url else str(data_dir / "tne.sqlite3")
     typer.echo(
         f"Tigris & Euphrates: open http://{host}:{port}/ in your browser  (games in {where})"
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(limits))

@@ -39,7 +39,7 @@ def test_lobby_meta_and_page(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/static/app.js").status_code == 200
     g = create(server, HUMANS)
     assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
-    assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()]
+    assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()["games"]]
 
 
 def test_bad_requests(server: LiveServer) -> None:

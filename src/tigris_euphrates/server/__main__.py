@@ -6,7 +6,8 @@ import argparse
 
 import uvicorn
 
-from .app import create_app
+from .app import create_app, uvicorn_options
+from .limits import Limits
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,7 +25,15 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="accept a client's seed for any game (tests, benchmarks: never in public)",
     )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the limits of server/limits.py (repeatable)",
+    )
     a = p.parse_args(argv)
+    limits = Limits.parse(a.limit)
     app = create_app(
         database_url=a.database_url,
         data_dir=a.data_dir,
@@ -34,8 +43,9 @@ def main(argv: list[str] | None = None) -> None:
         table_prefix=a.table_prefix,
         tune_gc=True,
         client_seeds=a.client_seeds,
+        limits=limits,
     )
-    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", **uvicorn_options(limits))
 
 
 if __name__ == "__main__":

@@ -20,16 +20,17 @@ import logging
 import multiprocessing
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
-from .limits import Limits, TokenBucket
+from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -86,12 +87,14 @@ def hash_token(token: str) -> str:
 
 
 class GameError(Exception):
-    """A move or request refused: sent as an error frame to the sender only."""
+    """A move or request refused: sent as an error frame to the sender only
+    (``retry_after``: seconds after which the same request may succeed)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 class Conn:
@@ -198,6 +201,7 @@ class LiveGame:
         self.options = row.options
         self.seed = row.seed
         self.seed_source = row.seed_source
+        self.client = row.client
         self.seats = [dict(s) for s in row.seats]
         self.creator = row.creator
         self.created = row.created
@@ -433,6 +437,13 @@ class Hub:
         self.store = store
         self.limits = limits or Limits()
         self.client_seeds = client_seeds
+        self.game_rates = ClientRates(
+            self.limits.games_per_minute, max(1, int(self.limits.games_per_minute))
+        )
+        #: open websockets per client (an address hash)
+        self.client_conns: Counter[str] = Counter()
+        self.search_work = BotWork(bot_processes, self.limits.bot_queue)
+        self.quick_work = BotWork(2, self.limits.bot_queue)
         self.bot_seconds = bot_seconds
         self.bot_iterations = bot_iterations
         self.bot_delay = bot_delay
@@ -497,10 +508,16 @@ class Hub:
         return game
 
     async def create(
-        self, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
+        self,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+        client: str = "",
     ) -> tuple[LiveGame, list[str | None], str]:
-        """A new game; returns it, each human seat's secret token (bots: None) and the
-        creator's secret token (it may hand an absent player's seat to a bot)."""
+        """A new game created by ``client`` (a hash of its address; ``""`` for the server's
+        own callers, which no per-client limit counts); returns it, each human seat's secret
+        token (bots: None) and the creator's secret token (it may hand an absent player's
+        seat to a bot)."""
         people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
         if seed is not None and people > 1 and not self.client_seeds:
             raise GameError(
@@ -536,6 +553,8 @@ class Hub:
                 tokens.append(token)
             else:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
+        if client:
+            await self._check_client(client, any(seat["kind"] == "bot" for seat in stored))
         game_id = secrets.token_hex(6)
         creator = secrets.token_urlsafe(18)
         row = GameRow(
@@ -547,14 +566,46 @@ class Hub:
             time.time(),
             creator=hash_token(creator),
             seed_source=seed_source,
+            client=client,
         )
         await self.db(
-            self.store.create_game, game_id, options, seed, stored, row.creator, seed_source
+            self.store.create_game,
+            game_id,
+            options,
+            seed,
+            stored,
+            row.creator,
+            seed_source,
+            client or None,
         )
         game = LiveGame(row)
         self.games[game_id] = game
         self.kick(game)
         return game, tokens, creator
+
+    async def _check_client(self, client: str, bots: bool) -> None:
+        """Refuse a new game beyond the client's limits: games a minute, unfinished games
+        (changed in the last hour) and unfinished games with bots."""
+        limits = self.limits
+        if not self.game_rates.take(client):
+            raise GameError(
+                "rate-limited",
+                f"at most {limits.games_per_minute:g} new games a minute from one address",
+                retry_after=60 / max(limits.games_per_minute, 1e-9),
+            )
+        games, bot_games = await self.db(self.store.recent_games_of, client, time.time() - 3600)
+        if games >= limits.games_per_client:
+            raise GameError(
+                "too-many-games",
+                f"at most {limits.games_per_client} unfinished games from one address: "
+                "finish or leave some first",
+            )
+        if bots and bot_games >= limits.bot_games_per_client:
+            raise GameError(
+                "too-many-bot-games",
+                f"at most {limits.bot_games_per_client} unfinished games with bots from one "
+                "address: bots share the server's workers with everybody's games",
+            )
 
     @staticmethod
     def is_creator(game: LiveGame, token: str | None) -> bool:
@@ -806,12 +857,21 @@ class Hub:
             budget = bot_budget(kept.bot, len(game.seats), self.bot_seconds, self.bot_iterations)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            executor = self._executor(level)
+            work = self.quick_work if executor is self._threads else self.search_work
             try:
-                choice, bot = await loop.run_in_executor(
-                    self._executor(level), _decide, kept.bot, unheard, view, budget
+                choice, bot = await work.run(
+                    game.client,
+                    partial(
+                        loop.run_in_executor, executor, _decide, kept.bot, unheard, view, budget
+                    ),
                 )
             except asyncio.CancelledError:
                 raise
+            except BotWorkFull:
+                log.warning("bot work queue full; game %s waits", game.id)
+                await asyncio.sleep(1.0)
+                continue
             except concurrent.futures.BrokenExecutor:
                 # a worker process died (killed, out of memory): start a new pool, try again
                 log.error("bot workers broke in game %s; restarting them", game.id)

@@ -18,15 +18,20 @@ from typing import Any
 from sqlalchemy import (
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
+    case,
     create_engine,
     event,
+    func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -64,6 +69,8 @@ class GameRow:
     creator: str | None = None
     #: who chose the seed: ``"server"`` (secret) or ``"client"``
     seed_source: str = "server"
+    #: who created the game (a hash of its address; ``""``: unknown)
+    client: str = ""
 
 
 def normalise_url(url: str) -> str:
@@ -116,7 +123,12 @@ class Store:
             Column("creator", String(64), nullable=True),
             # "client" when a client chose the seed (games without another person)
             Column("seed_source", String(16), nullable=True),
+            # who created the game (a hash of its address) and how many bot seats it had:
+            # the per-client limits count them
+            Column("client", String(64), nullable=True),
+            Column("bots", Integer, nullable=True),
         )
+        self.by_client = Index(f"ix_{table_prefix}games_client", self.games.c.client)
         self.actions = Table(
             f"{table_prefix}actions",
             self.meta,
@@ -129,6 +141,7 @@ class Store:
         self.meta.create_all(self.engine)
         self._add_missing_columns()
         self._widen_seed_column()
+        self.by_client.create(self.engine, checkfirst=True)
 
     def _add_missing_columns(self) -> None:
         """Tables created by an older version get the nullable columns added since."""
@@ -172,10 +185,11 @@ class Store:
         seats: list[dict[str, Any]],
         creator: str | None = None,
         seed_source: str | None = None,
+        client: str | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
-        client chose the seed."""
+        client chose the seed, ``client`` who created it (for the per-client limits)."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -190,6 +204,8 @@ class Store:
                     result=None,
                     creator=creator,
                     seed_source=seed_source,
+                    client=client,
+                    bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
                 )
             )
 
@@ -241,10 +257,31 @@ class Store:
         with self.engine.connect() as conn:
             return [str(r.id) for r in conn.execute(query)]
 
-    def list_games(self, limit: int = 50) -> list[GameRow]:
-        query = select(self.games).order_by(self.games.c.updated.desc()).limit(limit)
+    def list_games(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
+        """A page of games, newest first: at most ``limit`` created before ``before`` (the
+        ``(created, id)`` of the last game of the previous page)."""
+        query = select(self.games).order_by(self.games.c.created.desc(), self.games.c.id.desc())
+        if before is not None:
+            created, game_id = before
+            query = query.where(
+                or_(
+                    self.games.c.created < created,
+                    and_(self.games.c.created == created, self.games.c.id < game_id),
+                )
+            )
         with self.engine.connect() as conn:
-            return [_row(r) for r in conn.execute(query)]
+            return [_row(r) for r in conn.execute(query.limit(limit))]
+
+    def recent_games_of(self, client: str, since: float) -> tuple[int, int]:
+        """How many unfinished games ``client`` created that changed after ``since``, and
+        how many of them have a bot seat."""
+        g = self.games.c
+        query = select(
+            func.count(), func.coalesce(func.sum(case((g.bots > 0, 1), else_=0)), 0)
+        ).where(g.client == client, g.status == "active", g.updated > since)
+        with self.engine.connect() as conn:
+            games, bots = conn.execute(query).one()
+        return int(games), int(bots)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -279,6 +316,7 @@ def _row(row: Any) -> GameRow:
         result=json.loads(row.result) if row.result else None,
         creator=row.creator,
         seed_source=row.seed_source or "server",
+        client=row.client or "",
     )
 
 

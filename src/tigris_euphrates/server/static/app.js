@@ -103,16 +103,23 @@ async function lobby() {
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
     h("div", { class: "card" }, h("h2", {}, "Games"),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "State"), h("th", {}))), list))));
-  const games = await api("/api/games");
   const mineIds = new Set(store.games());
-  if (!games.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No games yet.")));
-  for (const g of games) {
-    const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
-    const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
-      : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
-    list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-      h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
+  // the lobby comes a page at a time: "More games" asks for the next one
+  async function more(cursor) {
+    const page = await api("/api/games" + (cursor ? "?before=" + encodeURIComponent(cursor) : ""));
+    $("#more")?.remove();
+    if (!cursor && !page.games.length) list.append(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No games yet.")));
+    for (const g of page.games) {
+      const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
+      const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
+        : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
+      list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
+        h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
+    }
+    if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 4 },
+      h("button", { onclick: () => more(page.next) }, "More games"))));
   }
+  await more(null);
 }
 
 // ---------------------------------------------------------------- board rendering

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -106,3 +107,139 @@ def test_a_refused_seat_change_changes_nothing(server: LiveServer) -> None:
         assert r.json()["message"]
     assert httpx.get(f"{server.url}/api/games/{g['id']}").json() == before
     assert lobby_works(server)
+
+
+# --- problem inputs found from outside: each gets a 4xx or an error frame naming it ------
+
+
+def test_unhandled_request_bodies_get_a_4xx(server: LiveServer) -> None:
+    cases = [
+        ('{"seats":[1,2]}', "seats"),
+        ('{"seats":[{"kind":"human"},{"kind":"bot"}],"seed":-1}', "seed"),
+        ('{"seats":[{"kind":"human"},{"kind":"bot"}],"seed":' + str(2**128) + "}", "seed"),
+        ('{"seats":[{"kind":"human"},{"kind":"bot"}],"seed":"7"}', "seed"),
+        ('{"seats":[{"kind":"human"},{"kind":"bot"}],"seed":true}', "seed"),
+        ('{"seats":' + "[" * 1000 + "]" * 1000 + "}", ""),
+        ("[" * 1000 + "]" * 1000, ""),
+        ("{", ""),
+        ('{"seats":[{"kind":"human"},{"kind":"bot"}],"options":{"players":[]}}', "options"),
+    ]
+    for body, field in cases:
+        r = post_raw(server, "/api/games", body)
+        assert 400 <= r.status_code < 500, (body[:60], r.status_code, r.text)
+        assert field in r.json()["message"], (body[:60], r.text)
+    assert lobby_works(server)
+
+
+def test_a_seed_beyond_64_bits_is_stored_for_a_game_without_other_people(
+    server: LiveServer,
+) -> None:
+    body = {"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}], "seed": 2**63}
+    r = httpx.post(f"{server.url}/api/games", json=body)
+    assert r.status_code == 200, r.text
+    assert httpx.get(f"{server.url}/api/games/{r.json()['id']}").status_code == 200
+
+
+def test_odd_game_ids_get_a_4xx(server: LiveServer) -> None:
+    for gid in ("a%00b", "x" * 300, "a%20b", "%ff", "%00"):
+        r = httpx.get(f"{server.url}/api/games/{gid}")
+        assert 400 <= r.status_code < 500, (gid, r.status_code)
+        r = httpx.post(f"{server.url}/api/games/{gid}/seats/0/bot", json={"token": "abc"})
+        assert 400 <= r.status_code < 500, (gid, r.status_code)
+
+
+def socket(server: LiveServer, game_id: str) -> Any:
+    from websockets.sync.client import connect
+
+    return connect(f"{server.ws_url}/ws/games/{game_id}", open_timeout=10)
+
+
+def reply(ws: Any) -> dict[str, Any]:
+    return dict(json.loads(ws.recv(timeout=5)))
+
+
+def test_bad_first_frames_get_an_error_frame_and_the_connection_stays_open(
+    server: LiveServer,
+) -> None:
+    g = httpx.post(
+        f"{server.url}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
+    with socket(server, g["id"]) as ws:
+        for frame, code in [
+            ("not json", "bad-json"),
+            ("[" * 1000, "bad-json"),
+            (b"\x00\x01binary", "text-only"),
+            ('{"type":"join","token":["a"]}', "bad-message"),
+            ('{"type":"join","token":12}', "bad-message"),
+            ('{"type":"join","token":{"a":1}}', "bad-message"),
+            ('{"type":"move","seq":0,"action":"pass"}', "join-first"),
+        ]:
+            ws.send(frame)
+            err = reply(ws)
+            assert err["type"] == "error" and err["code"] == code, (frame, err)
+            assert err["message"]
+        ws.send(json.dumps({"type": "join", "token": g["seats"][0]["token"]}))
+        assert reply(ws)["seat"] == 0
+
+
+def test_bad_messages_in_play_get_an_error_frame_naming_the_problem(server: LiveServer) -> None:
+    g = httpx.post(
+        f"{server.url}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json()
+    with socket(server, g["id"]) as ws:
+        ws.send(json.dumps({"type": "join", "token": g["seats"][0]["token"]}))
+        first = reply(ws)
+        cases: list[tuple[str | bytes, str, str]] = [
+            (b"\xff\xfe", "text-only", "text"),
+            ("[" * 1000, "bad-json", "JSON"),
+            ('{"type":"move","seq":0,"action":"commit \u00b2"}', "bad-message", "action"),
+            ('{"type":"move","seq":0,"action":"swap red=\u00b9"}', "bad-message", "action"),
+            ('{"type":"move","seq":"0","action":"pass"}', "bad-message", "seq"),
+            ('{"type":"move","seq":1e400,"action":"pass"}', "bad-message", "seq"),
+            ('{"type":"move","seq":0,"action":[1,2]}', "bad-message", "action"),
+            ('{"type":"move","seq":0,"action":{"type":"commit","n":"\u00b2"}}', "bad-message", ""),
+            ('{"type":"move","seq":0,"action":{"type":"tile","colour":{}}}', "", "cell"),
+            ('{"type":"move","seq":0,"action":"tile red zz99"}', "", ""),
+            ('{"type":"undo","seq":true}', "bad-message", "seq"),
+            ('{"type":"dance"}', "bad-message", "type"),
+            ("null", "bad-message", ""),
+            ('"move"', "bad-message", ""),
+        ]
+        for frame, code, words in cases:
+            ws.send(frame)
+            err = reply(ws)
+            assert err["type"] == "error", (frame, err)
+            assert err["code"] != "server-error", (frame, err)
+            if code:
+                assert err["code"] == code, (frame, err)
+            assert words in err["message"], (frame, err)
+            ws.send('{"type":"ping","t":"next"}')
+            while reply(ws).get("t") != "next":  # the fresh view that may follow
+                pass
+        ws.send(json.dumps({"type": "sync"}))
+        view = reply(ws)
+        assert view["seq"] == 0 and view["view"] == first["view"]
+
+
+def test_a_nul_in_a_game_id_gets_a_4xx_on_postgresql(tmp_path: Path) -> None:
+    """PostgreSQL refuses a NUL in a string parameter (the server answered 500): ids are
+    checked before any query."""
+    import uuid
+
+    from serving import POSTGRES_TEST_URL, postgres_url
+
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"i{uuid.uuid4().hex[:10]}_"
+    try:
+        with LiveServer(database_url=url, table_prefix=prefix, data_dir=tmp_path) as srv:
+            for path in ("/api/games/a%00b", "/api/games/a%00b/record", "/api/games/%00/view"):
+                r = httpx.get(f"{srv.url}{path}")
+                assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
+            with socket(srv, "a%00b") as ws:
+                ws.send(json.dumps({"type": "join"}))
+                err = reply(ws)
+                assert err["type"] == "error" and err["code"] == "no-game"
+    finally:
+        Store(url, prefix).drop_all()

@@ -19,6 +19,7 @@ import gc
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,8 +35,21 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import InvalidAction, player_view, replay
 from ..store import GameRow, Store, database_url_for
-from .hub import GameError, Hub, bot_levels, default_level
-from .inputs import GAME_ID_PATTERN, CreateGame, SeatChange, SeatReturn, error_message
+from .hub import GameError, Hub, LiveGame, bot_levels, default_level
+from .inputs import (
+    GAME_ID_PATTERN,
+    BadMessage,
+    CreateGame,
+    Join,
+    Move,
+    Ping,
+    SeatChange,
+    SeatReturn,
+    Sync,
+    Undo,
+    error_message,
+    read_message,
+)
 from .limits import Limits
 
 STATIC = Path(__file__).parent / "static"
@@ -312,20 +326,21 @@ def create_app(
                 del hub.client_conns[client]
 
     async def connection(ws: WebSocket, hub: Hub, game_id: str) -> None:
+        limits = hub.limits
         try:
+            if re.fullmatch(GAME_ID_PATTERN, game_id) is None:
+                raise GameError("no-game", "there is no such game (a game id is 12 hex digits)")
             game = await hub.get(game_id)
-            hello = await asyncio.wait_for(ws.receive_json(), timeout=30)
-            if not isinstance(hello, dict) or hello.get("type") != "join":
-                raise GameError(
-                    "bad-request", 'the first message must be {"type": "join", "token": ...}'
-                )
-            seat = hub.seat_for(game, hello.get("token"))
+            seat = await join(ws, hub, game)
         except GameError as err:
-            await refuse(ws, err, 4403 if err.code == "bad-token" else 4400)
+            await refuse(ws, err, 4403 if err.code == "bad-token" else 4404)
             return
-        except (TimeoutError, WebSocketDisconnect, ValueError):
-            with contextlib.suppress(Exception):
-                await ws.close(code=4400)
+        except (TimeoutError, WebSocketDisconnect):
+            await refuse(ws, GameError("join-timeout", "no join message within 30 s"), 4408)
+            return
+        except Exception:  # e.g. the database is down
+            log.exception("cannot open game %s", game_id)
+            await refuse(ws, GameError("server-error", "the server failed; try again"), 1011)
             return
         spectators = sum(1 for c in game.conns.values() if c.seat is None)
         if seat is None and spectators >= hub.limits.spectators_per_game:
@@ -350,7 +365,6 @@ def create_app(
                     await ws.close(*conn.closing)
                     return
 
-        limits = hub.limits
         send_task = asyncio.create_task(writer())
         try:
             while conn.closing is None:
@@ -362,15 +376,7 @@ def create_app(
                     except TimeoutError:
                         conn.close(1008, "this connection does not read its replies")
                         break
-                text = await ws.receive_text()
-                if len(text) > limits.frame_bytes or len(text.encode()) > limits.frame_bytes:
-                    hub.send_error(
-                        game,
-                        conn,
-                        GameError("too-large", f"messages are at most {limits.frame_bytes} bytes"),
-                        with_view=False,
-                    )
-                    continue
+                text = await receive_text(ws)
                 if not conn.rate.take():
                     # one error frame a second names the problem for every message dropped
                     now = time.monotonic()
@@ -388,31 +394,22 @@ def create_app(
                             with_view=False,
                         )
                     continue
+                kind = "?"
                 try:
-                    msg = json.loads(text)
-                except ValueError:
-                    hub.send_error(game, conn, GameError("bad-json", "messages are JSON objects"))
-                    continue
-                if not isinstance(msg, dict):
-                    hub.send_error(game, conn, GameError("bad-json", "messages are JSON objects"))
-                    continue
-                kind = msg.get("type")
-                try:
-                    if kind == "move":
-                        await hub.submit(game, seat, msg.get("seq"), msg.get("action"))
-                    elif kind == "undo":
-                        await hub.undo(game, seat, msg.get("seq"))
-                    elif kind == "sync":
+                    msg = parse_frame(text, limits)
+                    kind = msg.type
+                    if isinstance(msg, Move):
+                        await hub.submit(game, seat, msg.seq, msg.action)
+                    elif isinstance(msg, Undo):
+                        await hub.undo(game, seat, msg.seq)
+                    elif isinstance(msg, Sync):
                         conn.due(full_log=True)
-                    elif kind == "ping":
-                        t = msg.get("t")
-                        if (isinstance(t, str) and len(t) > 64) or isinstance(t, (list, dict)):
-                            raise GameError(
-                                "bad-request", "a ping's t is a number or at most 64 characters"
-                            )
-                        conn.send({"type": "pong", "t": t})
+                    elif isinstance(msg, Ping):
+                        conn.send({"type": "pong", "t": msg.t})
                     else:
-                        raise GameError("bad-request", f"unknown message type {kind!r}")
+                        raise GameError("joined", "this connection has joined already")
+                except BadMessage as err:
+                    hub.send_error(game, conn, GameError(err.code, err.message))
                 except GameError as err:
                     hub.send_error(game, conn, err)
                 except Exception:  # e.g. the database is down: nothing was changed
@@ -486,3 +483,43 @@ def uvicorn_options(limits: Limits | None = None) -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "h11_max_incomplete_event_size": 16 * 1024,
     }
+
+
+async def receive_text(ws: WebSocket) -> str | None:
+    """The next text message (``None`` for a binary one); raises ``WebSocketDisconnect``."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping:
+    """A client message, checked; raises ``BadMessage`` naming what is wrong."""
+    if text is None:
+        raise BadMessage("text-only", "messages are JSON text frames, not binary ones")
+    if len(text) > limits.frame_bytes or len(text.encode("utf-8", "replace")) > limits.frame_bytes:
+        raise BadMessage("too-large", f"messages are at most {limits.frame_bytes} bytes")
+    return read_message(text)
+
+
+async def join(ws: WebSocket, hub: Hub, game: LiveGame) -> int | None:
+    """Wait (30 s at most) for the join message and return its seat (``None``: spectator).
+    A malformed message gets an error frame and the wait goes on; a wrong token raises."""
+    deadline = time.monotonic() + 30
+    refused = 0
+    while True:
+        text = await asyncio.wait_for(receive_text(ws), max(0.0, deadline - time.monotonic()))
+        try:
+            msg = parse_frame(text, hub.limits)
+            if not isinstance(msg, Join):
+                raise BadMessage(
+                    "join-first", 'the first message must be {"type": "join", "token": ...}'
+                )
+        except BadMessage as err:
+            refused += 1
+            if refused > 20:
+                raise GameError("bad-join", "too many messages that are not a join") from None
+            await ws.send_text(_dumps({"type": "error", "code": err.code, "message": err.message}))
+            continue
+        return hub.seat_for(game, msg.token)

@@ -687,6 +687,8 @@ class Hub:
                 state, events = apply(game.state, act)
             except (InvalidAction, IllegalAction) as exc:
                 raise GameError(exc.code, exc.message) from None
+            except (ValueError, TypeError, KeyError) as exc:  # what the engine did not foresee
+                raise GameError("bad-action", f"not an action of this game: {exc}") from None
             notation = str(act)
             await self._store_step(game, seat, notation)
             game.seq += 1

@@ -13,7 +13,15 @@ import unicodedata
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 MAX_NAME = 40
 MAX_LEVEL = 32
@@ -99,11 +107,106 @@ class SeatReturn(Strict):
 
 def error_message(errors: list[Any]) -> str:
     """One line naming each refused field and why, without echoing what was sent."""
-    parts = []
-    for err in errors[:5]:
-        loc = [str(x) for x in err.get("loc", ()) if x not in ("body", "path", "query")]
-        msg = str(err.get("msg", "invalid"))
-        msg = msg.removeprefix("Value error, ")
-        parts.append(f"{'.'.join(loc) or 'body'}: {msg}" if loc else msg)
+    parts, named = [], set()
+    for err in errors:
+        # the location, without pydantic's names of union members ("constrained-str", ...)
+        loc = [
+            str(x)
+            for x in err.get("loc", ())
+            if x not in ("body", "path", "query") and "-" not in str(x) and "[" not in str(x)
+        ]
+        where = ".".join(loc)
+        if where in named:
+            continue  # one reason a field (a union's first)
+        named.add(where)
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+        if len(parts) == 5:
+            break
     text = "; ".join(parts) or "invalid request"
     return text.encode("utf-8", "replace").decode("utf-8")[:500]
+
+
+# --- websocket messages -------------------------------------------------------------------
+
+#: The action notation is ASCII (FORMATS.md): words, cells, counts, ``=``, ``,`` and ``-``.
+#: Anything else (``commit ²``: a digit to ``isdigit`` that ``int`` refuses) is refused here.
+ActionText = Annotated[
+    str, StringConstraints(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9 ,=\-]+$")
+]
+ActionWord = Annotated[str, StringConstraints(max_length=32, pattern=r"^[A-Za-z0-9\-]+$")]
+ActionField = Annotated[str, StringConstraints(max_length=16, pattern=r"^[a-z_]+$")]
+#: The JSON form of an action (``{"type": "tile", "colour": "red", "cell": "e4"}``; a
+#: swap's ``tiles`` is an object colour -> count); the engine reads it.
+ActionObject = Annotated[
+    dict[
+        ActionField,
+        Annotated[int, Field(ge=0, le=99)]
+        | ActionWord
+        | Annotated[dict[ActionWord, Annotated[int, Field(ge=0, le=99)]], Field(max_length=4)],
+    ],
+    Field(max_length=6),
+]
+#: A step of the game's log; more steps than any game has are simply stale.
+Seq = Annotated[int, Field(ge=0, lt=2**31)]
+
+
+class Join(Strict):
+    """The first message: a seat's token, or none to watch."""
+
+    type: Literal["join"]
+    token: Token | None = None
+
+
+class Move(Strict):
+    """An action (notation or JSON form) made against step ``seq``."""
+
+    type: Literal["move"]
+    seq: Seq
+    action: ActionText | ActionObject
+
+
+class Undo(Strict):
+    """Take back one's own last action, made at step ``seq - 1``."""
+
+    type: Literal["undo"]
+    seq: Seq
+
+
+class Sync(Strict):
+    """Send the current view with the whole log."""
+
+    type: Literal["sync"]
+
+
+class Ping(Strict):
+    """Answered with ``{"type": "pong", "t": t}``."""
+
+    type: Literal["ping"]
+    t: int | float | Annotated[str, StringConstraints(max_length=64)] | None = None
+
+
+ClientMessage = Annotated[Join | Move | Undo | Sync | Ping, Field(discriminator="type")]
+MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str) -> Join | Move | Undo | Sync | Ping:
+    """One websocket message; raises ``BadMessage`` naming the problem."""
+    try:
+        return MESSAGE.validate_json(text)
+    except ValidationError as exc:
+        errors = exc.errors(include_input=False)
+        code = "bad-json" if any(e["type"] == "json_invalid" for e in errors) else "bad-message"
+        if code == "bad-json":
+            message = "messages are JSON objects: " + error_message(list(errors))
+            raise BadMessage(code, message) from None
+        raise BadMessage(code, error_message(list(errors))) from None
+
+
+class BadMessage(ValueError):
+    """A websocket message that is not one of the protocol's messages."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

@@ -261,13 +261,6 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
         f"{server.url}/api/games", json={"seats": [{"kind": "human"}] * 2, "seed": seed}
     ).json()
     clients = [SeatClient(server.ws_url, g["id"], s["token"]) for s in g["seats"]]
-    pages = []
-    for s in g["seats"]:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 860})
-        page = ctx.new_page()
-        page.goto(server.url + s["link"])
-        page.wait_for_selector("#hand")
-        pages.append(page)
     step = 0
     for at, stage in decisions.items():
         while step < at:  # play the script up to the decision through websockets
@@ -275,7 +268,13 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
             c.wait_view(lambda m, s=step: m["seq"] == s)
             c.move(script[step], seq=step)
             step += 1
-        page = pages[actors[at]]
+        # the deciding player opens the game in the page, which takes the seat over from
+        # the scripted connection (one live connection a seat)
+        seat = actors[at]
+        clients[seat].close()
+        ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+        page = ctx.new_page()
+        page.goto(server.url + g["seats"][seat]["link"])
         page.wait_for_function("s => document.body.dataset.seq === s", arg=str(at))
         page.wait_for_selector("#decision")
         action = script[at]
@@ -285,12 +284,12 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
             assert page.locator(f"#decision [data-action='{action}']").count() == 1
             shot(page, f"decision-{stage}")
             page.click(f"#decision [data-action='{action}']")
-        clients[actors[at]].wait_view(lambda m, s=at: m["seq"] == s + 1)
+        page.wait_for_function("s => document.body.dataset.seq === s", arg=str(at + 1))
+        ctx.close()
+        clients[seat] = SeatClient(server.ws_url, g["id"], g["seats"][seat]["token"])
         step += 1
     for c in clients:
         c.close()
-    for page in pages:
-        page.context.close()
 
 
 def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, browser) -> None:

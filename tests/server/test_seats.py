@@ -169,3 +169,29 @@ def test_seat_changes_are_log_entries_kept_across_a_restart(tmp_path: Path) -> N
     logged = [action for _, _, action in row.actions if action.startswith("seat ")]
     assert logged == ["seat 1 bot random", "seat 1 human", "seat 1 bot random"]
     assert [s["kind"] for s in row.seats] == ["human", "human"]  # the seats it started with
+
+
+def test_one_live_connection_per_seat_the_newest_takes_over(server: LiveServer) -> None:
+    """The same link opened twice: the new connection plays the seat, the old one is told
+    why and closed; it cannot move any more."""
+    g = create(server)
+    gid, ann = g["id"], g["seats"][0]["token"]
+    old = SeatClient(server.ws_url, gid, ann)
+    first = old.wait_view()
+    new = SeatClient(server.ws_url, gid, ann)
+    assert new.wait_view()["seat"] == 0
+    err = old.recv()
+    while err["type"] != "error":
+        err = old.recv()
+    assert err["code"] == "taken-over" and "another" in err["message"]
+    with pytest.raises(Exception):  # noqa: B017 - closed by the server
+        while True:
+            old.recv(5)
+    assert old.ws.close_code == 4409
+    new.move(first["view"]["legal_actions"][0], seq=0)
+    assert new.wait_view(lambda m: m["seq"] == 1)["seats"][0]["online"]
+    spectators = [SeatClient(server.ws_url, gid, None) for _ in range(2)]  # many may watch
+    for s in spectators:
+        assert s.wait_view()["seq"] == 1
+        s.close()
+    new.close()

@@ -315,7 +315,7 @@ class LiveGame:
 
     def online(self) -> set[int]:
         """The seats with a live connection (spectators come and go unseen)."""
-        return {c.seat for c in self.conns.values() if c.seat is not None}
+        return {c.seat for c in self.conns.values() if c.seat is not None and c.closing is None}
 
     def public_seats(self) -> list[dict[str, Any]]:
         """Each seat as everybody may see it: kind, bot level, name, whether someone plays
@@ -629,11 +629,29 @@ class Hub:
         conn = Conn(seat, self.limits)
         key = id(conn)
         online = game.online()
+        if seat is not None:
+            self._take_over(game, seat)
         game.conns[key] = conn
         if game.online() != online:
             self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
         return key, conn
+
+    @staticmethod
+    def _take_over(game: LiveGame, seat: int) -> None:
+        """One live connection a seat: the older ones are told why and closed (4409)."""
+        for old in game.conns.values():
+            if old.seat == seat and old.closing is None:
+                old.send(
+                    {
+                        "type": "error",
+                        "code": "taken-over",
+                        "message": "this seat was opened in another window or device, "
+                        "which plays it now: this connection is closed",
+                        "seq": game.seq,
+                    }
+                )
+                old.close(4409, "taken-over")
 
     def detach(self, game: LiveGame, key: int) -> None:
         online = game.online()

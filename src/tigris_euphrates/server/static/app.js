@@ -270,12 +270,18 @@ async function gamePage(id, replayMode) {
       ws.onopen = () => { conn.retry = 500; ws.send(JSON.stringify({ type: "join", token })); };
       ws.onmessage = e => {
         const m = JSON.parse(e.data);
-        if (m.type === "error") { toast(m.message); if (m.code === "bad-token" || m.code === "no-game") conn.dead = true; return; }
+        if (m.type === "error") {
+          toast(m.message);
+          // no reconnecting after these: the link is wrong, or another window plays the seat now
+          if (["bad-token", "no-game", "taken-over"].includes(m.code)) conn.dead = true;
+          if (m.code === "taken-over") $("#status").textContent = "playing in another window";
+          return;
+        }
         if (m.type !== "view") return;
         conn.seat = m.seat; conn.log = m.log_reset ? m.log : conn.log.concat(m.log); conn.msg = m;
         choose(); render();
       };
-      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); } $("#status").textContent = "reconnecting…"; };
+      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); $("#status").textContent = "reconnecting…"; } };
     };
     open();
   }

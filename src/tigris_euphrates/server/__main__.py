@@ -6,7 +6,8 @@ import argparse
 
 import uvicorn
 
-from .app import create_app, uvicorn_options
+from ..store import database_url_for
+from .app import check_alone, create_app, uvicorn_options
 from .limits import Limits
 
 
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     a = p.parse_args(argv)
     limits = Limits.parse(a.limit)
+    check_alone(database_url_for(a.data_dir, a.database_url))
     app = create_app(
         database_url=a.database_url,
         data_dir=a.data_dir,

@@ -19,6 +19,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator
@@ -35,7 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import InvalidAction, player_view, replay
-from ..store import GameRow, Store, database_url_for
+from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
     GAME_ID_PATTERN,
@@ -111,6 +112,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = database_url_for(data_dir, database_url)
+        alone = ServerLock(url)  # SQLite serves one process: a second one is refused
+        alone.acquire()
         store = await asyncio.to_thread(Store, url, table_prefix)
         hub = Hub(
             store,
@@ -133,6 +136,7 @@ def create_app(
         finally:
             await hub.stop()
             store.close()
+            alone.release()
 
     app = FastAPI(
         title="Tigris & Euphrates",
@@ -578,3 +582,42 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
         return await then()
 
     return receive
+
+
+def check_alone(url: str) -> None:
+    """Exit with one line when another server process already serves this SQLite
+    database (the server itself refuses it too, with a traceback)."""
+    lock = ServerLock(url)
+    try:
+        lock.acquire()
+    except StoreInUse as exc:
+        raise SystemExit(f"tne serve: {exc}") from None
+    lock.release()
+
+
+#: The environment variables from which ``app_from_env`` builds the app of each worker
+#: process of ``tne serve --workers N``.
+ENV_SETTINGS = {
+    "database_url": "TNE_DATABASE_URL",
+    "bot_seconds": "TNE_BOT_SECONDS",
+    "bot_delay": "TNE_BOT_DELAY",
+    "limits": "TNE_LIMITS",
+    "table_prefix": "TNE_TABLE_PREFIX",
+}
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker process (``uvicorn --factory
+    tigris_euphrates.server.app:app_from_env --workers N``): PostgreSQL from
+    ``TNE_DATABASE_URL``, ``TNE_BOT_SECONDS``, ``TNE_BOT_DELAY``, ``TNE_LIMITS``
+    (``name=value`` pairs separated by commas) and ``TNE_TABLE_PREFIX`` (tests)."""
+    env = os.environ
+    pairs = [p for p in env.get(ENV_SETTINGS["limits"], "").split(",") if p]
+    return create_app(
+        database_url=env.get(ENV_SETTINGS["database_url"]),
+        bot_seconds=float(env.get(ENV_SETTINGS["bot_seconds"], "2.0")),
+        bot_delay=float(env.get(ENV_SETTINGS["bot_delay"], "0.4")),
+        limits=Limits.parse(pairs),
+        table_prefix=env.get(ENV_SETTINGS["table_prefix"], ""),
+        tune_gc=True,
+    )

@@ -30,6 +30,7 @@ from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import IllegalAction, InvalidAction, make_record, to_action
 from ..store import GameRow, StepTaken, Store, UnknownGame
+from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 
 log = logging.getLogger("tigris_euphrates.server")
@@ -42,6 +43,8 @@ FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, S
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = {"tiles_drawn", "tiles_swapped", "turn_started", "game_over", "treasure_choice"}
+#: How often a seat change is tried when other processes keep writing the same step.
+SEAT_CHANGE_TRIES = 5
 #: The server's seeds: 128 bits from ``secrets``, beyond any search for the seed that a
 #: player's own draws single out.
 SEED_BITS = 128
@@ -118,6 +121,10 @@ class Conn:
         self.closing: tuple[int, str] | None = None
         self.max_frames = limits.pending_frames
         self.rate = TokenBucket(limits.messages_per_second, limits.message_burst)
+        #: this connection among all processes' (the cluster's presence messages)
+        self.cid = secrets.token_hex(4)
+        #: whether its claim of the seat came back in the cluster's common order
+        self.announced = False
         self.limited_at = -1.0  # when the last rate-limited error frame was queued
 
     def send(self, frame: dict[str, Any]) -> None:
@@ -216,6 +223,10 @@ class LiveGame:
         self._seats_now: list[dict[str, Any]] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.bots: dict[int, SeatBot] = {}
+        #: connections of other processes, by seat: connection id -> process
+        self.remote: dict[int, dict[str, str]] = {}
+        #: a notification came while this process was reading the log: read again
+        self.behind = False
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
@@ -223,6 +234,10 @@ class LiveGame:
             self._apply_row(seq, seat, action)
 
     # --- state ----------------------------------------------------------------------------
+
+    def apply_row(self, seq: int, seat: int | None, action: str) -> None:
+        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change."""
+        self._apply_row(seq, seat, action)
 
     def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
         change = parse_seat_change(action)
@@ -314,8 +329,10 @@ class LiveGame:
     # --- what a seat may see --------------------------------------------------------------
 
     def online(self) -> set[int]:
-        """The seats with a live connection (spectators come and go unseen)."""
-        return {c.seat for c in self.conns.values() if c.seat is not None and c.closing is None}
+        """The seats with a live connection, in this process or another (spectators come
+        and go unseen)."""
+        here = {c.seat for c in self.conns.values() if c.seat is not None and c.closing is None}
+        return here | {seat for seat, conns in self.remote.items() if conns}
 
     def public_seats(self) -> list[dict[str, Any]]:
         """Each seat as everybody may see it: kind, bot level, name, whether someone plays
@@ -458,6 +475,11 @@ class Hub:
         self._procs: concurrent.futures.ProcessPoolExecutor | None = None
         self._load_lock = asyncio.Lock()
         self.closing = False
+        #: the other processes on the same PostgreSQL database (``None``: SQLite, alone)
+        self.cluster: Cluster | None = None
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._scanner: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -465,7 +487,22 @@ class Hub:
     # --- life cycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game and let its bots resume."""
+        """Load every unfinished game and let its bots resume. On PostgreSQL, join the other
+        processes: only the games whose lock this process gets are loaded now, and a scan
+        every few seconds takes the games whose process died."""
+        if not self.store.is_sqlite:
+            self.cluster = Cluster(
+                self.store.url,
+                self.store.channel,
+                self.store.prefix,
+                self._heard,
+                self._resync,
+                self._locks_lost,
+            )
+            await self.cluster.start()
+            await self._scan_once()
+            self._scanner = asyncio.create_task(self._scan())
+            return
         for gid in await self.db(self.store.game_ids, "active"):
             try:
                 game = await self.get(gid)
@@ -474,8 +511,23 @@ class Hub:
                 continue
             self.kick(game)
 
+    def owns(self, game: LiveGame) -> bool:
+        """Whether this process runs the game's bots: alone on SQLite, else while it holds
+        the game's advisory lock."""
+        return self.cluster is None or game.id in self.cluster.held
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def stop(self) -> None:
         self.closing = True
+        for task in [self._scanner, *self._catching.values(), *self._background]:
+            if task is not None:
+                task.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for game in list(self.games.values()):
             if game.bot_task is not None:
                 game.bot_task.cancel()
@@ -505,6 +557,10 @@ class Hub:
                 self.games[game_id] = game
                 if game.over and row.status != "over":
                     await self.db(self.store.finish, game_id, result(game.state))
+                if self.cluster is not None:
+                    # entries committed while it loaded, and who is connected elsewhere
+                    self.catch_up_soon(game)
+                    self._spawn(self.cluster.publish(f"q|{self.cluster.proc}|{game.id}"))
         return game
 
     async def create(
@@ -580,6 +636,8 @@ class Hub:
         )
         game = LiveGame(row)
         self.games[game_id] = game
+        if self.cluster is not None:
+            await self.cluster.try_locks([game_id])  # the creating process runs its bots
         self.kick(game)
         return game, tokens, creator
 
@@ -635,13 +693,17 @@ class Hub:
         if game.online() != online:
             self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
+        if self.cluster is not None and seat is not None:
+            self._spawn(self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}"))
         return key, conn
 
     @staticmethod
-    def _take_over(game: LiveGame, seat: int) -> None:
-        """One live connection a seat: the older ones are told why and closed (4409)."""
+    def _take_over(game: LiveGame, seat: int, *, announced_only: bool = False) -> None:
+        """One live connection a seat: the older ones are told why and closed (4409).
+        ``announced_only``: a newer connection opened in another process, which makes
+        older only the connections whose claim came before its claim."""
         for old in game.conns.values():
-            if old.seat == seat and old.closing is None:
+            if old.seat == seat and old.closing is None and (old.announced or not announced_only):
                 old.send(
                     {
                         "type": "error",
@@ -661,12 +723,17 @@ class Hub:
             game.away_since[conn.seat] = time.time()
         if gone and not self.closing and game.online() != online:
             self.broadcast(game)
+        if conn is not None and conn.seat is not None and self.cluster is not None:
+            proc = self.cluster.proc
+            self._spawn(self.cluster.publish(f"g|{proc}|{game.id}|{conn.seat}|{conn.cid}"))
         self._evict(game)
 
     def _evict(self, game: LiveGame) -> None:
         """Finished games nobody watches leave memory (they reload from the store)."""
         if game.over and not game.conns and self.games.get(game.id) is game:
             del self.games[game.id]
+            if self.cluster is not None and game.id in self.cluster.held:
+                self._spawn(self.cluster.unlock(game.id))
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
         """A fresh view is due to every connection (but ``exclude``)."""
@@ -758,22 +825,25 @@ class Hub:
                 f"{self.limits.seat_absence_seconds:g} s of absence, may hand seat {target} "
                 "to a bot",
             )
-        async with game.lock:
-            if game.over:
-                raise GameError("game-over", "the game is over")
-            if game.seats[target]["kind"] == "bot":
-                raise GameError("bad-seat", "that seat is already played by a bot")
-            if creator:
-                if target in game.online():
-                    raise GameError("seat-online", f"seat {target}'s player is connected")
-                away = time.time() - game.away_since[target]
-                if away < self.limits.seat_absence_seconds:
-                    raise GameError(
-                        "seat-away-briefly",
-                        f"seat {target}'s player has been away {away:.0f} s; the creator may "
-                        f"hand the seat to a bot after {self.limits.seat_absence_seconds:g} s",
-                    )
-            await self._log_seat_change(game, by, target, "bot", level)
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] == "bot":
+                    raise GameError("bad-seat", "that seat is already played by a bot")
+                if creator:
+                    if target in game.online():
+                        raise GameError("seat-online", f"seat {target}'s player is connected")
+                    away = time.time() - game.away_since[target]
+                    if away < self.limits.seat_absence_seconds:
+                        raise GameError(
+                            "seat-away-briefly",
+                            f"seat {target}'s player has been away {away:.0f} s; the creator "
+                            f"may hand the seat to a bot after "
+                            f"{self.limits.seat_absence_seconds:g} s",
+                        )
+                if await self._log_seat_change(game, by, target, "bot", level, attempt):
+                    break
         self.kick(game)
 
     async def take_back(self, game: LiveGame, token: str, target: int) -> None:
@@ -782,12 +852,14 @@ class Hub:
             raise GameError("bad-seat", f"there is no seat {target}")
         if self._seat_or_none(game, token) != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
-        async with game.lock:
-            if game.over:
-                raise GameError("game-over", "the game is over")
-            if game.seats[target]["kind"] != "bot":
-                raise GameError("bad-seat", "a person already plays that seat")
-            await self._log_seat_change(game, target, target, "human")
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] != "bot":
+                    raise GameError("bad-seat", "a person already plays that seat")
+                if await self._log_seat_change(game, target, target, "human", None, attempt):
+                    break
 
     def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
         try:
@@ -796,15 +868,29 @@ class Hub:
             return None
 
     async def _log_seat_change(
-        self, game: LiveGame, by: int | None, seat: int, kind: str, level: str | None = None
-    ) -> None:
+        self,
+        game: LiveGame,
+        by: int | None,
+        seat: int,
+        kind: str,
+        level: str | None,
+        attempt: int,
+    ) -> bool:
         """Store the seat change as the game's next log entry (``by``: the seat whose player
         made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
-        changes unless the entry is stored."""
-        await self._store_step(game, by, seat_change(seat, kind, level))
+        changes unless the entry is stored. A seat change does not depend on the position:
+        when another process stored that step first, this copy reads the log on and the
+        caller checks and tries again (``False``; the last attempt raises ``stale``)."""
+        try:
+            await self._store_step(game, by, seat_change(seat, kind, level))
+        except GameError as err:
+            if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
+                return False
+            raise
         game.seq += 1
         game.change_seat(seat, kind, level)
         self.broadcast(game)
+        return True
 
     def _check_turn(self, game: LiveGame, seat: int, seq: Any) -> None:
         if game.over:
@@ -823,28 +909,168 @@ class Hub:
         )
 
     async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> None:
+        origin = self.cluster.proc if self.cluster is not None else ""
         try:
-            await self.db(self.store.append, game.id, game.seq + 1, seat, action)
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin)
         except StepTaken:
-            # Another process stored this step: our copy is stale, reload it from the log.
-            row = await self.db(self.store.load, game.id)
-            fresh = LiveGame(row)
-            game.seats, game.state, game.entries, game.seq = (
-                fresh.seats,
-                fresh.state,
-                fresh.entries,
-                fresh.seq,
-            )
-            for conn in game.conns.values():
-                conn.last_log = 0
-            self.broadcast(game)
+            # Another process stored this step: our copy is behind, read the log on.
+            await self._catch_up_locked(game)
             raise GameError("stale", "another move was stored for this step first") from None
+
+    # --- several processes ----------------------------------------------------------------
+
+    def catch_up_soon(self, game: LiveGame) -> None:
+        """Read the game's log past this process's copy (once at a time; again if more
+        was announced meanwhile)."""
+        task = self._catching.get(game.id)
+        if task is not None and not task.done():
+            game.behind = True
+            return
+        self._catching[game.id] = asyncio.get_running_loop().create_task(self._catch_up(game))
+
+    async def _catch_up(self, game: LiveGame) -> None:
+        try:
+            while True:
+                game.behind = False
+                async with game.lock:
+                    await self._catch_up_locked(game)
+                self.kick(game)
+                self._evict(game)
+                if not game.behind:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cannot read the log of game %s", game.id)
+        finally:
+            if self._catching.get(game.id) is asyncio.current_task():
+                del self._catching[game.id]
+
+    async def _catch_up_locked(self, game: LiveGame) -> None:
+        """Apply the log entries other processes wrote after this copy (under the game's
+        lock), then push fresh views."""
+        rows = await self.db(self.store.rows_after, game.id, game.seq)
+        if not rows:
+            return
+        undone = False
+        for seq, seat, action in rows:
+            if seq != game.seq + 1:
+                break  # cannot happen: an entry is written only after the one before it
+            undone = undone or action == UNDO
+            game.apply_row(seq, seat, action)
+        if undone:
+            for conn in game.conns.values():
+                conn.last_log = 0  # the log shrank: send it whole
+        if game.over:
+            game.bots.clear()
+            await self.db(self.store.finish, game.id, result(game.state))
+        self.broadcast(game)
+
+    def _heard(self, payload: str) -> None:
+        """A notification of another process (see ``cluster``)."""
+        assert self.cluster is not None
+        kind, proc, *rest = payload.split("|")
+        if kind == "s" and len(rest) == 2:
+            game = self.games.get(rest[0])
+            if game is not None and rest[1].isdigit() and int(rest[1]) > game.seq:
+                self.catch_up_soon(game)
+        elif kind in ("c", "h", "g") and len(rest) == 3 and rest[1].isdigit():
+            game = self.games.get(rest[0])
+            if game is not None:
+                self._presence(game, kind, proc, int(rest[1]), rest[2])
+        elif kind == "q" and len(rest) == 1:
+            game = self.games.get(rest[0])
+            if game is not None:
+                for conn in game.conns.values():
+                    if conn.seat is not None and conn.closing is None:
+                        msg = f"h|{self.cluster.proc}|{game.id}|{conn.seat}|{conn.cid}"
+                        self._spawn(self.cluster.publish(msg))
+
+    def _presence(self, game: LiveGame, kind: str, proc: str, seat: int, cid: str) -> None:
+        assert self.cluster is not None
+        if not 0 <= seat < len(game.seats):
+            return
+        if proc == self.cluster.proc:  # our own claim, back in the common order
+            for conn in game.conns.values():
+                if conn.cid == cid:
+                    conn.announced = True
+            return
+        online = game.online()
+        conns = game.remote.setdefault(seat, {})
+        if kind == "g":
+            conns.pop(cid, None)
+        else:
+            conns[cid] = proc
+            if kind == "c":
+                self._take_over(game, seat, announced_only=True)
+        if seat not in game.online():
+            game.away_since[seat] = time.time()
+        if game.online() != online:
+            self.broadcast(game)
+
+    async def _resync(self) -> None:
+        """Notifications may have been missed: read every game held up to the log's end
+        and ask again who is connected."""
+        assert self.cluster is not None
+        for game in list(self.games.values()):
+            self.catch_up_soon(game)
+            await self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
+
+    def _locks_lost(self) -> None:
+        """The session holding the games' locks ended: stop running their bots."""
+        for game in self.games.values():
+            if game.bot_task is not None and not game.bot_task.done():
+                game.bot_task.cancel()
+
+    async def _scan(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(SCAN_SECONDS)
+            try:
+                await self._scan_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the scan of the games failed")
+
+    async def _scan_once(self) -> None:
+        """Forget the connections of dead processes; take the lock of every unfinished
+        game nobody holds (its process died, or none ever held it) and run its bots; read
+        on the games whose log grew without a notification reaching this process."""
+        assert self.cluster is not None
+        dead = self.cluster.dead()
+        if dead:
+            for game in self.games.values():
+                online = game.online()
+                for conns in game.remote.values():
+                    for cid in [c for c, p in conns.items() if p in dead]:
+                        del conns[cid]
+                if game.online() != online:
+                    for seat in online - game.online():
+                        game.away_since[seat] = time.time()
+                    self.broadcast(game)
+        active = await self.db(self.store.game_ids, "active")
+        for gid in await self.cluster.try_locks(active):
+            try:
+                game = await self.get(gid)
+            except Exception:
+                log.exception("cannot load game %s", gid)
+                continue
+            self.catch_up_soon(game)
+        loaded = [g.id for g in self.games.values() if g.conns or self.owns(g)]
+        last = await self.db(self.store.last_seqs, loaded)
+        for gid, seq in last.items():
+            behind = self.games.get(gid)
+            if behind is not None and seq > behind.seq:
+                self.catch_up_soon(behind)
+        for game in list(self.games.values()):
+            if self.owns(game):
+                self.kick(game)
 
     # --- bots -----------------------------------------------------------------------------
 
     def kick(self, game: LiveGame) -> None:
         """Start the game's bot loop if a bot is to act and none is running."""
-        if self.closing or game.over:
+        if self.closing or game.over or not self.owns(game):
             return
         actor = game.actor()
         if actor is None or game.seats[actor]["kind"] != "bot":
@@ -864,7 +1090,7 @@ class Hub:
     async def _bot_loop(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
-        while not self.closing and not game.over:
+        while not self.closing and not game.over and self.owns(game):
             actor = game.actor()
             if actor is None or game.seats[actor]["kind"] != "bot":
                 return

@@ -99,6 +99,9 @@ class Store:
     def __init__(self, url: str, table_prefix: str = "") -> None:
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        #: the PostgreSQL channel on which committed log entries are announced
+        self.channel = f"{table_prefix}tne"
+        self.prefix = table_prefix
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -209,9 +212,13 @@ class Store:
                 )
             )
 
-    def append(self, game_id: str, seq: int, seat: int | None, action: str) -> None:
+    def append(
+        self, game_id: str, seq: int, seat: int | None, action: str, origin: str = ""
+    ) -> None:
         """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
-        change; raises ``StepTaken`` if it exists already."""
+        change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
+        transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
+        it commits), with ``origin``, the process that wrote it."""
         now = time.time()
         try:
             with self.engine.begin() as conn:
@@ -223,6 +230,11 @@ class Store:
                 conn.execute(
                     update(self.games).where(self.games.c.id == game_id).values(updated=now)
                 )
+                if not self.is_sqlite:
+                    conn.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": self.channel, "payload": f"s|{origin}|{game_id}|{seq}"},
+                    )
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
 
@@ -249,6 +261,27 @@ class Store:
         game = _row(row)
         game.actions = [(int(a.seq), a.seat, str(a.action)) for a in acts]
         return game
+
+    def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, str]]:
+        """The game's log entries after ``seq``, in order: what a process whose copy is at
+        ``seq`` has not applied yet."""
+        a = self.actions.c
+        query = (
+            select(a.seq, a.seat, a.action).where(a.game_id == game_id, a.seq > seq).order_by(a.seq)
+        )
+        with self.engine.connect() as conn:
+            return [(int(r.seq), r.seat, str(r.action)) for r in conn.execute(query)]
+
+    def last_seqs(self, game_ids: list[str]) -> dict[str, int]:
+        """The last log entry of each game (games without entries are left out)."""
+        if not game_ids:
+            return {}
+        a = self.actions.c
+        query = (
+            select(a.game_id, func.max(a.seq)).where(a.game_id.in_(game_ids)).group_by(a.game_id)
+        )
+        with self.engine.connect() as conn:
+            return {str(gid): int(seq) for gid, seq in conn.execute(query)}
 
     def game_ids(self, status: str | None = None) -> list[str]:
         query = select(self.games.c.id).order_by(self.games.c.created)
@@ -326,3 +359,48 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
+
+
+class StoreInUse(RuntimeError):
+    """Another server process serves this SQLite database."""
+
+
+class ServerLock:
+    """The one server process of a SQLite database: an exclusive lock on a file next to it
+    (``tne.sqlite3.server-lock``), held while the server runs and released by the system
+    when the process ends, however it ends. SQLite serves one process: a second one would
+    never hear of the first one's moves. PostgreSQL needs no such lock (processes announce
+    their moves to each other)."""
+
+    def __init__(self, url: str) -> None:
+        self.path: Path | None = None
+        self._file: Any = None
+        url = normalise_url(url)
+        if url.startswith("sqlite:///") and ":memory:" not in url:
+            self.path = Path(url[len("sqlite:///") :].split("?")[0])
+
+    def acquire(self) -> None:
+        """Take the lock; raises ``StoreInUse`` with a message saying what to do."""
+        if self.path is None:
+            return
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            return
+        lock = self.path.with_name(self.path.name + ".server-lock")
+        handle = open(lock, "a+")  # noqa: SIM115 - held open as long as the lock
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StoreInUse(
+                f"another server process is using the SQLite database {self.path}: SQLite "
+                "serves one process. Stop the other one, or run several processes on "
+                "PostgreSQL (--database-url postgresql://...)."
+            ) from None
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

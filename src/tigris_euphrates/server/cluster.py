@@ -150,30 +150,56 @@ class Cluster:
             await self._locked("SELECT pg_notify(%s, %s)", (self.channel, payload))
 
     async def _listen(self) -> None:
+        """Keep a listening connection: its socket stays registered with the event loop,
+        which reads notifications as they arrive (no task wakes up per notification). When
+        the connection breaks, connect again and have the hub read on from the log."""
+        loop = asyncio.get_running_loop()
         first = True
         delay = 0.2
         while not self.closing:
+            lost = loop.create_future()
             try:
-                async with await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True, application_name=f"tne-listen-{self.proc}"
-                ) as conn:
-                    await conn.execute(f'LISTEN "{self.channel}"')
-                    self._listening.set()
-                    delay = 0.2
-                    if not first:
-                        log.warning("listening again: reading the games held up to date")
-                        await self.on_resync()
-                    first = False
-                    async for note in conn.notifies():
-                        self._heard(note.payload)
-            except asyncio.CancelledError:
-                raise
+                conn: psycopg.Connection[Any] = await asyncio.to_thread(self._connect_listener)
             except Exception as exc:
-                if self.closing:
-                    return
-                log.error("the listening connection broke (%s); connecting again", exc)
+                log.error("cannot listen on the database (%s); trying again", exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
+                continue
+            try:
+                conn.execute(f'LISTEN "{self.channel}"')
+                pgconn = conn.pgconn
+                pgconn.nonblocking = 1
+                loop.add_reader(pgconn.socket, self._readable, pgconn, lost)
+                self._listening.set()
+                delay = 0.2
+                if not first:
+                    log.warning("listening again: reading the games held up to date")
+                    await self.on_resync()
+                first = False
+                await lost
+                log.error("the listening connection broke; connecting again")
+            finally:
+                with contextlib.suppress(Exception):
+                    loop.remove_reader(conn.pgconn.socket)
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _connect_listener(self) -> psycopg.Connection[Any]:
+        return psycopg.Connection.connect(
+            self.url, autocommit=True, application_name=f"tne-listen-{self.proc}"
+        )
+
+    def _readable(self, pgconn: Any, lost: asyncio.Future[None]) -> None:
+        try:
+            pgconn.consume_input()
+        except psycopg.OperationalError:
+            if not lost.done():
+                lost.set_result(None)
+            return
+        while (note := pgconn.notifies()) is not None:
+            self._heard(note.extra.decode("utf-8", "replace"))
+        if pgconn.status != psycopg.pq.ConnStatus.OK and not lost.done():
+            lost.set_result(None)
 
     def _heard(self, payload: str) -> None:
         parts = payload.split("|")

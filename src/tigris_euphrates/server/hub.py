@@ -227,6 +227,10 @@ class LiveGame:
         self.remote: dict[int, dict[str, str]] = {}
         #: a notification came while this process was reading the log: read again
         self.behind = False
+        #: entries announced by other processes, not applied yet: seq -> (seat, action)
+        self.pending: dict[int, tuple[int | None, str]] = {}
+        #: the last entry announced (a gap below it is read from the log)
+        self.announced = 0
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
@@ -933,7 +937,7 @@ class Hub:
             while True:
                 game.behind = False
                 async with game.lock:
-                    await self._catch_up_locked(game)
+                    await self._catch_up_locked(game, read_log=game.announced <= game.seq)
                 self.kick(game)
                 self._evict(game)
                 if not game.behind:
@@ -946,10 +950,18 @@ class Hub:
             if self._catching.get(game.id) is asyncio.current_task():
                 del self._catching[game.id]
 
-    async def _catch_up_locked(self, game: LiveGame) -> None:
+    async def _catch_up_locked(self, game: LiveGame, *, read_log: bool = True) -> None:
         """Apply the log entries other processes wrote after this copy (under the game's
-        lock), then push fresh views."""
-        rows = await self.db(self.store.rows_after, game.id, game.seq)
+        lock), then push fresh views: first those that came with their announcements,
+        then, if some are missing or ``read_log``, those in the database."""
+        rows: list[tuple[int, int | None, str]] = []
+        while game.seq + 1 + len(rows) in game.pending:
+            seq = game.seq + 1 + len(rows)
+            rows.append((seq, *game.pending[seq]))
+        game.pending = {k: v for k, v in game.pending.items() if k > game.seq + len(rows)}
+        if read_log or game.announced > game.seq + len(rows):
+            after = rows[-1][0] if rows else game.seq
+            rows += await self.db(self.store.rows_after, game.id, after)
         if not rows:
             return
         undone = False
@@ -969,10 +981,15 @@ class Hub:
     def _heard(self, payload: str) -> None:
         """A notification of another process (see ``cluster``)."""
         assert self.cluster is not None
-        kind, proc, *rest = payload.split("|")
-        if kind == "s" and len(rest) == 2:
+        kind, proc, *rest = payload.split("|", 5)
+        if kind == "s" and len(rest) == 4 and rest[1].isdigit():
             game = self.games.get(rest[0])
-            if game is not None and rest[1].isdigit() and int(rest[1]) > game.seq:
+            seq = int(rest[1])
+            if game is not None and seq > game.seq:
+                # the entry comes with its announcement: no need to read it back
+                seat = int(rest[2]) if rest[2].isdigit() else None
+                game.pending[seq] = (seat, rest[3])
+                game.announced = max(game.announced, seq)
                 self.catch_up_soon(game)
         elif kind in ("c", "h", "g") and len(rest) == 3 and rest[1].isdigit():
             game = self.games.get(rest[0])

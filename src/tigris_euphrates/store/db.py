@@ -141,6 +141,13 @@ class Store:
             Column("action", String(200), nullable=False),
             Column("created", Float, nullable=False),
         )
+        self._append_sql = text(
+            f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
+            "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
+            f'changed AS (UPDATE "{self.games.name}" SET updated = :now '
+            "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
+            "SELECT pg_notify(:channel, :payload) FROM changed"
+        )
         self.meta.create_all(self.engine)
         self._add_missing_columns()
         self._widen_seed_column()
@@ -221,20 +228,34 @@ class Store:
         it commits), with ``origin``, the process that wrote it."""
         now = time.time()
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(self.actions).values(
-                        game_id=game_id, seq=seq, seat=seat, action=action, created=now
-                    )
-                )
-                conn.execute(
-                    update(self.games).where(self.games.c.id == game_id).values(updated=now)
-                )
-                if not self.is_sqlite:
+            if self.is_sqlite:
+                with self.engine.begin() as conn:
                     conn.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": self.channel, "payload": f"s|{origin}|{game_id}|{seq}"},
+                        insert(self.actions).values(
+                            game_id=game_id, seq=seq, seat=seat, action=action, created=now
+                        )
                     )
+                    conn.execute(
+                        update(self.games).where(self.games.c.id == game_id).values(updated=now)
+                    )
+                return
+            # one statement, so one round trip and one transaction: the entry, the game's
+            # time of change, and the announcement (with the entry itself, so that the
+            # other processes need not read it back)
+            payload = f"s|{origin}|{game_id}|{seq}|{'' if seat is None else seat}|{action}"
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.execute(
+                    self._append_sql,
+                    {
+                        "game_id": game_id,
+                        "seq": seq,
+                        "seat": seat,
+                        "action": action,
+                        "now": now,
+                        "channel": self.channel,
+                        "payload": payload,
+                    },
+                )
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
 

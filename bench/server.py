@@ -6,7 +6,9 @@ PostgreSQL tables and keeps ``G`` games of two seats going (a finished game is r
 a new one). Seat 0 of a game connects to process ``i mod P`` and seat 1 to process
 ``i + 1 mod P``: with two processes every move crosses from one process to the other.
 Every seat is a paced random bot: it thinks a random 0..2×``--think`` seconds, then sends
-one of its view's legal actions. The clients run in ``--drivers`` processes.
+one of its view's legal actions (by default a mean of 0.2 s with 100 games and 2 s with
+1,000: on a shared 2-core machine 1,000 games at 0.2 s ask for ten times what it can serve,
+and the latency is then only queueing). The clients run in ``--drivers`` processes.
 
 Measured over the run, after the games are connected:
 
@@ -16,12 +18,13 @@ Measured over the run, after the games are connected:
   when there are two), p50 and p99;
 - server CPU per action (the server processes' user + system time / actions) and the
   database's (every ``postgres`` process on the host);
-- memory per live game (server RSS growth with the games live / games, per process).
+- memory per live game (server RSS growth with the games live / games, per process);
+- the page in headless Chromium (first render, bytes), on a one-process server.
 
 Writes bench/server.json; the table in docs/web.md comes from it.
 
     .venv/bin/python bench/server.py [--database-url postgresql://postgres@127.0.0.1:5432/test]
-        [--processes 1 2] [--games 100 1000] [--duration 30] [--think 0.2] [--drivers 2]
+        [--processes 1 2] [--games 100 1000] [--think 0.2 2] [--duration 30] [--drivers 2]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -92,6 +96,7 @@ class Tally:
         self.deliveries: list[float] = []
         self.errors = 0
         self.finished = 0
+        self.stuck: list[str] = []  # seats that waited for a view that never came
 
 
 async def seat(
@@ -112,7 +117,12 @@ async def seat(
         await ws.send(json.dumps({"type": "join", "token": game["seats"][me]["token"]}))
         seen = 0
         mine: int | None = None  # the step my pending move was made against
-        async for raw in ws:
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(10.0, stop + 10 - time.perf_counter()))
+            except TimeoutError:
+                tally.stuck.append(f"{game['id']} seat {me} at step {seen}")
+                return False
             now = time.perf_counter()
             msg = json.loads(raw)
             if msg["type"] == "error":
@@ -148,8 +158,24 @@ async def seat(
     return False
 
 
+async def new_game(http: httpx.AsyncClient, url: str) -> dict[str, Any]:
+    """A game of two seats (tried again when a kept-alive connection was closed)."""
+    for attempt in range(5):
+        try:
+            r = await http.post(
+                f"{url}/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}
+            )
+            return dict(r.json())
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("unreachable")
+
+
 async def games_loop(
     index: int,
+    http: httpx.AsyncClient,
     http_urls: list[str],
     ws_urls: list[str],
     tally: Tally,
@@ -160,21 +186,15 @@ async def games_loop(
     """One game slot: play a game, then another, until the run is over."""
     rng = random.Random(seed)
     n = len(http_urls)
-    async with httpx.AsyncClient(timeout=60) as http:
-        while time.perf_counter() < window[1]:
-            r = await http.post(
-                f"{http_urls[index % n]}/api/games",
-                json={"seats": [{"kind": "human"}, {"kind": "human"}]},
-            )
-            game = r.json()
-            sent: dict[int, tuple[float, int]] = {}  # step -> (when sent, by which seat)
-            plays = [
-                seat(ws_urls[(index + s) % n], game, s, sent, tally, window, think, rng)
-                for s in (0, 1)
-            ]
-            over = await asyncio.gather(*plays)
-            if any(over):
-                tally.finished += 1
+    while time.perf_counter() < window[1]:
+        game = await new_game(http, http_urls[index % n])
+        sent: dict[int, tuple[float, int]] = {}  # step -> (when sent, by which seat)
+        plays = [
+            seat(ws_urls[(index + s) % n], game, s, sent, tally, window, think, rng) for s in (0, 1)
+        ]
+        over = await asyncio.gather(*plays)
+        if any(over):
+            tally.finished += 1
 
 
 def drive(args: tuple[list[int], list[str], list[str], float, float, float]) -> dict[str, Any]:
@@ -183,12 +203,15 @@ def drive(args: tuple[list[int], list[str], list[str], float, float, float]) -> 
     tally = Tally()
 
     async def run() -> None:
-        await asyncio.gather(
-            *(
-                games_loop(i, http_urls, ws_urls, tally, (start, stop), think, 1000 + i)
-                for i in slots
+        # one HTTP client for all the slots (a client each would cost more than the server)
+        limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
+        async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+            await asyncio.gather(
+                *(
+                    games_loop(i, http, http_urls, ws_urls, tally, (start, stop), think, 1000 + i)
+                    for i in slots
+                )
             )
-        )
 
     asyncio.run(run())
     return {
@@ -196,6 +219,7 @@ def drive(args: tuple[list[int], list[str], list[str], float, float, float]) -> 
         "deliveries": tally.deliveries,
         "errors": tally.errors,
         "finished": tally.finished,
+        "stuck": tally.stuck,
     }
 
 
@@ -223,7 +247,7 @@ def run(
         ]
         pids = [s.proc.pid for s in servers if s.proc is not None]
         rss_before = [rss_kib(pid) for pid in pids]
-        warmup = min(10.0, 3.0 + games / 200)
+        warmup = 5.0 + games / 60  # every game created and connected before the window
         start = time.perf_counter() + warmup
         stop = start + duration
         shares = [list(range(d, games, drivers)) for d in range(drivers)]
@@ -264,6 +288,8 @@ def run(
         "database_cpu_ms_per_action": round(db * 1000 / max(1, actions), 3),
         "error_frames": sum(r["errors"] for r in results),
         "games_finished": sum(r["finished"] for r in results),
+        "seats_left_waiting": sum(len(r["stuck"]) for r in results),
+        "waiting_examples": [x for r in results for x in r["stuck"]][:5],
         "server_rss_mib_before": [round(k / 1024, 1) for k in rss_before],
         "server_rss_mib_live": [round(k / 1024, 1) for k in rss_live],
         "memory_per_live_game_kib": round(
@@ -276,20 +302,79 @@ def run(
     }
 
 
+def page_figures(url: str) -> dict[str, Any] | None:
+    chromium = shutil.which("chromium")
+    if not chromium:
+        return None
+    from playwright.sync_api import sync_playwright
+
+    out: dict[str, Any] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        g = httpx.post(
+            f"{url}/api/games",
+            json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]},
+        ).json()
+        for name, path, ready in (
+            ("lobby", "/", "#create"),
+            ("game", g["seats"][0]["link"], "#hand"),
+        ):
+            page = browser.new_page()
+            sizes: list[int] = []
+            page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body() or b"")))
+            frames: list[int] = []
+            page.on(
+                "websocket",
+                lambda ws, frames=frames: ws.on(
+                    "framereceived", lambda f, frames=frames: frames.append(len(f))
+                ),
+            )
+            page.goto(url + path)
+            page.wait_for_selector(ready)
+            first = page.evaluate("() => performance.now()") / 1000  # since navigation start
+            page.wait_for_timeout(300)
+            out[name] = {
+                "first_render_ms": round(first * 1000, 1),
+                "http_bytes": sum(sizes),
+                "websocket_bytes": sum(frames),
+                "total_kib": round((sum(sizes) + sum(frames)) / 1024, 1),
+            }
+            page.close()
+        browser.close()
+    return out
+
+
+def page_run() -> dict[str, Any] | None:
+    """The page figures, on a one-process server (SQLite)."""
+    with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp) as srv:
+        return page_figures(srv.url)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--database-url", default=POSTGRES_TEST_URL)
     ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--games", type=int, nargs="+", default=[100, 1000])
     ap.add_argument("--duration", type=float, default=30.0)
-    ap.add_argument("--think", type=float, default=0.2, help="mean thinking time (s)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        nargs="+",
+        default=[0.2, 2.0],
+        help="mean thinking time (s) of the runs of each --games count, in order",
+    )
     ap.add_argument("--drivers", type=int, default=2, help="client processes")
     ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--no-page", action="store_true", help="skip the page figures (Chromium)")
     a = ap.parse_args()
     runs = []
-    for games in a.games:
+    thinks = a.think + [a.think[-1]] * (len(a.games) - len(a.think))
+    for games, think in zip(a.games, thinks, strict=False):
         for processes in a.processes:
-            figures = run(a.database_url, processes, games, a.duration, a.think, a.drivers)
+            figures = run(a.database_url, processes, games, a.duration, think, a.drivers)
             print(json.dumps(figures), flush=True)
             runs.append(figures)
     result = {
@@ -301,6 +386,7 @@ def main() -> None:
         "load_average_1m_at_end": round(os.getloadavg()[0], 2),
         "database": "postgresql",
         "runs": runs,
+        "page": None if a.no_page else page_run(),
     }
     Path(a.out).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

@@ -88,6 +88,8 @@ class Cluster:
         self._locker: psycopg.AsyncConnection[Any] | None = None
         self._locker_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        self._outbox: list[str] = []
+        self._ready = asyncio.Event()
         self._listening = asyncio.Event()
         self.closing = False
 
@@ -98,6 +100,7 @@ class Cluster:
         self._tasks = [
             asyncio.create_task(self._listen(), name="tne-listen"),
             asyncio.create_task(self._beat(), name="tne-beat"),
+            asyncio.create_task(self._send(), name="tne-send"),
         ]
         await asyncio.wait_for(self._listening.wait(), 30)
 
@@ -144,10 +147,26 @@ class Cluster:
 
     # --- notifications --------------------------------------------------------------------
 
-    async def publish(self, payload: str) -> None:
-        """Announce ``payload`` to every process (this one included)."""
-        with contextlib.suppress(psycopg.OperationalError, ConnectionError):
-            await self._locked("SELECT pg_notify(%s, %s)", (self.channel, payload))
+    def publish(self, payload: str) -> None:
+        """Announce ``payload`` to every process (this one included), in order: the
+        announcements waiting when the sender is free go in one statement."""
+        self._outbox.append(payload)
+        self._ready.set()
+
+    async def _send(self) -> None:
+        while not self.closing:
+            await self._ready.wait()
+            self._ready.clear()
+            batch, self._outbox = self._outbox, []
+            if not batch:
+                continue
+            with contextlib.suppress(psycopg.OperationalError, ConnectionError):
+                await self._locked(
+                    # a function scan returns the array in order: the notifications go out
+                    # in the order they were published (identical ones are sent once)
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS t(p)",
+                    (self.channel, batch),
+                )
 
     async def _listen(self) -> None:
         """Keep a listening connection: its socket stays registered with the event loop,
@@ -220,7 +239,7 @@ class Cluster:
         """Heartbeats (and a check that the locking connection still holds)."""
         while not self.closing:
             await asyncio.sleep(BEAT_SECONDS)
-            await self.publish(f"b|{self.proc}")
+            self.publish(f"b|{self.proc}")
 
     def dead(self) -> set[str]:
         """The processes not heard from for ``DEAD_AFTER`` seconds (forgotten now)."""

@@ -477,7 +477,7 @@ class Hub:
             max_workers=2, thread_name_prefix="tne-bot"
         )
         self._procs: concurrent.futures.ProcessPoolExecutor | None = None
-        self._load_lock = asyncio.Lock()
+        self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.closing = False
         #: the other processes on the same PostgreSQL database (``None``: SQLite, alone)
         self.cluster: Cluster | None = None
@@ -547,24 +547,34 @@ class Hub:
         self._db.shutdown(wait=True)
 
     async def get(self, game_id: str) -> LiveGame:
+        """The game, loaded from the store on first use (several games load at once; one
+        game loads once however many ask for it)."""
         game = self.games.get(game_id)
         if game is not None:
             return game
-        async with self._load_lock:
-            game = self.games.get(game_id)
-            if game is None:
-                try:
-                    row = await self.db(self.store.load, game_id)
-                except UnknownGame:
-                    raise GameError("no-game", f"there is no game {game_id!r}") from None
-                game = LiveGame(row)
-                self.games[game_id] = game
-                if game.over and row.status != "over":
-                    await self.db(self.store.finish, game_id, result(game.state))
-                if self.cluster is not None:
-                    # entries committed while it loaded, and who is connected elsewhere
-                    self.catch_up_soon(game)
-                    self._spawn(self.cluster.publish(f"q|{self.cluster.proc}|{game.id}"))
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(game_id))
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: str) -> LiveGame:
+        try:
+            row = await self.db(self.store.load, game_id)
+        except UnknownGame:
+            raise GameError("no-game", f"there is no game {game_id!r}") from None
+        game = self.games.get(game_id)
+        if game is not None:  # created here meanwhile
+            return game
+        game = LiveGame(row)
+        self.games[game_id] = game
+        if game.over and row.status != "over":
+            await self.db(self.store.finish, game_id, result(game.state))
+        if self.cluster is not None:
+            # entries committed while it loaded, and who is connected elsewhere
+            self.catch_up_soon(game)
+            self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
         return game
 
     async def create(
@@ -698,7 +708,7 @@ class Hub:
             self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
         if self.cluster is not None and seat is not None:
-            self._spawn(self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}"))
+            self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}")
         return key, conn
 
     @staticmethod
@@ -729,7 +739,7 @@ class Hub:
             self.broadcast(game)
         if conn is not None and conn.seat is not None and self.cluster is not None:
             proc = self.cluster.proc
-            self._spawn(self.cluster.publish(f"g|{proc}|{game.id}|{conn.seat}|{conn.cid}"))
+            self.cluster.publish(f"g|{proc}|{game.id}|{conn.seat}|{conn.cid}")
         self._evict(game)
 
     def _evict(self, game: LiveGame) -> None:
@@ -1001,7 +1011,7 @@ class Hub:
                 for conn in game.conns.values():
                     if conn.seat is not None and conn.closing is None:
                         msg = f"h|{self.cluster.proc}|{game.id}|{conn.seat}|{conn.cid}"
-                        self._spawn(self.cluster.publish(msg))
+                        self.cluster.publish(msg)
 
     def _presence(self, game: LiveGame, kind: str, proc: str, seat: int, cid: str) -> None:
         assert self.cluster is not None
@@ -1031,7 +1041,7 @@ class Hub:
         assert self.cluster is not None
         for game in list(self.games.values()):
             self.catch_up_soon(game)
-            await self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
+            self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
 
     def _locks_lost(self) -> None:
         """The session holding the games' locks ended: stop running their bots."""

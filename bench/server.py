@@ -18,7 +18,8 @@ Measured over the run, after the games are connected:
   when there are two), p50 and p99;
 - server CPU per action (the server processes' user + system time / actions) and the
   database's (every ``postgres`` process on the host);
-- memory per live game (server RSS growth with the games live / games, per process);
+- memory per live game (a server process's RSS growth with the games live / the games it
+  holds: all of them, as every game has a seat in each process);
 - the page in headless Chromium (first render, bytes), on a one-process server.
 
 Writes bench/server.json; the table in docs/web.md comes from it.
@@ -271,7 +272,9 @@ def run(
     acks = [x for r in results for x in r["acks"]]
     deliveries = [x for r in results for x in r["deliveries"]]
     actions = len(acks)
-    per_process = games / processes
+    # seat 0 of game i plays through process i, seat 1 through process i + 1: with two
+    # processes each of them holds every game
+    held = games
     return {
         "processes": processes,
         "games": games,
@@ -294,7 +297,7 @@ def run(
         "server_rss_mib_live": [round(k / 1024, 1) for k in rss_live],
         "memory_per_live_game_kib": round(
             statistics.mean(
-                max(0, live - before) / per_process
+                max(0, live - before) / held
                 for live, before in zip(rss_live, rss_before, strict=True)
             ),
             1,

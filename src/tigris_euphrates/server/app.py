@@ -244,7 +244,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/view")
     async def game_view(
-        game_id: GameId, request: Request, token: str | None = None
+        game_id: GameId, request: Request, token: Annotated[str | None, Query(max_length=64)] = None
     ) -> dict[str, Any]:
         hub = hub_of(request)
         game = await hub.get(game_id)

@@ -25,7 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tigris_euphrates.tournament import plot_ratings, pooled_ratings, run_tournament, wilson
+from tigris_euphrates.tournament import (
+    parse_options,
+    plot_ratings,
+    pooled_ratings,
+    run_tournament,
+    wilson,
+)
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -54,6 +60,22 @@ TOURNAMENTS: list[dict[str, Any]] = [
         "seed": 26,
         "ladder": True,
     },
+]
+
+#: The variants' tournaments (two players; each played with the game options given, as
+#: ``tne tournament --options``). The hard runs are shorter than the 200 games the targets
+#: ask for: see the target column.
+TOURNAMENTS += [
+    {
+        "key": f"{bots.replace(',', '_vs_')}_{name}",
+        "bots": bots,
+        "players": 2,
+        "games": games,
+        "seed": seed,
+        "options": options,
+    }
+    for name, options in (("wonder_buildings", "wonder,buildings"), ("galaxy", "galaxy"))
+    for bots, games, seed in (("greedy,random", 200, 1), ("hard,greedy", 40, 21))
 ]
 
 #: The rows of the table: the tournaments each one adds up (``runs``; with ``ladder``, the
@@ -96,6 +118,27 @@ ROWS: list[dict[str, Any]] = [
         "ladder": True,
         "target": "above",
     },
+    *(
+        row
+        for name, label in (("wonder_buildings", "wonder + buildings"), ("galaxy", "galaxy"))
+        for row in (
+            {
+                "label": f"greedy vs random, 2 players, {label}",
+                "short": f"greedy vs random, {label}",
+                "runs": [f"greedy_vs_random_{name}"],
+                "subject": "greedy",
+                "target": 0.95,
+            },
+            {
+                "label": f"hard vs greedy, 2 players, {label}",
+                "short": f"hard vs greedy, {label}",
+                "runs": [f"hard_vs_greedy_{name}"],
+                "subject": "hard",
+                "target": 0.75,
+                "games_asked": 200,
+            },
+        )
+    ),
 ]
 
 #: The rows from ``bench/minimax.json``: our bot against the cheating minimax (two players),
@@ -130,6 +173,7 @@ def command(t: dict[str, Any], games: int | None = None) -> str:
         f"tne tournament --bots {t['bots']} --players {t['players']} "
         f"--games {games if games is not None else t['games']} --seed {t['seed']}"
         + (" --ladder" if t.get("ladder") else "")
+        + (f" --options {t['options']}" if t.get("options") else "")
     )
 
 
@@ -192,9 +236,12 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
                 f"/{runs[k]['games']}"
                 for k in keys
             )
+        goal = _goal(row["target"], wins / games, lo)
+        asked = row.get("games_asked", 0)
+        if games < asked:
+            goal += f" on {games} games, not yet the {asked} asked"
         lines.append(
-            f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} "
-            f"| {_goal(row['target'], wins / games, lo)} |"
+            f"| {label} | {games} | {_pct(wins / games)} | {_pct(lo)[:-2]}–{_pct(hi)} | {goal} |"
         )
         commands += [f"# {row['short']}", *(runs[k]["command"] for k in keys)]
     if "ladder" in runs:
@@ -233,7 +280,7 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
         ranked = sorted(pool["ratings"].items(), key=lambda kv: -kv[1]["mu"])
         lines += [
             "",
-            "Ratings over every two-player game above (openskill Plackett–Luce, "
+            "Ratings over every classic two-player game above (openskill Plackett–Luce, "
             "`bench/strength.png`): "
             + " > ".join(
                 f"{name} {r['mu']:.1f} ± {r['sigma']:.1f} ({r['games']} games)".replace("-", "−")
@@ -270,9 +317,19 @@ def update_readme(text: str) -> None:
         readme.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), old))
 
 
+def _variant(summary: dict[str, Any]) -> bool:
+    """Whether a tournament played a variant (its games are rated apart from the classic's)."""
+    opts = summary.get("options", {})
+    return bool(opts.get("wonder") or opts.get("buildings") or opts.get("ruleset") == "galaxy")
+
+
 def finish(data: dict[str, Any], out: Path, plot: bool) -> None:
     """The pooled two-player ratings, then the JSON (and the plot)."""
-    two = [s for s in data["tournaments"].values() if s["players"] == 2 and s.get("results")]
+    two = [
+        s
+        for s in data["tournaments"].values()
+        if s["players"] == 2 and s.get("results") and not _variant(s)
+    ]
     data["pooled_ratings"] = {
         "tournaments": [k for k, s in data["tournaments"].items() if s in two],
         "ratings": pooled_ratings(two),
@@ -315,6 +372,7 @@ def main() -> None:
             seed=t["seed"],
             jobs=args.jobs,
             ladder=bool(t.get("ladder")),
+            options=parse_options(t.get("options"), t["players"]),
         )
         summary.pop("_records", None)
         summary["command"] = command(t, games)

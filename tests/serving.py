@@ -20,6 +20,7 @@ from typing import Any
 import uvicorn
 
 from tigris_euphrates.server import create_app
+from tigris_euphrates.server.app import uvicorn_options
 
 
 def free_port() -> int:
@@ -57,7 +58,7 @@ class LiveServer:
             port=self.port,
             log_level="warning",
             lifespan="on",
-            ws_per_message_deflate=False,
+            **uvicorn_options(self.app_kwargs.get("limits")),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
@@ -89,6 +90,8 @@ class ServerProcess:
         database_url: str | None = None,
         table_prefix: str = "",
         extra: list[str] | None = None,
+        client_seeds: bool = False,
+        limits: dict[str, float] | None = None,
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -99,6 +102,10 @@ class ServerProcess:
             args += ["--database-url", database_url]
         if table_prefix:
             args += ["--table-prefix", table_prefix]
+        if client_seeds:
+            args += ["--client-seeds"]
+        for name, value in (limits or {}).items():
+            args += ["--limit", f"{name}={value}"]
         self.args = args + (extra or [])
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -160,6 +167,14 @@ class SeatClient:
                 raise TimeoutError("no matching view")
             msg = self.recv(left)
             if msg.get("type") == "view" and (pred is None or pred(msg)):
+                return msg
+
+    def wait_pong(self, t: Any, timeout: float = 10) -> dict[str, Any]:
+        """Receive until the pong answering ``{"type": "ping", "t": t}``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, deadline - time.monotonic()))
+            if msg.get("type") == "pong" and msg.get("t") == t:
                 return msg
 
     def send(self, msg: dict[str, Any]) -> None:

@@ -13,7 +13,10 @@ from serving import LiveServer, SeatClient
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("data")
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+    # seeded games of two people: positions the tests know (never on a public server)
+    with LiveServer(
+        data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", client_seeds=True
+    ) as srv:
         yield srv
 
 
@@ -36,7 +39,7 @@ def test_lobby_meta_and_page(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/static/app.js").status_code == 200
     g = create(server, HUMANS)
     assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
-    assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()]
+    assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()["games"]]
 
 
 def test_bad_requests(server: LiveServer) -> None:
@@ -201,10 +204,15 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/api/games/{gid}/record").status_code == 409
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/1").status_code == 409
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": None})
+    assert r.status_code == 422 and "token" in r.json()["message"]
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": "not-a-token"})
     assert r.status_code == 403
-    for seat in (1, 0):  # seat 1 is offline; then seat 0 leaves its own seat
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": tok})
+    assert r.status_code == 403 and r.json()["error"] == "not-your-seat"
+    for seat in (1, 0):  # each player leaves their own seat
         r = httpx.post(
-            f"{server.url}/api/games/{gid}/seats/{seat}/bot", json={"token": tok, "level": "random"}
+            f"{server.url}/api/games/{gid}/seats/{seat}/bot",
+            json={"token": g["seats"][seat]["token"], "level": "random"},
         )
         assert r.status_code == 200, r.text
     s = SeatClient(server.ws_url, gid, None)

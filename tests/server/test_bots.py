@@ -67,7 +67,7 @@ def test_server_bots_decide_as_the_tournaments_bots(
         await h.start()
         try:
             seats = [{"kind": "bot", "level": level} for level in levels]
-            game, _ = await h.create(options, seats, seed=seed)
+            game, _, _ = await h.create(options, seats, seed=seed)
             await until(lambda: game.over, timeout=120)
             return [e.action for e in game.entries]
         finally:
@@ -114,7 +114,7 @@ def test_server_bots_resume_after_a_restart_as_rebuilt_bots(
         h = server(store)
         await h.start()
         try:
-            game, _ = await h.create(options, seats, seed=seed)
+            game, _, _ = await h.create(options, seats, seed=seed)
             await until(lambda: game.seq >= 24, timeout=60)
             return game.id
         finally:

@@ -18,6 +18,7 @@ import pytest
 from serving import LiveServer, SeatClient
 from tigris_euphrates import new_game, player_view, redact_event
 from tigris_euphrates.engine import apply
+from tigris_euphrates.server.limits import Limits
 
 FORBIDDEN_KEYS = {"bag", "hands", "start", "position", "token", "tokens"}
 
@@ -25,7 +26,14 @@ FORBIDDEN_KEYS = {"bag", "hands", "start", "position", "token", "tokens"}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("leak")
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+    # the scripted players move far faster than people: no message rate limit
+    fast = Limits(messages_per_second=10_000, message_burst=10_000)
+    with LiveServer(
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        limits=fast,
+        client_seeds=True,
+    ) as srv:
         yield srv
 
 

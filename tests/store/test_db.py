@@ -29,7 +29,7 @@ def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
 def test_create_load_append(db: tuple[str, str]) -> None:
     store = Store(*db)
     seats = [{"kind": "human", "name": "Ann", "token": "h"}, {"kind": "bot", "level": "random"}]
-    store.create_game("g1", {"players": 2}, 42, seats)
+    store.create_game("g1", {"players": 2}, 42, seats, creator="c" * 64)
     for seq, action in enumerate(["tile red e4", "pass", "commit 0"], start=1):
         store.append("g1", seq, seq % 2, action)
     row = store.load("g1")
@@ -37,10 +37,10 @@ def test_create_load_append(db: tuple[str, str]) -> None:
     assert [a[2] for a in row.actions] == ["tile red e4", "pass", "commit 0"]
     assert [a[0] for a in row.actions] == [1, 2, 3]
     assert row.status == "active" and store.game_ids("active") == ["g1"]
+    assert row.creator == "c" * 64
     store.finish("g1", {"ranking": [0, 1]})
-    store.set_seats("g1", seats[::-1])
     row = store.load("g1")
-    assert row.status == "over" and row.result == {"ranking": [0, 1]} and row.seats == seats[::-1]
+    assert row.status == "over" and row.result == {"ranking": [0, 1]} and row.seats == seats
     assert store.game_ids("active") == [] and [g.id for g in store.list_games()] == ["g1"]
     with pytest.raises(UnknownGame):
         store.load("nope")
@@ -105,3 +105,69 @@ def test_database_url_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert database_url_for(None, "postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     monkeypatch.setenv("TNE_DATABASE_URL", "postgresql://x@y/z")
     assert database_url_for(tmp_path) == "postgresql+psycopg://x@y/z"
+
+
+def test_a_table_of_an_older_version_gets_the_new_columns(db: tuple[str, str]) -> None:
+    """A database created before a nullable column existed is upgraded when opened."""
+    from sqlalchemy import text
+
+    url, prefix = db
+    store = Store(url, prefix)
+    store.create_game("old", {"players": 2}, 1, [])
+    with store.engine.begin() as conn:
+        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "creator"'))
+    store.close()
+    store = Store(url, prefix)
+    assert store.load("old").creator is None
+    store.create_game("new", {"players": 2}, 1, [], creator="c")
+    assert store.load("new").creator == "c"
+    store.close()
+
+
+def test_128_bit_seeds_are_stored_exactly(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    seed = 2**128 - 12345
+    store.create_game("big", {"players": 2}, seed, [], seed_source="client")
+    row = store.load("big")
+    assert row.seed == seed and row.seed_source == "client"
+    store.create_game("small", {"players": 2}, 7, [])
+    assert store.load("small").seed_source == "server"
+    store.close()
+
+
+def test_an_integer_seed_column_of_an_older_version_becomes_text(db: tuple[str, str]) -> None:
+    """The tables of the version with 31-bit seeds (an integer column) are upgraded in
+    place when opened: the old games keep their seeds, new ones hold 128 bits."""
+    from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text, create_engine
+
+    from tigris_euphrates.store import normalise_url
+
+    url, prefix = db
+    engine = create_engine(normalise_url(url))
+    meta = MetaData()
+    old = Table(
+        f"{prefix}games",
+        meta,
+        Column("id", String(32), primary_key=True),
+        Column("created", Float, nullable=False),
+        Column("updated", Float, nullable=False),
+        Column("options", Text, nullable=False),
+        Column("seed", Integer, nullable=False),
+        Column("seats", Text, nullable=False),
+        Column("status", String(16), nullable=False, index=True),
+        Column("result", Text, nullable=True),
+    )
+    meta.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(
+            old.insert().values(
+                id="old", created=1.0, updated=1.0, options="{}", seed=2**31 - 1,
+                seats="[]", status="active", result=None,
+            )
+        )  # fmt: skip
+    engine.dispose()
+    store = Store(url, prefix)
+    assert store.load("old").seed == 2**31 - 1 and store.load("old").creator is None
+    store.create_game("new", {"players": 2}, 2**127 + 1, [])
+    assert store.load("new").seed == 2**127 + 1
+    store.close()

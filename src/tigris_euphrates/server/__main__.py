@@ -6,7 +6,9 @@ import argparse
 
 import uvicorn
 
-from .app import create_app
+from ..store import database_url_for
+from .app import check_alone, create_app, uvicorn_options
+from .limits import Limits
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,7 +21,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--bot-seconds", type=float, default=2.0)
     p.add_argument("--bot-delay", type=float, default=0.0)
     p.add_argument("--bot-processes", type=int, default=1)
+    p.add_argument(
+        "--client-seeds",
+        action="store_true",
+        help="accept a client's seed for any game (tests, benchmarks: never in public)",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the limits of server/limits.py (repeatable)",
+    )
     a = p.parse_args(argv)
+    limits = Limits.parse(a.limit)
+    check_alone(database_url_for(a.data_dir, a.database_url))
     app = create_app(
         database_url=a.database_url,
         data_dir=a.data_dir,
@@ -28,8 +44,10 @@ def main(argv: list[str] | None = None) -> None:
         bot_processes=a.bot_processes,
         table_prefix=a.table_prefix,
         tune_gc=True,
+        client_seeds=a.client_seeds,
+        limits=limits,
     )
-    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", **uvicorn_options(limits))
 
 
 if __name__ == "__main__":

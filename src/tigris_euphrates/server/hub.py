@@ -15,12 +15,15 @@ import asyncio
 import concurrent.futures
 import contextlib
 import hashlib
+import json
 import logging
 import multiprocessing
 import secrets
 import time
+from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
@@ -38,6 +41,8 @@ from ..engine import (
     to_action,
 )
 from ..store import GameRow, StepTaken, Store, UnknownGame
+from .cluster import SCAN_SECONDS, Cluster
+from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -49,6 +54,11 @@ FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, S
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = (TilesDrawn, TilesSwapped, TurnStarted, GameOver, TreasureChoice)
+#: How often a seat change is tried when other processes keep writing the same step.
+SEAT_CHANGE_TRIES = 5
+#: The server's seeds: 128 bits from ``secrets``, beyond any search for the seed that a
+#: player's own draws single out.
+SEED_BITS = 128
 LEVEL_PREFERENCE = ("hard", "medium", "easy", "greedy", "random")
 
 
@@ -91,21 +101,65 @@ def hash_token(token: str) -> str:
 
 
 class GameError(Exception):
-    """A move or request refused: sent as an error frame to the sender only."""
+    """A move or request refused: sent as an error frame to the sender only
+    (``retry_after``: seconds after which the same request may succeed)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
-@dataclass
 class Conn:
-    """One websocket: its seat (``None``: spectator) and an ordered outbox."""
+    """One websocket: its seat (``None``: spectator) and its outbox.
 
-    seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    last_log: int = 0  # how many log entries this connection has been sent
+    The outbox holds the error and pong frames not yet sent and a flag, *a view is due*.
+    When half of ``Limits.pending_frames`` wait, the server reads nothing more from the
+    client until it reads them, and closes it after ``Limits.unread_seconds``. The view
+    itself is built when the connection can take it, so however many steps, syncs or seat
+    changes pile up for a slow reader, it gets only the latest one.
+    """
+
+    def __init__(self, seat: int | None, limits: Limits) -> None:
+        self.seat = seat
+        self.frames: deque[dict[str, Any]] = deque()
+        self.view_due = False
+        self.full_log = False
+        self.last_log = 0  # how many log entries this connection has been sent
+        self.wake = asyncio.Event()
+        self.drained = asyncio.Event()
+        self.closing: tuple[int, str] | None = None
+        self.max_frames = limits.pending_frames
+        self.rate = TokenBucket(limits.messages_per_second, limits.message_burst)
+        #: this connection among all processes' (the cluster's presence messages)
+        self.cid = secrets.token_hex(4)
+        #: whether its claim of the seat came back in the cluster's common order
+        self.announced = False
+        self.limited_at = -1.0  # when the last rate-limited error frame was queued
+
+    def send(self, frame: dict[str, Any]) -> None:
+        """Queue a frame that is not a view (an error, a pong)."""
+        if self.closing is not None:
+            return
+        if len(self.frames) >= self.max_frames:
+            self.close(1008, "too many unread replies: this connection does not read them")
+            return
+        self.frames.append(frame)
+        self.wake.set()
+
+    def due(self, *, full_log: bool = False) -> None:
+        """A fresh view is due (with the whole log when ``full_log``)."""
+        self.view_due = True
+        self.full_log = self.full_log or full_log
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the frames already queued (``code`` 1001: server leaving; 1008:
+        abuse; 4xxx: the game's reasons)."""
+        if self.closing is None:
+            self.closing = (code, reason)
+            self.wake.set()
 
 
 @dataclass
@@ -138,17 +192,56 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
+def seat_change(seat: int, kind: str, level: str | None = None) -> str:
+    """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
+    bot) or ``seat 1 human`` (seat 1 taken back by its player)."""
+    return f"seat {seat} bot {level}" if kind == "bot" else f"seat {seat} human"
+
+
+def parse_seat_change(text: str) -> tuple[int, str, str | None] | None:
+    """``(seat, kind, level)`` of a seat change entry; ``None`` for any other entry."""
+    words = text.split()
+    if len(words) < 3 or words[0] != "seat":
+        return None
+    if words[2] == "bot" and len(words) == 4:
+        return int(words[1]), "bot", words[3]
+    if words[2] == "human" and len(words) == 3:
+        return int(words[1]), "human", None
+    raise ValueError(f"not a seat change: {text!r}")
+
+
 class LiveGame:
+    """One game as this process knows it: the replay of its log (actions, undos and seat
+    changes), its connections and its bots."""
+
     def __init__(self, row: GameRow) -> None:
         self.id = row.id
         self.options = row.options
         self.seed = row.seed
-        self.seats = row.seats
+        self.seed_source = row.seed_source
+        self.client = row.client
+        self.seats = [dict(s) for s in row.seats]
+        self.creator = row.creator
         self.created = row.created
+        #: when each human seat's player was last seen (left, or the game was loaded)
+        self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
         self.conns: dict[int, Conn] = {}
+        self.version = 0
+        self._built_for: tuple[int, int] | None = None
+        self._texts: dict[tuple[int | None, int], str] = {}
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._seats_now: list[dict[str, Any]] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.bots: dict[int, SeatBot] = {}
+        #: connections of other processes, by seat: connection id -> process
+        self.remote: dict[int, dict[str, str]] = {}
+        #: a notification came while this process was reading the log: read again
+        self.behind = False
+        #: entries announced by other processes, not applied yet: seq -> (seat, action)
+        self.pending: dict[int, tuple[int | None, str]] = {}
+        #: the last entry announced (a gap below it is read from the log)
+        self.announced = 0
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
@@ -157,14 +250,32 @@ class LiveGame:
 
     # --- state ----------------------------------------------------------------------------
 
+    def apply_row(self, seq: int, seat: int | None, action: str) -> None:
+        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change."""
+        self._apply_row(seq, seat, action)
+
     def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
-        if action == UNDO:
+        change = parse_seat_change(action)
+        if change is not None:
+            self.change_seat(*change)
+        elif action == UNDO:
             self.entries.pop()
             self._rebuild()
         else:
             self.state, events = apply(self.state, action)
             self.entries.append(Entry(seq, seat, action, events))
         self.seq = seq
+
+    def change_seat(self, seat: int, kind: str, level: str | None) -> None:
+        """Apply a seat change: a bot plays the seat (its player's token still opens it, to
+        watch or to take it back), or its player takes it back."""
+        now = dict(self.seats[seat])
+        if kind == "bot":
+            now["kind"], now["level"] = "bot", level
+        else:
+            now["kind"] = "human"
+            now.pop("level", None)
+        self.seats[seat] = now
 
     def _rebuild(self) -> None:
         state = new_game(self.options, self.seed)
@@ -190,12 +301,17 @@ class LiveGame:
         return self.actor() == seat
 
     def record(self) -> dict[str, Any]:
-        return make_record(
+        """The game's record (``tne-record/1``) with ``seed_source``: ``"server"`` (a
+        secret seed) or ``"client"`` (chosen by whoever created the game). Published only
+        when the game is over: the seed decides every hand and the bag."""
+        record = make_record(
             self.options,
             [e.action for e in self.entries],
             seed=self.seed,
             final=self.state,
         )
+        record["seed_source"] = self.seed_source
+        return record
 
     # --- bots -----------------------------------------------------------------------------
 
@@ -227,16 +343,29 @@ class LiveGame:
 
     # --- what a seat may see --------------------------------------------------------------
 
+    def online(self) -> set[int]:
+        """The seats with a live connection, in this process or another (spectators come
+        and go unseen)."""
+        here = {c.seat for c in self.conns.values() if c.seat is not None and c.closing is None}
+        return here | {seat for seat, conns in self.remote.items() if conns}
+
     def public_seats(self) -> list[dict[str, Any]]:
-        online = {c.seat for c in self.conns.values()}
+        """Each seat as everybody may see it: kind, bot level, name, whether someone plays
+        it now (``online``), whether a bot holds it for its player (``away``) and since when
+        its player has been offline (``offline_since``, seconds since the epoch)."""
+        online = self.online()
         return [
             {
                 "seat": i,
                 "kind": s["kind"],
-                "level": s.get("level"),
+                "level": s.get("level") if s["kind"] == "bot" else None,
                 "name": s.get("name")
                 or (f"Bot ({s.get('level')})" if s["kind"] == "bot" else f"Player {i + 1}"),
                 "online": s["kind"] == "bot" or i in online,
+                "away": s["kind"] == "bot" and bool(s.get("token")),
+                "offline_since": None
+                if i in online or not s.get("token")
+                else round(self.away_since[i], 1),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -252,21 +381,51 @@ class LiveGame:
             for e in self.entries[start:]
         ]
 
-    def message_for(self, conn: Conn, *, full_log: bool = False) -> dict[str, Any]:
-        start = 0 if full_log or conn.last_log > len(self.entries) else conn.last_log
-        msg = {
+    def view_text(self, conn: Conn) -> str:
+        """The view frame due to ``conn``, as JSON text, and the connection marked as sent.
+
+        Each distinct frame — a seat's view with the log from a given entry — is built once
+        per version of the game (``touch``) and shared: the spectators that saw the last
+        step all get the same text, whatever their number.
+        """
+        start = 0 if conn.full_log or conn.last_log > len(self.entries) else conn.last_log
+        conn.full_log = conn.view_due = False
+        conn.last_log = len(self.entries)
+        version = (self.version, self.seq)
+        if self._built_for != version:
+            self._built_for = version
+            self._texts.clear()
+            self._views.clear()
+            self._seats_now = None
+        key = (conn.seat, start)
+        text = self._texts.get(key)
+        if text is None:
+            text = json.dumps(self.message(conn.seat, start), separators=(",", ":"))
+            self._texts[key] = text
+        return text
+
+    def message(self, seat: int | None, start: int = 0) -> dict[str, Any]:
+        """The view frame of ``seat`` with the log from entry ``start`` on."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = player_view(self.state, seat)
+        if self._seats_now is None:
+            self._seats_now = self.public_seats()
+        return {
             "type": "view",
             "game": self.id,
             "seq": self.seq,
-            "seat": conn.seat,
-            "view": player_view(self.state, conn.seat),
-            "seats": self.public_seats(),
-            "can_undo": self.can_undo(conn.seat),
+            "seat": seat,
+            "view": view,
+            "seats": self._seats_now,
+            "can_undo": self.can_undo(seat),
             "log_reset": start == 0,
-            "log": self.log_for(conn.seat, start),
+            "log": self.log_for(seat, start),
         }
-        conn.last_log = len(self.entries)
-        return msg
+
+    def touch(self) -> None:
+        """Something a view shows changed: the frames built so far are stale."""
+        self.version += 1
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -304,8 +463,19 @@ class Hub:
         bot_iterations: int | None = None,
         bot_delay: float = 0.0,
         bot_processes: int = 1,
+        limits: Limits | None = None,
+        client_seeds: bool = False,
     ) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        self.client_seeds = client_seeds
+        self.game_rates = ClientRates(
+            self.limits.games_per_minute, max(1, int(self.limits.games_per_minute))
+        )
+        #: open websockets per client (an address hash)
+        self.client_conns: Counter[str] = Counter()
+        self.search_work = BotWork(bot_processes, self.limits.bot_queue)
+        self.quick_work = BotWork(2, self.limits.bot_queue)
         self.bot_seconds = bot_seconds
         self.bot_iterations = bot_iterations
         self.bot_delay = bot_delay
@@ -318,8 +488,13 @@ class Hub:
             max_workers=2, thread_name_prefix="tne-bot"
         )
         self._procs: concurrent.futures.ProcessPoolExecutor | None = None
-        self._load_lock = asyncio.Lock()
+        self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self.closing = False
+        #: the other processes on the same PostgreSQL database (``None``: SQLite, alone)
+        self.cluster: Cluster | None = None
+        self._catching: dict[str, asyncio.Task[None]] = {}
+        self._scanner: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -327,7 +502,22 @@ class Hub:
     # --- life cycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game and let its bots resume."""
+        """Load every unfinished game and let its bots resume. On PostgreSQL, join the other
+        processes: only the games whose lock this process gets are loaded now, and a scan
+        every few seconds takes the games whose process died."""
+        if not self.store.is_sqlite:
+            self.cluster = Cluster(
+                self.store.url,
+                self.store.channel,
+                self.store.prefix,
+                self._heard,
+                self._resync,
+                self._locks_lost,
+            )
+            await self.cluster.start()
+            await self._scan_once()
+            self._scanner = asyncio.create_task(self._scan())
+            return
         for gid in await self.db(self.store.game_ids, "active"):
             try:
                 game = await self.get(gid)
@@ -336,13 +526,28 @@ class Hub:
                 continue
             self.kick(game)
 
+    def owns(self, game: LiveGame) -> bool:
+        """Whether this process runs the game's bots: alone on SQLite, else while it holds
+        the game's advisory lock."""
+        return self.cluster is None or game.id in self.cluster.held
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def stop(self) -> None:
         self.closing = True
+        for task in [self._scanner, *self._catching.values(), *self._background]:
+            if task is not None:
+                task.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for game in list(self.games.values()):
             if game.bot_task is not None:
                 game.bot_task.cancel()
             for conn in game.conns.values():
-                conn.queue.put_nowait(None)
+                conn.close(1001, "the server is shutting down")
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
             with contextlib.suppress(BaseException):
@@ -353,28 +558,57 @@ class Hub:
         self._db.shutdown(wait=True)
 
     async def get(self, game_id: str) -> LiveGame:
+        """The game, loaded from the store on first use (several games load at once; one
+        game loads once however many ask for it)."""
         game = self.games.get(game_id)
         if game is not None:
             return game
-        async with self._load_lock:
-            game = self.games.get(game_id)
-            if game is None:
-                try:
-                    row = await self.db(self.store.load, game_id)
-                except UnknownGame:
-                    raise GameError("no-game", f"there is no game {game_id!r}") from None
-                game = LiveGame(row)
-                self.games[game_id] = game
-                if game.over and row.status != "over":
-                    await self.db(self.store.finish, game_id, result(game.state))
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_task(self._load(game_id))
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: str) -> LiveGame:
+        try:
+            row = await self.db(self.store.load, game_id)
+        except UnknownGame:
+            raise GameError("no-game", f"there is no game {game_id!r}") from None
+        game = self.games.get(game_id)
+        if game is not None:  # created here meanwhile
+            return game
+        game = LiveGame(row)
+        self.games[game_id] = game
+        if game.over and row.status != "over":
+            await self.db(self.store.finish, game_id, result(game.state))
+        if self.cluster is not None:
+            # entries committed while it loaded, and who is connected elsewhere
+            self.catch_up_soon(game)
+            self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
         return game
 
     async def create(
-        self, options: dict[str, Any], seats: list[dict[str, Any]], seed: int | None = None
-    ) -> tuple[LiveGame, list[str | None]]:
-        """A new game; returns it and each human seat's secret token (bots: None)."""
+        self,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+        client: str = "",
+    ) -> tuple[LiveGame, list[str | None], str]:
+        """A new game created by ``client`` (a hash of its address; ``""`` for the server's
+        own callers, which no per-client limit counts); returns it, each human seat's secret
+        token (bots: None) and the creator's secret token (it may hand an absent player's
+        seat to a bot)."""
+        people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
+        if seed is not None and people > 1 and not self.client_seeds:
+            raise GameError(
+                "seed-not-allowed",
+                "a game with more than one person gets a secret seed from the server: whoever "
+                "chooses the seed knows every hand and the bag",
+            )
+        seed_source = "server" if seed is None else "client"
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbits(SEED_BITS)
         new_game(options, seed)  # validates the options (raises InvalidAction)
         if len(seats) != options.get("players", 2):
             raise GameError("bad-seats", "give exactly one seat per player")
@@ -400,12 +634,67 @@ class Hub:
                 tokens.append(token)
             else:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
+        if client:
+            await self._check_client(client, any(seat["kind"] == "bot" for seat in stored))
         game_id = secrets.token_hex(6)
-        await self.db(self.store.create_game, game_id, options, seed, stored)
-        game = LiveGame(GameRow(game_id, options, seed, stored, "active", time.time()))
+        creator = secrets.token_urlsafe(18)
+        row = GameRow(
+            game_id,
+            options,
+            seed,
+            stored,
+            "active",
+            time.time(),
+            creator=hash_token(creator),
+            seed_source=seed_source,
+            client=client,
+        )
+        await self.db(
+            self.store.create_game,
+            game_id,
+            options,
+            seed,
+            stored,
+            row.creator,
+            seed_source,
+            client or None,
+        )
+        game = LiveGame(row)
         self.games[game_id] = game
+        if self.cluster is not None:
+            await self.cluster.try_locks([game_id])  # the creating process runs its bots
         self.kick(game)
-        return game, tokens
+        return game, tokens, creator
+
+    async def _check_client(self, client: str, bots: bool) -> None:
+        """Refuse a new game beyond the client's limits: games a minute, unfinished games
+        (changed in the last hour) and unfinished games with bots."""
+        limits = self.limits
+        if not self.game_rates.take(client):
+            raise GameError(
+                "rate-limited",
+                f"at most {limits.games_per_minute:g} new games a minute from one address",
+                retry_after=60 / max(limits.games_per_minute, 1e-9),
+            )
+        games, bot_games = await self.db(self.store.recent_games_of, client, time.time() - 3600)
+        if games >= limits.games_per_client:
+            raise GameError(
+                "too-many-games",
+                f"at most {limits.games_per_client} unfinished games from one address: "
+                "finish or leave some first",
+            )
+        if bots and bot_games >= limits.bot_games_per_client:
+            raise GameError(
+                "too-many-bot-games",
+                f"at most {limits.bot_games_per_client} unfinished games with bots from one "
+                "address: bots share the server's workers with everybody's games",
+            )
+
+    @staticmethod
+    def is_creator(game: LiveGame, token: str | None) -> bool:
+        return bool(
+            token and game.creator and secrets.compare_digest(game.creator, hash_token(token))
+        )
 
     def seat_for(self, game: LiveGame, token: str | None) -> int | None:
         """The seat a token opens (``None``: spectator); raises on a wrong token."""
@@ -420,47 +709,96 @@ class Hub:
     # --- connections ----------------------------------------------------------------------
 
     def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
-        conn = Conn(seat)
+        conn = Conn(seat, self.limits)
         key = id(conn)
+        online = game.online()
+        if seat is not None:
+            self._take_over(game, seat)
         game.conns[key] = conn
-        conn.queue.put_nowait(game.message_for(conn, full_log=True))
-        self.broadcast(game, exclude=key)  # others see who is online
+        if game.online() != online:
+            self.broadcast(game, exclude=key)  # the others see the seat come online
+        conn.due(full_log=True)
+        if self.cluster is not None and seat is not None:
+            self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}")
         return key, conn
 
+    @staticmethod
+    def _take_over(game: LiveGame, seat: int, *, announced_only: bool = False) -> None:
+        """One live connection a seat: the older ones are told why and closed (4409).
+        ``announced_only``: a newer connection opened in another process, which makes
+        older only the connections whose claim came before its claim."""
+        for old in game.conns.values():
+            if old.seat == seat and old.closing is None and (old.announced or not announced_only):
+                old.send(
+                    {
+                        "type": "error",
+                        "code": "taken-over",
+                        "message": "this seat was opened in another window or device, "
+                        "which plays it now: this connection is closed",
+                        "seq": game.seq,
+                    }
+                )
+                old.close(4409, "taken-over")
+
     def detach(self, game: LiveGame, key: int) -> None:
-        if game.conns.pop(key, None) is not None and not self.closing:
+        online = game.online()
+        conn = game.conns.pop(key, None)
+        gone = conn is not None
+        if conn is not None and conn.seat is not None and conn.seat not in game.online():
+            game.away_since[conn.seat] = time.time()
+        if gone and not self.closing and game.online() != online:
             self.broadcast(game)
+        if conn is not None and conn.seat is not None and self.cluster is not None:
+            proc = self.cluster.proc
+            self.cluster.publish(f"g|{proc}|{game.id}|{conn.seat}|{conn.cid}")
         self._evict(game)
 
     def _evict(self, game: LiveGame) -> None:
         """Finished games nobody watches leave memory (they reload from the store)."""
         if game.over and not game.conns and self.games.get(game.id) is game:
             del self.games[game.id]
+            if self.cluster is not None and game.id in self.cluster.held:
+                self._spawn(self.cluster.unlock(game.id))
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
+        """A fresh view is due to every connection (but ``exclude``)."""
+        game.touch()
         for key, conn in game.conns.items():
             if key != exclude:
-                conn.queue.put_nowait(game.message_for(conn))
+                conn.due()
 
-    def send_error(self, game: LiveGame, conn: Conn, err: GameError) -> None:
-        conn.queue.put_nowait(
-            {"type": "error", "code": err.code, "message": err.message, "seq": game.seq}
-        )
-        conn.queue.put_nowait(game.message_for(conn, full_log=True))
+    def send_error(
+        self, game: LiveGame, conn: Conn, err: GameError, *, with_view: bool = True
+    ) -> None:
+        """An error frame to ``conn`` only, then (``with_view``) a fresh view."""
+        conn.send({"type": "error", "code": err.code, "message": err.message, "seq": game.seq})
+        if with_view:
+            conn.due(full_log=True)
 
     # --- the one path that changes a game -------------------------------------------------
 
-    async def submit(self, game: LiveGame, seat: int | None, seq: Any, action: Any) -> None:
-        """Play ``action`` for ``seat`` against step ``seq``; raises ``GameError``."""
+    async def submit(
+        self, game: LiveGame, seat: int | None, seq: Any, action: Any, *, bot: bool = False
+    ) -> None:
+        """Play ``action`` for ``seat`` against step ``seq`` (``bot``: the seat's bot plays
+        it); raises ``GameError``."""
         if seat is None:
             raise GameError("spectator", "spectators cannot act")
         async with game.lock:
             self._check_turn(game, seat, seq)
+            if (game.seats[seat]["kind"] == "bot") != bot:
+                if bot:
+                    raise GameError("stale", "the seat's player took it back")
+                raise GameError(
+                    "seat-is-bot", "a bot plays this seat: take it back to play yourself"
+                )
             try:
                 act = to_action(action)
                 state, events = apply(game.state, act)
             except (InvalidAction, IllegalAction) as exc:
                 raise GameError(exc.code, exc.message) from None
+            except (ValueError, TypeError, KeyError) as exc:  # what the engine did not foresee
+                raise GameError("bad-action", f"not an action of this game: {exc}") from None
             notation = str(act)
             await self._store_step(game, seat, notation)
             game.seq += 1
@@ -493,31 +831,91 @@ class Hub:
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
 
-    async def hand_to_bot(
-        self, game: LiveGame, by_seat: int, target: int, level: str | None
-    ) -> None:
-        """Give a human seat to a bot: one's own seat, or another seat nobody is connected to."""
+    async def hand_to_bot(self, game: LiveGame, token: str, target: int, level: str | None) -> None:
+        """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
+        player (its token), and to the game's creator (the creator's token) once the seat's
+        player has been away ``Limits.seat_absence_seconds``; the player's token keeps
+        opening the seat, and ``take_back`` returns it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
         if level not in bot_levels():
-            raise GameError("bad-level", f"unknown bot level {level!r}")
-        async with game.lock:
-            seat = game.seats[target]
-            if seat["kind"] == "bot":
-                raise GameError("bad-seat", "that seat is already played by a bot")
-            if target != by_seat and any(c.seat == target for c in game.conns.values()):
-                raise GameError("seat-online", "that player is still connected")
-            seats = [dict(s) for s in game.seats]
-            seats[target] = {
-                "kind": "bot",
-                "level": level,
-                "name": f"{seat.get('name', '')} (bot {level})".strip(),
-            }
-            await self.db(self.store.set_seats, game.id, seats)
-            game.seats = seats
-            self.broadcast(game)
+            raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
+        by = self._seat_or_none(game, token)
+        creator = by != target and self.is_creator(game, token)
+        if by != target and not creator:
+            raise GameError(
+                "not-your-seat",
+                f"only seat {target}'s player, or the game's creator after "
+                f"{self.limits.seat_absence_seconds:g} s of absence, may hand seat {target} "
+                "to a bot",
+            )
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] == "bot":
+                    raise GameError("bad-seat", "that seat is already played by a bot")
+                if creator:
+                    if target in game.online():
+                        raise GameError("seat-online", f"seat {target}'s player is connected")
+                    away = time.time() - game.away_since[target]
+                    if away < self.limits.seat_absence_seconds:
+                        raise GameError(
+                            "seat-away-briefly",
+                            f"seat {target}'s player has been away {away:.0f} s; the creator "
+                            f"may hand the seat to a bot after "
+                            f"{self.limits.seat_absence_seconds:g} s",
+                        )
+                if await self._log_seat_change(game, by, target, "bot", level, attempt):
+                    break
         self.kick(game)
+
+    async def take_back(self, game: LiveGame, token: str, target: int) -> None:
+        """The player of seat ``target`` takes it back from the bot that held it."""
+        if not 0 <= target < len(game.seats):
+            raise GameError("bad-seat", f"there is no seat {target}")
+        if self._seat_or_none(game, token) != target:
+            raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] != "bot":
+                    raise GameError("bad-seat", "a person already plays that seat")
+                if await self._log_seat_change(game, target, target, "human", None, attempt):
+                    break
+
+    def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
+        try:
+            return self.seat_for(game, token)
+        except GameError:
+            return None
+
+    async def _log_seat_change(
+        self,
+        game: LiveGame,
+        by: int | None,
+        seat: int,
+        kind: str,
+        level: str | None,
+        attempt: int,
+    ) -> bool:
+        """Store the seat change as the game's next log entry (``by``: the seat whose player
+        made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
+        changes unless the entry is stored. A seat change does not depend on the position:
+        when another process stored that step first, this copy reads the log on and the
+        caller checks and tries again (``False``; the last attempt raises ``stale``)."""
+        try:
+            await self._store_step(game, by, seat_change(seat, kind, level))
+        except GameError as err:
+            if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
+                return False
+            raise
+        game.seq += 1
+        game.change_seat(seat, kind, level)
+        self.broadcast(game)
+        return True
 
     def _check_turn(self, game: LiveGame, seat: int, seq: Any) -> None:
         if game.over:
@@ -535,29 +933,182 @@ class Hub:
             "here is the current position, please choose again"
         )
 
-    async def _store_step(self, game: LiveGame, seat: int, action: str) -> None:
+    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> None:
+        origin = self.cluster.proc if self.cluster is not None else ""
         try:
-            await self.db(self.store.append, game.id, game.seq + 1, seat, action)
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin)
         except StepTaken:
-            # Another process stored this step: our copy is stale, reload it from the log.
-            row = await self.db(self.store.load, game.id)
-            fresh = LiveGame(row)
-            game.seats, game.state, game.entries, game.seq = (
-                fresh.seats,
-                fresh.state,
-                fresh.entries,
-                fresh.seq,
-            )
-            for conn in game.conns.values():
-                conn.last_log = 0
-            self.broadcast(game)
+            # Another process stored this step: our copy is behind, read the log on.
+            await self._catch_up_locked(game)
             raise GameError("stale", "another move was stored for this step first") from None
+
+    # --- several processes ----------------------------------------------------------------
+
+    def catch_up_soon(self, game: LiveGame) -> None:
+        """Read the game's log past this process's copy (once at a time; again if more
+        was announced meanwhile)."""
+        task = self._catching.get(game.id)
+        if task is not None and not task.done():
+            game.behind = True
+            return
+        self._catching[game.id] = asyncio.get_running_loop().create_task(self._catch_up(game))
+
+    async def _catch_up(self, game: LiveGame) -> None:
+        try:
+            while True:
+                game.behind = False
+                async with game.lock:
+                    await self._catch_up_locked(game, read_log=game.announced <= game.seq)
+                self.kick(game)
+                self._evict(game)
+                if not game.behind:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cannot read the log of game %s", game.id)
+        finally:
+            if self._catching.get(game.id) is asyncio.current_task():
+                del self._catching[game.id]
+
+    async def _catch_up_locked(self, game: LiveGame, *, read_log: bool = True) -> None:
+        """Apply the log entries other processes wrote after this copy (under the game's
+        lock), then push fresh views: first those that came with their announcements,
+        then, if some are missing or ``read_log``, those in the database."""
+        rows: list[tuple[int, int | None, str]] = []
+        while game.seq + 1 + len(rows) in game.pending:
+            seq = game.seq + 1 + len(rows)
+            rows.append((seq, *game.pending[seq]))
+        game.pending = {k: v for k, v in game.pending.items() if k > game.seq + len(rows)}
+        if read_log or game.announced > game.seq + len(rows):
+            after = rows[-1][0] if rows else game.seq
+            rows += await self.db(self.store.rows_after, game.id, after)
+        if not rows:
+            return
+        undone = False
+        for seq, seat, action in rows:
+            if seq != game.seq + 1:
+                break  # cannot happen: an entry is written only after the one before it
+            undone = undone or action == UNDO
+            game.apply_row(seq, seat, action)
+        if undone:
+            for conn in game.conns.values():
+                conn.last_log = 0  # the log shrank: send it whole
+        if game.over:
+            game.bots.clear()
+            await self.db(self.store.finish, game.id, result(game.state))
+        self.broadcast(game)
+
+    def _heard(self, payload: str) -> None:
+        """A notification of another process (see ``cluster``)."""
+        assert self.cluster is not None
+        kind, proc, *rest = payload.split("|", 5)
+        if kind == "s" and len(rest) == 4 and rest[1].isdigit():
+            game = self.games.get(rest[0])
+            seq = int(rest[1])
+            if game is not None and seq > game.seq:
+                # the entry comes with its announcement: no need to read it back
+                seat = int(rest[2]) if rest[2].isdigit() else None
+                game.pending[seq] = (seat, rest[3])
+                game.announced = max(game.announced, seq)
+                self.catch_up_soon(game)
+        elif kind in ("c", "h", "g") and len(rest) == 3 and rest[1].isdigit():
+            game = self.games.get(rest[0])
+            if game is not None:
+                self._presence(game, kind, proc, int(rest[1]), rest[2])
+        elif kind == "q" and len(rest) == 1:
+            game = self.games.get(rest[0])
+            if game is not None:
+                for conn in game.conns.values():
+                    if conn.seat is not None and conn.closing is None:
+                        msg = f"h|{self.cluster.proc}|{game.id}|{conn.seat}|{conn.cid}"
+                        self.cluster.publish(msg)
+
+    def _presence(self, game: LiveGame, kind: str, proc: str, seat: int, cid: str) -> None:
+        assert self.cluster is not None
+        if not 0 <= seat < len(game.seats):
+            return
+        if proc == self.cluster.proc:  # our own claim, back in the common order
+            for conn in game.conns.values():
+                if conn.cid == cid:
+                    conn.announced = True
+            return
+        online = game.online()
+        conns = game.remote.setdefault(seat, {})
+        if kind == "g":
+            conns.pop(cid, None)
+        else:
+            conns[cid] = proc
+            if kind == "c":
+                self._take_over(game, seat, announced_only=True)
+        if seat not in game.online():
+            game.away_since[seat] = time.time()
+        if game.online() != online:
+            self.broadcast(game)
+
+    async def _resync(self) -> None:
+        """Notifications may have been missed: read every game held up to the log's end
+        and ask again who is connected."""
+        assert self.cluster is not None
+        for game in list(self.games.values()):
+            self.catch_up_soon(game)
+            self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
+
+    def _locks_lost(self) -> None:
+        """The session holding the games' locks ended: stop running their bots."""
+        for game in self.games.values():
+            if game.bot_task is not None and not game.bot_task.done():
+                game.bot_task.cancel()
+
+    async def _scan(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(SCAN_SECONDS)
+            try:
+                await self._scan_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the scan of the games failed")
+
+    async def _scan_once(self) -> None:
+        """Forget the connections of dead processes; take the lock of every unfinished
+        game nobody holds (its process died, or none ever held it) and run its bots; read
+        on the games whose log grew without a notification reaching this process."""
+        assert self.cluster is not None
+        dead = self.cluster.dead()
+        if dead:
+            for game in self.games.values():
+                online = game.online()
+                for conns in game.remote.values():
+                    for cid in [c for c, p in conns.items() if p in dead]:
+                        del conns[cid]
+                if game.online() != online:
+                    for seat in online - game.online():
+                        game.away_since[seat] = time.time()
+                    self.broadcast(game)
+        active = await self.db(self.store.game_ids, "active")
+        for gid in await self.cluster.try_locks(active):
+            try:
+                game = await self.get(gid)
+            except Exception:
+                log.exception("cannot load game %s", gid)
+                continue
+            self.catch_up_soon(game)
+        loaded = [g.id for g in self.games.values() if g.conns or self.owns(g)]
+        last = await self.db(self.store.last_seqs, loaded)
+        for gid, seq in last.items():
+            behind = self.games.get(gid)
+            if behind is not None and seq > behind.seq:
+                self.catch_up_soon(behind)
+        for game in list(self.games.values()):
+            if self.owns(game):
+                self.kick(game)
 
     # --- bots -----------------------------------------------------------------------------
 
     def kick(self, game: LiveGame) -> None:
         """Start the game's bot loop if a bot is to act and none is running."""
-        if self.closing or game.over:
+        if self.closing or game.over or not self.owns(game):
             return
         actor = game.actor()
         if actor is None or game.seats[actor]["kind"] != "bot":
@@ -577,7 +1128,7 @@ class Hub:
     async def _bot_loop(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
-        while not self.closing and not game.over:
+        while not self.closing and not game.over and self.owns(game):
             actor = game.actor()
             if actor is None or game.seats[actor]["kind"] != "bot":
                 return
@@ -590,12 +1141,21 @@ class Hub:
             budget = bot_budget(kept.bot, len(game.seats), self.bot_seconds, self.bot_iterations)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
+            executor = self._executor(level)
+            work = self.quick_work if executor is self._threads else self.search_work
             try:
-                choice, bot = await loop.run_in_executor(
-                    self._executor(level), _decide, kept.bot, unheard, view, budget
+                choice, bot = await work.run(
+                    game.client,
+                    partial(
+                        loop.run_in_executor, executor, _decide, kept.bot, unheard, view, budget
+                    ),
                 )
             except asyncio.CancelledError:
                 raise
+            except BotWorkFull:
+                log.warning("bot work queue full; game %s waits", game.id)
+                await asyncio.sleep(1.0)
+                continue
             except concurrent.futures.BrokenExecutor:
                 # a worker process died (killed, out of memory): start a new pool, try again
                 log.error("bot workers broke in game %s; restarting them", game.id)
@@ -615,7 +1175,7 @@ class Hub:
             else:
                 kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
             try:
-                await self.submit(game, actor, seq, choice)
+                await self.submit(game, actor, seq, choice, bot=True)
                 failures = 0
             except GameError as err:
                 self._drop_bot(game, actor, kept)  # its choice was not played

@@ -5,6 +5,24 @@ A game is a ``games`` row (options, seed, seats) plus its ``actions`` rows keyed
 writer of the same step fails at the database (``StepTaken``), even across processes.
 """
 
-from .db import GameRow, StepTaken, Store, UnknownGame, database_url_for, normalise_url
+from .db import (
+    GameRow,
+    ServerLock,
+    StepTaken,
+    Store,
+    StoreInUse,
+    UnknownGame,
+    database_url_for,
+    normalise_url,
+)
 
-__all__ = ["GameRow", "StepTaken", "Store", "UnknownGame", "database_url_for", "normalise_url"]
+__all__ = [
+    "GameRow",
+    "ServerLock",
+    "StepTaken",
+    "Store",
+    "StoreInUse",
+    "UnknownGame",
+    "database_url_for",
+    "normalise_url",
+]

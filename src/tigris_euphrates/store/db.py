@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,15 +18,22 @@ from typing import Any
 from sqlalchemy import (
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
+    case,
     create_engine,
     event,
+    func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -57,6 +65,12 @@ class GameRow:
     created: float
     result: dict[str, Any] | None = None
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
+    #: SHA-256 of the creator's secret token (``None``: a game without one)
+    creator: str | None = None
+    #: who chose the seed: ``"server"`` (secret) or ``"client"``
+    seed_source: str = "server"
+    #: who created the game (a hash of its address; ``""``: unknown)
+    client: str = ""
 
 
 def normalise_url(url: str) -> str:
@@ -85,6 +99,9 @@ class Store:
     def __init__(self, url: str, table_prefix: str = "") -> None:
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        #: the PostgreSQL channel on which committed log entries are announced
+        self.channel = f"{table_prefix}tne"
+        self.prefix = table_prefix
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -101,11 +118,20 @@ class Store:
             Column("created", Float, nullable=False),
             Column("updated", Float, nullable=False),
             Column("options", Text, nullable=False),
-            Column("seed", Integer, nullable=False),
+            # decimal text: the server's seeds are 128 bits, wider than any integer column
+            Column("seed", Text, nullable=False),
             Column("seats", Text, nullable=False),
             Column("status", String(16), nullable=False, index=True),
             Column("result", Text, nullable=True),
+            Column("creator", String(64), nullable=True),
+            # "client" when a client chose the seed (games without another person)
+            Column("seed_source", String(16), nullable=True),
+            # who created the game (a hash of its address) and how many bot seats it had:
+            # the per-client limits count them
+            Column("client", String(64), nullable=True),
+            Column("bots", Integer, nullable=True),
         )
+        self.by_client = Index(f"ix_{table_prefix}games_client", self.games.c.client)
         self.actions = Table(
             f"{table_prefix}actions",
             self.meta,
@@ -115,7 +141,49 @@ class Store:
             Column("action", String(200), nullable=False),
             Column("created", Float, nullable=False),
         )
+        self._append_sql = text(
+            f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
+            "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
+            f'changed AS (UPDATE "{self.games.name}" SET updated = :now '
+            "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
+            "SELECT pg_notify(:channel, :payload) FROM changed"
+        )
         self.meta.create_all(self.engine)
+        self._add_missing_columns()
+        self._widen_seed_column()
+        self.by_client.create(self.engine, checkfirst=True)
+
+    def _add_missing_columns(self) -> None:
+        """Tables created by an older version get the nullable columns added since."""
+        have = {c["name"] for c in inspect(self.engine).get_columns(self.games.name)}
+        with self.engine.begin() as conn:
+            for column in self.games.columns:
+                if column.name not in have and column.nullable:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    conn.execute(
+                        text(f'ALTER TABLE "{self.games.name}" ADD COLUMN "{column.name}" {kind}')
+                    )
+
+    def _widen_seed_column(self) -> None:
+        """Tables of an older version keep the seed in an integer column (31-bit seeds):
+        it becomes decimal text, which holds the 128-bit seeds exactly."""
+        games = self.games.name
+        column = next(c for c in inspect(self.engine).get_columns(games) if c["name"] == "seed")
+        if not isinstance(column["type"], Integer):
+            return
+        with self.engine.begin() as conn:
+            if self.is_sqlite:
+                for statement in (
+                    f'ALTER TABLE "{games}" RENAME COLUMN seed TO seed_int',
+                    f"ALTER TABLE \"{games}\" ADD COLUMN seed TEXT NOT NULL DEFAULT ''",
+                    f'UPDATE "{games}" SET seed = CAST(seed_int AS TEXT)',
+                    f'ALTER TABLE "{games}" DROP COLUMN seed_int',
+                ):
+                    conn.execute(text(statement))
+            else:
+                conn.execute(
+                    text(f'ALTER TABLE "{games}" ALTER COLUMN seed TYPE TEXT USING seed::text')
+                )
 
     # --- writes ---------------------------------------------------------------------------
 
@@ -125,7 +193,13 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seats: list[dict[str, Any]],
+        creator: str | None = None,
+        seed_source: str | None = None,
+        client: str | None = None,
     ) -> None:
+        """A new game; ``seats`` are the seats it starts with (changes go to the log),
+        ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
+        client chose the seed, ``client`` who created it (for the per-client limits)."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -134,36 +208,56 @@ class Store:
                     created=now,
                     updated=now,
                     options=json.dumps(options),
-                    seed=seed,
+                    seed=str(seed),
                     seats=json.dumps(seats),
                     status="active",
                     result=None,
+                    creator=creator,
+                    seed_source=seed_source,
+                    client=client,
+                    bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
                 )
             )
 
-    def append(self, game_id: str, seq: int, seat: int | None, action: str) -> None:
-        """Store step ``seq`` (1-based); raises ``StepTaken`` if it exists already."""
+    def append(
+        self, game_id: str, seq: int, seat: int | None, action: str, origin: str = ""
+    ) -> None:
+        """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
+        change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
+        transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
+        it commits), with ``origin``, the process that wrote it."""
         now = time.time()
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(self.actions).values(
-                        game_id=game_id, seq=seq, seat=seat, action=action, created=now
+            if self.is_sqlite:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        insert(self.actions).values(
+                            game_id=game_id, seq=seq, seat=seat, action=action, created=now
+                        )
                     )
-                )
+                    conn.execute(
+                        update(self.games).where(self.games.c.id == game_id).values(updated=now)
+                    )
+                return
+            # one statement, so one round trip and one transaction: the entry, the game's
+            # time of change, and the announcement (with the entry itself, so that the
+            # other processes need not read it back)
+            payload = f"s|{origin}|{game_id}|{seq}|{'' if seat is None else seat}|{action}"
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.execute(
-                    update(self.games).where(self.games.c.id == game_id).values(updated=now)
+                    self._append_sql,
+                    {
+                        "game_id": game_id,
+                        "seq": seq,
+                        "seat": seat,
+                        "action": action,
+                        "now": now,
+                        "channel": self.channel,
+                        "payload": payload,
+                    },
                 )
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
-
-    def set_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(self.games)
-                .where(self.games.c.id == game_id)
-                .values(seats=json.dumps(seats), updated=time.time())
-            )
 
     def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as conn:
@@ -189,6 +283,27 @@ class Store:
         game.actions = [(int(a.seq), a.seat, str(a.action)) for a in acts]
         return game
 
+    def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, str]]:
+        """The game's log entries after ``seq``, in order: what a process whose copy is at
+        ``seq`` has not applied yet."""
+        a = self.actions.c
+        query = (
+            select(a.seq, a.seat, a.action).where(a.game_id == game_id, a.seq > seq).order_by(a.seq)
+        )
+        with self.engine.connect() as conn:
+            return [(int(r.seq), r.seat, str(r.action)) for r in conn.execute(query)]
+
+    def last_seqs(self, game_ids: list[str]) -> dict[str, int]:
+        """The last log entry of each game (games without entries are left out)."""
+        if not game_ids:
+            return {}
+        a = self.actions.c
+        query = (
+            select(a.game_id, func.max(a.seq)).where(a.game_id.in_(game_ids)).group_by(a.game_id)
+        )
+        with self.engine.connect() as conn:
+            return {str(gid): int(seq) for gid, seq in conn.execute(query)}
+
     def game_ids(self, status: str | None = None) -> list[str]:
         query = select(self.games.c.id).order_by(self.games.c.created)
         if status is not None:
@@ -196,10 +311,31 @@ class Store:
         with self.engine.connect() as conn:
             return [str(r.id) for r in conn.execute(query)]
 
-    def list_games(self, limit: int = 50) -> list[GameRow]:
-        query = select(self.games).order_by(self.games.c.updated.desc()).limit(limit)
+    def list_games(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
+        """A page of games, newest first: at most ``limit`` created before ``before`` (the
+        ``(created, id)`` of the last game of the previous page)."""
+        query = select(self.games).order_by(self.games.c.created.desc(), self.games.c.id.desc())
+        if before is not None:
+            created, game_id = before
+            query = query.where(
+                or_(
+                    self.games.c.created < created,
+                    and_(self.games.c.created == created, self.games.c.id < game_id),
+                )
+            )
         with self.engine.connect() as conn:
-            return [_row(r) for r in conn.execute(query)]
+            return [_row(r) for r in conn.execute(query.limit(limit))]
+
+    def recent_games_of(self, client: str, since: float) -> tuple[int, int]:
+        """How many unfinished games ``client`` created that changed after ``since``, and
+        how many of them have a bot seat."""
+        g = self.games.c
+        query = select(
+            func.count(), func.coalesce(func.sum(case((g.bots > 0, 1), else_=0)), 0)
+        ).where(g.client == client, g.status == "active", g.updated > since)
+        with self.engine.connect() as conn:
+            games, bots = conn.execute(query).one()
+        return int(games), int(bots)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -209,15 +345,32 @@ class Store:
         self.meta.drop_all(self.engine)
 
 
+def repair_text(value: Any) -> Any:
+    """A stored string made safe to show: lone surrogates (which no encoding accepts) and
+    control characters become U+FFFD. Rows written before the server checked its inputs
+    may hold them; one such row must not break a page for everybody."""
+    if not isinstance(value, str):
+        return value
+    return "".join("\ufffd" if unicodedata.category(ch) in ("Cs", "Cc") else ch for ch in value)
+
+
+def _seats(text: str) -> list[dict[str, Any]]:
+    seats = json.loads(text)
+    return [{k: repair_text(v) for k, v in seat.items()} for seat in seats]
+
+
 def _row(row: Any) -> GameRow:
     return GameRow(
         id=str(row.id),
         options=json.loads(row.options),
         seed=int(row.seed),
-        seats=json.loads(row.seats),
+        seats=_seats(row.seats),
         status=str(row.status),
         created=float(row.created),
         result=json.loads(row.result) if row.result else None,
+        creator=row.creator,
+        seed_source=row.seed_source or "server",
+        client=row.client or "",
     )
 
 
@@ -227,3 +380,48 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
+
+
+class StoreInUse(RuntimeError):
+    """Another server process serves this SQLite database."""
+
+
+class ServerLock:
+    """The one server process of a SQLite database: an exclusive lock on a file next to it
+    (``tne.sqlite3.server-lock``), held while the server runs and released by the system
+    when the process ends, however it ends. SQLite serves one process: a second one would
+    never hear of the first one's moves. PostgreSQL needs no such lock (processes announce
+    their moves to each other)."""
+
+    def __init__(self, url: str) -> None:
+        self.path: Path | None = None
+        self._file: Any = None
+        url = normalise_url(url)
+        if url.startswith("sqlite:///") and ":memory:" not in url:
+            self.path = Path(url[len("sqlite:///") :].split("?")[0])
+
+    def acquire(self) -> None:
+        """Take the lock; raises ``StoreInUse`` with a message saying what to do."""
+        if self.path is None:
+            return
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            return
+        lock = self.path.with_name(self.path.name + ".server-lock")
+        handle = open(lock, "a+")  # noqa: SIM115 - held open as long as the lock
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StoreInUse(
+                f"another server process is using the SQLite database {self.path}: SQLite "
+                "serves one process. Stop the other one, or run several processes on "
+                "PostgreSQL (--database-url postgresql://...)."
+            ) from None
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -152,7 +152,7 @@ async function lobby() {
         else if (kinds[i] === "friend") invites[i] = location.origin + s.link;
       });
       invites.spectators = location.origin + g.spectator_link;
-      store.set(g.id, { tokens: mine, invites });
+      store.set(g.id, { tokens: mine, invites, creator: g.creator_token });
       const toks = Object.values(mine);
       location.href = "/game/" + g.id + (toks.length ? "#t=" + toks.join(",") : "");
     } catch (e) { toast(e.message); create.disabled = false; }
@@ -172,16 +172,24 @@ async function lobby() {
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
     h("div", { class: "card" }, h("h2", {}, "Games"),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Options"), h("th", {}, "State"), h("th", {}))), list))));
-  const games = await api("/api/games");
   const mineIds = new Set(store.games());
-  if (!games.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No games yet.")));
-  for (const g of games) {
-    const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
-    const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
-      : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
-    list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-      h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")), h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
+  // the lobby comes a page at a time: "More games" asks for the next one
+  async function more(cursor) {
+    const page = await api("/api/games" + (cursor ? "?before=" + encodeURIComponent(cursor) : ""));
+    $("#more")?.remove();
+    if (!cursor && !page.games.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No games yet.")));
+    for (const g of page.games) {
+      const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
+      const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
+        : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
+      list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
+        h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")),
+        h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
+    }
+    if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },
+      h("button", { onclick: () => more(page.next) }, "More games"))));
   }
+  await more(null);
 }
 
 // ---------------------------------------------------------------- board rendering
@@ -393,12 +401,18 @@ async function gamePage(id, replayMode) {
       ws.onopen = () => { conn.retry = 500; ws.send(JSON.stringify({ type: "join", token })); };
       ws.onmessage = e => {
         const m = JSON.parse(e.data);
-        if (m.type === "error") { toast(m.message); if (m.code === "bad-token" || m.code === "no-game") conn.dead = true; return; }
+        if (m.type === "error") {
+          toast(m.message);
+          // no reconnecting after these: the link is wrong, or another window plays the seat now
+          if (["bad-token", "no-game", "taken-over"].includes(m.code)) conn.dead = true;
+          if (m.code === "taken-over") $("#status").textContent = "playing in another window";
+          return;
+        }
         if (m.type !== "view") return;
         conn.seat = m.seat; conn.log = m.log_reset ? m.log : conn.log.concat(m.log); conn.msg = m;
         choose(); render();
       };
-      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); } $("#status").textContent = "reconnecting…"; };
+      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); $("#status").textContent = "reconnecting…"; } };
     };
     open();
   }
@@ -578,11 +592,18 @@ async function gamePage(id, replayMode) {
     if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
       COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));
     if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, tx("off_board"), p.leaders_off_board.map(col => h("span", { class: "chip c-" + col, title: term("leader", col) }, sym))));
-    if (s.kind === "human" && !v.over && c.token && (p.seat === me || !s.online))
+    // a seat goes to a bot by its own player, or by the game's creator while its player is away
+    const creator = store.get(id).creator;
+    const token = p.seat === me ? c.token : (!s.online ? creator : null);
+    if (s.kind === "human" && !v.over && token)
       rows.push(h("button", { class: "tobot", onclick: async () => {
         if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
-        try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token: c.token }); } catch (e) { toast(e.message); }
+        try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
       } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
+    if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
+      rows.push(h("button", { class: "tohuman", onclick: async () => {
+        try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
+      } }, "Take my seat back"));
     return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
   }
   function invitePanel() {

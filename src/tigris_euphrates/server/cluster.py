@@ -1,0 +1,277 @@
+"""Several server processes on one PostgreSQL database.
+
+The action log stays the truth (``PRIMARY KEY (game_id, seq)``: a second writer of a step
+fails). What the processes tell each other goes through PostgreSQL itself, on one
+``LISTEN``/``NOTIFY`` channel (no other service to run):
+
+- ``s|proc|game|seq`` — log entry ``seq`` of ``game`` was committed (sent by the store in
+  the transaction that writes it, so it is delivered exactly when the entry is visible);
+  every process with the game in memory reads the entries it lacks and pushes views;
+- ``c|proc|game|seat|conn`` — a connection opened a seat: the seat is online, and any
+  older connection of that seat, in any process, is told it was taken over. Notifications
+  reach every listener in commit order, so all processes agree on which is newer;
+- ``h|proc|game|seat|conn`` — the same connection is still there (an answer to ``q``);
+  ``g|proc|game|seat|conn`` — it closed; ``q|proc|game`` — who is connected to this game?
+  (asked by a process that just loaded it);
+- ``b|proc`` — a heartbeat every few seconds: the presence of a process not heard from for
+  ``DEAD_AFTER`` seconds (killed) is forgotten.
+
+Exactly one process runs a game's bots: the one holding the game's PostgreSQL advisory
+lock (a session lock on its own connection, as the 18xx.games server does). When that
+process dies its session ends, the lock is free, and another process takes it on its next
+scan (every ``SCAN_SECONDS``), reads the log to the end and goes on. A bot move is made at
+most once: it is written as step ``seq + 1`` only if that step does not exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger("tigris_euphrates.server")
+
+BEAT_SECONDS = 2.0
+DEAD_AFTER = 8.0
+SCAN_SECONDS = 2.0
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy URL (``postgresql+psycopg://``) as libpq reads it."""
+    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix) :]
+    return url
+
+
+def lock_key(prefix: str, game_id: str) -> int:
+    """The game's advisory lock: a signed 64-bit number from its tables and id."""
+    digest = hashlib.sha256(f"{prefix}|{game_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+class Cluster:
+    """This process's link to the others: a listening connection and a locking one.
+
+    ``on_message(payload)`` is called for every notification of another process (and for
+    this process's own claims, so that it learns their place in the common order);
+    ``on_resync()`` after the listening connection was lost and is back (notifications
+    may have been missed: the hub then reads every game it holds up to the log's end);
+    ``on_locks_lost()`` when the locking connection broke (its locks are gone).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        channel: str,
+        prefix: str,
+        on_message: Callable[[str], None],
+        on_resync: Callable[[], Awaitable[None]],
+        on_locks_lost: Callable[[], None],
+    ) -> None:
+        self.url = libpq_url(url)
+        self.channel = channel
+        self.prefix = prefix
+        self.proc = secrets.token_hex(6)
+        self.on_message = on_message
+        self.on_resync = on_resync
+        self.on_locks_lost = on_locks_lost
+        self.held: set[str] = set()
+        self.seen: dict[str, float] = {}  # other processes: when last heard from
+        self._locker: psycopg.AsyncConnection[Any] | None = None
+        self._locker_lock = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._outbox: list[str] = []
+        self._ready = asyncio.Event()
+        self._listening = asyncio.Event()
+        self.closing = False
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self._connect_locker()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="tne-listen"),
+            asyncio.create_task(self._beat(), name="tne-beat"),
+            asyncio.create_task(self._send(), name="tne-send"),
+        ]
+        await asyncio.wait_for(self._listening.wait(), 30)
+
+    async def stop(self) -> None:
+        self.closing = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        if self._locker is not None:
+            with contextlib.suppress(Exception):
+                await self._locker.close()
+
+    async def _connect_locker(self) -> None:
+        self._locker = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"tne-lock-{self.proc}"
+        )
+
+    async def _locked(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """Run ``query`` on the locking connection; if it broke, its locks are lost: say
+        so, connect again and raise."""
+        async with self._locker_lock:
+            try:
+                if self._locker is None or self._locker.closed:
+                    await self._connect_locker()
+                    raise ConnectionError("the locking connection was down")
+                assert self._locker is not None
+                cur = await self._locker.execute(query, params)
+                return list(await cur.fetchall()) if cur.description else []
+            except (psycopg.OperationalError, ConnectionError):
+                self._lost_locks()
+                with contextlib.suppress(Exception):
+                    if self._locker is not None:
+                        await self._locker.close()
+                self._locker = None
+                raise
+
+    def _lost_locks(self) -> None:
+        if self.held:
+            log.error("lost the database session holding %d game locks", len(self.held))
+        self.held.clear()
+        self.on_locks_lost()
+
+    # --- notifications --------------------------------------------------------------------
+
+    def publish(self, payload: str) -> None:
+        """Announce ``payload`` to every process (this one included), in order: the
+        announcements waiting when the sender is free go in one statement."""
+        self._outbox.append(payload)
+        self._ready.set()
+
+    async def _send(self) -> None:
+        while not self.closing:
+            await self._ready.wait()
+            self._ready.clear()
+            batch, self._outbox = self._outbox, []
+            if not batch:
+                continue
+            with contextlib.suppress(psycopg.OperationalError, ConnectionError):
+                await self._locked(
+                    # a function scan returns the array in order: the notifications go out
+                    # in the order they were published (identical ones are sent once)
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS t(p)",
+                    (self.channel, batch),
+                )
+
+    async def _listen(self) -> None:
+        """Keep a listening connection: its socket stays registered with the event loop,
+        which reads notifications as they arrive (no task wakes up per notification). When
+        the connection breaks, connect again and have the hub read on from the log."""
+        loop = asyncio.get_running_loop()
+        first = True
+        delay = 0.2
+        while not self.closing:
+            lost = loop.create_future()
+            try:
+                conn: psycopg.Connection[Any] = await asyncio.to_thread(self._connect_listener)
+            except Exception as exc:
+                log.error("cannot listen on the database (%s); trying again", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            try:
+                conn.execute(f'LISTEN "{self.channel}"')
+                pgconn = conn.pgconn
+                pgconn.nonblocking = 1
+                loop.add_reader(pgconn.socket, self._readable, pgconn, lost)
+                self._listening.set()
+                delay = 0.2
+                if not first:
+                    log.warning("listening again: reading the games held up to date")
+                    await self.on_resync()
+                first = False
+                await lost
+                log.error("the listening connection broke; connecting again")
+            finally:
+                with contextlib.suppress(Exception):
+                    loop.remove_reader(conn.pgconn.socket)
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _connect_listener(self) -> psycopg.Connection[Any]:
+        return psycopg.Connection.connect(
+            self.url, autocommit=True, application_name=f"tne-listen-{self.proc}"
+        )
+
+    def _readable(self, pgconn: Any, lost: asyncio.Future[None]) -> None:
+        try:
+            pgconn.consume_input()
+        except psycopg.OperationalError:
+            if not lost.done():
+                lost.set_result(None)
+            return
+        while (note := pgconn.notifies()) is not None:
+            self._heard(note.extra.decode("utf-8", "replace"))
+        if pgconn.status != psycopg.pq.ConnStatus.OK and not lost.done():
+            lost.set_result(None)
+
+    def _heard(self, payload: str) -> None:
+        parts = payload.split("|")
+        if len(parts) < 2:
+            return
+        if parts[1] != self.proc:
+            self.seen[parts[1]] = time.monotonic()
+            if parts[0] == "b":
+                return
+        elif parts[0] != "c":
+            return  # this process's own steps, presence and beats (its claims come back)
+        try:
+            self.on_message(payload)
+        except Exception:
+            log.exception("cannot handle the notification %r", payload[:200])
+
+    async def _beat(self) -> None:
+        """Heartbeats (and a check that the locking connection still holds)."""
+        while not self.closing:
+            await asyncio.sleep(BEAT_SECONDS)
+            self.publish(f"b|{self.proc}")
+
+    def dead(self) -> set[str]:
+        """The processes not heard from for ``DEAD_AFTER`` seconds (forgotten now)."""
+        now = time.monotonic()
+        gone = {p for p, t in self.seen.items() if now - t > DEAD_AFTER}
+        for p in gone:
+            del self.seen[p]
+        return gone
+
+    # --- the bots' locks ------------------------------------------------------------------
+
+    async def try_locks(self, game_ids: list[str]) -> list[str]:
+        """Take the lock of each game of ``game_ids`` that no process holds; returns the
+        games whose lock this process now holds (and did not before)."""
+        wanted = {lock_key(self.prefix, g): g for g in game_ids if g not in self.held}
+        if not wanted:
+            return []
+        try:
+            rows = await self._locked(
+                "SELECT k FROM unnest(%s::bigint[]) AS k WHERE pg_try_advisory_lock(k)",
+                (list(wanted),),
+            )
+        except (psycopg.OperationalError, ConnectionError):
+            return []
+        got = [wanted[int(r[0])] for r in rows]
+        self.held.update(got)
+        return got
+
+    async def unlock(self, game_id: str) -> None:
+        if game_id in self.held:
+            self.held.discard(game_id)
+            with contextlib.suppress(psycopg.OperationalError, ConnectionError):
+                await self._locked(
+                    "SELECT pg_advisory_unlock(%s)", (lock_key(self.prefix, game_id),)
+                )

@@ -1,0 +1,474 @@
+"""Hostile inputs for the server, generated from a seed: REST requests and websocket frames.
+
+Shared by the bounded suite in ``make test`` (tests/server/test_hostile.py) and the long run
+(bench/hostile.py). Each input is built from a valid request or message, then broken: a
+field replaced by a value of another type, a huge or nested one, text with lone
+surrogates, control characters or unicode digits, a key dropped or added, raw bytes, bad
+JSON, a binary frame, an oversized one. ``Campaign`` sends them to a live server and checks
+what a user cares about:
+
+- no answer is a 5xx, and no error frame says ``server-error``;
+- every refused input gets a 4xx with a message, or an error frame naming the problem;
+- a websocket is never closed without a reason (only a frame over the protocol's size
+  limit closes it, with 1009);
+- nothing refused changes the game under attack (its log and seats stay as they were).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tigris_euphrates.server.inputs import BadMessage, Ping, Sync, read_message
+
+WEIRD_TEXT = [
+    "",
+    " ",
+    "\ud83d",
+    "a\udc00b",
+    "\x00",
+    "x\x1b[31m",
+    "\u202eevil",
+    "e\u0301",
+    "²",
+    "¹²³",
+    "٣",
+    "Ⅻ",
+    "🀄",
+    "null",
+    "true",
+    "0",
+    "-1",
+    "1e400",
+    "NaN",
+    "' OR 1=1 --",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "%00",
+    "tile red e4",
+    "commit ²",
+    "swap red=¹",
+    "swap red=1,red=1",
+    "commit 99999999999999999999999999",
+    "monument red-blue a1",
+    "undo",
+    "seat 1 bot random",
+]
+COLOURS = ["red", "blue", "green", "black", "purple", "RED", ""]
+
+
+def weird_value(rng: random.Random, depth: int = 0) -> Any:
+    """A JSON value of any type, often odd."""
+    kind = rng.randrange(14)
+    if kind == 0:
+        return rng.choice(WEIRD_TEXT)
+    if kind == 1:
+        return rng.choice([0, -1, 1, 2**31, 2**63, 2**64, 2**128, 2**200, -(2**63)])
+    if kind == 2:
+        return rng.choice([0.5, -0.0, 1e308, 3.0])
+    if kind == 3:
+        return rng.choice([True, False, None])
+    if kind == 4:
+        return "x" * rng.choice([41, 201, 1000, 5000])
+    if kind == 5 and depth < 3:
+        return [weird_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    if kind == 6 and depth < 3:
+        return {rng.choice([*WEIRD_TEXT, "type", "seq"]): weird_value(rng, depth + 1)}
+    if kind == 7:
+        nest = rng.choice([5, 100, 300])
+        return json.loads("[" * nest + "]" * nest)
+    if kind == 8:
+        return "".join(chr(rng.randrange(0x20, 0x3000)) for _ in range(rng.randrange(1, 20)))
+    if kind == 9:
+        return f"{rng.choice(['tile', 'leader', 'catastrophe', 'swap', 'commit'])} " + rng.choice(
+            WEIRD_TEXT
+        )
+    if kind == 10:
+        return rng.choice(COLOURS)
+    if kind == 11:
+        return rng.randrange(-5, 300)
+    if kind == 12:
+        return {"type": rng.choice(["tile", "commit", "swap", "x"]), "n": weird_value(rng, 3)}
+    return rng.choice(WEIRD_TEXT)
+
+
+def mutate(rng: random.Random, base: dict[str, Any]) -> Any:
+    """``base`` broken in one or a few ways (or, rarely, left valid)."""
+    out: Any = json.loads(json.dumps(base))
+    for _ in range(rng.randrange(1, 4)):
+        if not isinstance(out, dict):
+            break
+        op = rng.randrange(6)
+        keys = list(out)
+        if op == 0 and keys:
+            out[rng.choice(keys)] = weird_value(rng)
+        elif op == 1 and keys:
+            del out[rng.choice(keys)]
+        elif op == 2:
+            out[rng.choice(["extra", "type", "seq", "token", "seats", "pad"])] = weird_value(rng)
+        elif op == 3 and keys:  # reach inside a nested value
+            key = rng.choice(keys)
+            inner = out[key]
+            if isinstance(inner, list) and inner:
+                i = rng.randrange(len(inner))
+                inner[i] = mutate(rng, inner[i]) if isinstance(inner[i], dict) else weird_value(rng)
+            elif isinstance(inner, dict):
+                out[key] = mutate(rng, inner)
+        elif op == 4:
+            out = weird_value(rng)
+        # op 5: unchanged this round
+    return out
+
+
+def raw_text(rng: random.Random) -> str | bytes:
+    """Text that is not JSON, or not text at all."""
+    kind = rng.randrange(6)
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+    if kind == 1:
+        return "[" * rng.choice([10, 1000, 3000])
+    if kind == 2:
+        return "{" + '"a":' * rng.randrange(1, 50)
+    if kind == 3:
+        return rng.choice(WEIRD_TEXT)
+    if kind == 4:
+        return '{"type": "move", "seq": 0, "action": "' + "x" * rng.choice([5000, 20000]) + '"}'
+    return "".join(chr(rng.randrange(1, 0x800)) for _ in range(rng.randrange(1, 40)))
+
+
+@dataclass
+class Target:
+    """The game under attack (two people, nobody moved yet) and what its players hold."""
+
+    game_id: str
+    tokens: list[str]
+    other_creator: str  # the creator token of another game: opens nothing here
+
+
+@dataclass
+class Tally:
+    """What the campaign sent and what came back."""
+
+    rest: Counter[int] = field(default_factory=Counter)
+    frames: Counter[str] = field(default_factory=Counter)
+    closes: Counter[int] = field(default_factory=Counter)
+    created: int = 0
+    inputs: int = 0
+    seconds: float = 0.0
+
+
+class Campaign:
+    """Hostile inputs against a live server, checked as they come back (``AssertionError``
+    names the input that broke a rule)."""
+
+    def __init__(self, url: str, ws_url: str, seed: int) -> None:
+        self.url = url
+        self.ws_url = ws_url
+        self.rng = random.Random(seed)
+        self.http = httpx.Client(base_url=url, timeout=30)
+        self.tally = Tally()
+
+    def close(self) -> None:
+        self.http.close()
+
+    def target(self) -> Target:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        game = self.http.post("/api/games", json={"seats": seats}).json()
+        other = self.http.post("/api/games", json={"seats": seats}).json()
+        self.tally.created += 2
+        return Target(game["id"], [s["token"] for s in game["seats"]], other["creator_token"])
+
+    # --- REST ---------------------------------------------------------------------------
+
+    def rest_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
+        rng = self.rng
+        gid = rng.choice([t.game_id] * 4 + ["nope", "0" * 12, "x" * 40, "a%00b", "%ff", "-"])
+        seat = rng.choice(["0", "1", "2", "4", "-1", "99999999999", "x", "1.5"])
+        json_headers = {"content-type": "application/json"}
+        kind = rng.randrange(9)
+        if kind <= 2:
+            base = {
+                "seats": [
+                    {"kind": "human", "name": "Ann"},
+                    {"kind": rng.choice(["human", "bot"]), "level": "random"},
+                ],
+                "options": {"board": "standard", "open_scoring": False},
+            }
+            body = mutate(rng, base)
+            return "POST", "/api/games", json_headers, _encode(rng, body)
+        if kind <= 4:
+            token = rng.choice([t.tokens[1], t.other_creator, "x" * 20, "", "a" * 65])
+            # a seat token only against another seat: a player may hand their own seat
+            target_seat = "0" if token == t.tokens[1] else seat
+            body = mutate(rng, {"token": token, "level": "random"})
+            what = rng.choice(["bot", "human"])
+            path = f"/api/games/{gid}/seats/{target_seat}/{what}"
+            return "POST", path, json_headers, _encode(rng, body)
+        if kind == 5:
+            params = rng.choice(
+                [
+                    f"?limit={_quoted(weird_value(rng))}",
+                    f"?before={_quoted(weird_value(rng))}",
+                    "?limit=5&before=1.5:abc",
+                    "?before=" + "9" * 100,
+                    "",
+                ]
+            )
+            return "GET", f"/api/games{params}", {}, None
+        if kind == 6:
+            step = rng.choice(["0", "-1", "5", "99999999999999999999", "x", "1e3"])
+            suffix = rng.choice(["", "/record", f"/replay/{step}", "/view?token=" + "x" * 30])
+            return "GET", f"/api/games/{gid}{suffix}", {}, None
+        if kind == 7:
+            junk = rng.choice([b"", b"{", b"\xff\xfe\x00", b"x" * 30_000, b"[1,2]", b"null"])
+            ctype = rng.choice(["application/json", "text/plain", "multipart/form-data", ""])
+            headers = {"content-type": ctype} if ctype else {}
+            return (
+                "POST",
+                rng.choice(["/api/games", f"/api/games/{gid}/seats/0/bot"]),
+                headers,
+                junk,
+            )
+        path = rng.choice(["/api/nothing", "/api/games/", "/static/../x", "/api/meta", "/"])
+        return rng.choice(["GET", "DELETE", "PUT", "PATCH"]), path, {}, None
+
+    def rest(self, t: Target, n: int) -> None:
+        for _ in range(n):
+            method, path, headers, content = self.rest_case(t)
+            r = self.http.request(method, path, headers=headers, content=content)
+            self.tally.inputs += 1
+            self.tally.rest[r.status_code] += 1
+            assert r.status_code < 500, (method, path, content, r.status_code, r.text[:300])
+            if r.status_code >= 400 and path.startswith("/api"):
+                body = r.json()
+                assert body.get("message"), (method, path, content, r.text[:300])
+            if method == "POST" and path == "/api/games" and r.status_code == 200:
+                self.tally.created += 1
+
+    # --- websockets -----------------------------------------------------------------------
+
+    def frame(self) -> str | bytes:
+        rng = self.rng
+        kind = rng.randrange(10)
+        if kind <= 1:
+            return raw_text(rng)
+        base = rng.choice(
+            [
+                {"type": "move", "seq": 0, "action": "tile red e4"},
+                {
+                    "type": "move",
+                    "seq": 0,
+                    "action": {"type": "tile", "colour": "red", "cell": "e4"},
+                },
+                {"type": "move", "seq": 0, "action": {"type": "swap", "tiles": {"red": 1}}},
+                {"type": "undo", "seq": 0},
+                {"type": "sync"},
+                {"type": "ping", "t": 1},
+                {"type": "join", "token": None},
+            ]
+        )
+        msg = mutate(rng, base)
+        text = json.dumps(msg)
+        if rng.randrange(20) == 0:
+            text = text[: rng.randrange(len(text))]  # cut short
+        return text
+
+    def _open(self, t: Target, token: str | None) -> ClientConnection:
+        ws = connect(
+            f"{self.ws_url}/ws/games/{t.game_id}", open_timeout=20, max_size=2**24
+        ).__enter__()
+        ws.send(json.dumps({"type": "join", "token": token}))
+        first = json.loads(ws.recv(timeout=20))
+        assert first["type"] == "view", first
+        return ws
+
+    def _answers(self, ws: ClientConnection, marker: int) -> list[dict[str, Any]]:
+        """Frames up to the pong of ``marker`` (sent after the hostile frame)."""
+        ws.send(json.dumps({"type": "ping", "t": marker}))
+        out: list[dict[str, Any]] = []
+        while True:
+            msg = json.loads(ws.recv(timeout=20))
+            if msg.get("type") == "pong" and msg.get("t") == marker:
+                return out
+            out.append(msg)
+
+    def sockets(self, t: Target, n: int) -> None:
+        """``n`` hostile frames from a spectator and from the seat that is not to act."""
+        conns: dict[str | None, ClientConnection] = {}
+        marker = 10**6
+        try:
+            for i in range(n):
+                token = None if i % 2 else t.tokens[1]
+                if token not in conns:
+                    conns[token] = self._open(t, token)
+                ws = conns[token]
+                frame = self.frame()
+                marker += 1
+                self.tally.inputs += 1
+                try:
+                    send(ws, frame)
+                    answers = self._answers(ws, marker)
+                    if _expected(frame) == "view" and not any(m["type"] == "view" for m in answers):
+                        answers.append(json.loads(ws.recv(timeout=20)))  # after the pong
+                except ConnectionClosed:
+                    code = ws.close_code or 0
+                    self.tally.closes[code] += 1
+                    assert code == _protocol_close(frame), (
+                        "closed",
+                        code,
+                        ws.close_reason,
+                        repr(frame)[:200],
+                    )
+                    del conns[token]
+                    continue
+                self._check(frame, answers)
+        finally:
+            for ws in conns.values():
+                with contextlib.suppress(Exception):
+                    ws.close()
+
+    def first_frames(self, t: Target, n: int) -> None:
+        """``n`` hostile first frames (before a join) on fresh connections, each followed
+        by a valid join that must still be served."""
+        for _ in range(n):
+            self.tally.inputs += 1
+            with connect(f"{self.ws_url}/ws/games/{t.game_id}", open_timeout=20) as ws:
+                frame = self.frame()
+                frames: list[dict[str, Any]] = []
+                try:
+                    send(ws, frame)
+                    ws.send(json.dumps({"type": "join", "token": None}))
+                    while True:
+                        msg = json.loads(ws.recv(timeout=20))
+                        frames.append(msg)
+                        if msg["type"] == "view":
+                            break
+                except ConnectionClosed:
+                    code = ws.close_code or 0
+                    self.tally.closes[code] += 1
+                    # a close says why: over the size limit (1009), or after an error frame
+                    # (a join with a wrong token: 4403)
+                    told = any(m["type"] == "error" for m in frames)
+                    assert code == _protocol_close(frame) or (told and 4400 <= code < 4500), (
+                        "closed",
+                        code,
+                        ws.close_reason,
+                        repr(frame)[:200],
+                        frames,
+                    )
+                for msg in frames:
+                    self.tally.frames[msg.get("code", msg["type"])] += 1
+                    if msg["type"] == "error":
+                        assert msg["code"] != "server-error" and msg["message"], msg
+                if _is_join(frame) or ws.close_code is not None:
+                    continue  # the hostile frame was a join itself (a view, or a refusal)
+                assert frames[0]["type"] == "error", (repr(frame)[:200], frames[0])
+
+    def _check(self, frame: str | bytes, answers: list[dict[str, Any]]) -> None:
+        for msg in answers:
+            self.tally.frames[msg.get("code", msg["type"])] += 1
+            if msg["type"] == "error":
+                assert msg["code"] != "server-error", (repr(frame)[:200], msg)
+                assert msg["message"], msg
+        expected = _expected(frame)
+        kinds = {m["type"] for m in answers}
+        if expected == "pong":
+            return  # answered by a pong of its own (or an error, if it was not one)
+        assert expected in kinds, (repr(frame)[:200], answers[:2])
+
+
+def send(ws: ClientConnection, frame: str | bytes) -> None:
+    """Send ``frame``; text holding lone surrogates goes out as the invalid UTF-8 it is."""
+    if isinstance(frame, str):
+        try:
+            frame.encode("utf-8")
+        except UnicodeEncodeError:
+            ws.send(frame.encode("utf-8", "surrogatepass"), text=True)
+            return
+    ws.send(frame)
+
+
+def _protocol_close(frame: str | bytes) -> int | None:
+    """The close code the websocket layer itself answers ``frame`` with, if any: 1007 for
+    a text frame that is not UTF-8, 1009 for one over ``Limits.ws_max_bytes``."""
+    if isinstance(frame, str):
+        try:
+            size = len(frame.encode("utf-8"))
+        except UnicodeEncodeError:
+            return 1007
+    else:
+        size = len(frame)
+    return 1009 if size > 64 * 1024 else None
+
+
+def _quoted(value: Any) -> str:
+    return quote(str(value).encode("utf-8", "surrogatepass"), safe="")
+
+
+def _encode(rng: random.Random, body: Any) -> bytes:
+    text = json.dumps(body, ensure_ascii=rng.random() < 0.5, allow_nan=True)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate sent raw: not UTF-8 at all
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _parsed(frame: str | bytes) -> Any:
+    if isinstance(frame, bytes):
+        return None
+    try:
+        return read_message(frame)
+    except BadMessage:
+        return None
+    except Exception:
+        return None
+
+
+def _expected(frame: str | bytes) -> str:
+    """What a frame must be answered with: a view (a valid sync), a pong (a valid ping), or
+    an error frame (anything else: from a spectator or a seat not to act, no move is
+    legal)."""
+    msg = _parsed(frame)
+    if isinstance(msg, Sync):
+        return "view"
+    if isinstance(msg, Ping):
+        return "pong"
+    return "error"
+
+
+def _is_join(frame: str | bytes) -> bool:
+    msg = _parsed(frame)
+    return msg is not None and msg.type == "join"
+
+
+def run(url: str, ws_url: str, seed: int, rest: int, frames: int, first: int) -> Tally:
+    """A whole campaign against the server at ``url``: ``rest`` requests, ``frames``
+    websocket frames in play and ``first`` first frames; the game under attack is then
+    checked unchanged. Returns the tally."""
+    campaign = Campaign(url, ws_url, seed)
+    start = time.monotonic()
+    try:
+        t = campaign.target()
+        before = campaign.http.get(f"/api/games/{t.game_id}").json()
+        campaign.rest(t, rest)
+        campaign.sockets(t, frames)
+        campaign.first_frames(t, first)
+        after = campaign.http.get(f"/api/games/{t.game_id}").json()
+        assert after["seq"] == before["seq"] == 0, (before, after)
+        assert [(s["kind"], s["name"]) for s in after["seats"]] == [
+            (s["kind"], s["name"]) for s in before["seats"]
+        ]
+    finally:
+        campaign.close()
+    campaign.tally.seconds = time.monotonic() - start
+    return campaign.tally

@@ -1,0 +1,51 @@
+"""The bounded hostile-input suite: thousands of seeded inputs, REST and websocket, against
+a server in its own process, on SQLite and on PostgreSQL. No 5xx, no ``server-error``, no
+close without a reason, and the game under attack unchanged (tests/hostile.py has the
+rules; bench/hostile.py runs the long campaign)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import hostile
+from serving import POSTGRES_TEST_URL, ServerProcess, postgres_url
+from tigris_euphrates.store import Store
+
+#: hostile clients send as fast as they can read: the message rate limit is tested elsewhere
+LIMITS = {
+    "messages_per_second": 100_000,
+    "message_burst": 100_000,
+    "games_per_minute": 100_000,
+    "games_per_client": 100_000,
+    "bot_games_per_client": 3,
+    "connections_per_client": 1000,
+}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
+    if request.param == "sqlite":
+        with ServerProcess(tmp_path, limits=LIMITS) as srv:
+            yield srv
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"h{uuid.uuid4().hex[:10]}_"
+    try:
+        with ServerProcess(tmp_path, url, prefix, limits=LIMITS) as srv:
+            yield srv
+    finally:
+        Store(url, prefix).drop_all()
+
+
+def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
+    tally = hostile.run(server.url, server.ws_url, seed=2026, rest=3000, frames=5000, first=500)
+    assert tally.inputs == 8500
+    assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 2000
+    assert tally.frames["bad-message"] > 1000 and tally.frames["bad-json"] > 300
+    assert tally.frames["text-only"] > 50 and tally.frames["too-large"] > 50

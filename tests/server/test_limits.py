@@ -1,0 +1,197 @@
+"""Limits: request and frame sizes, games and bot games per client, spectators and
+connections, a fair bounded queue for bot work, and a lobby of small summaries a page at a
+time. Each refusal is a 4xx or an error frame naming the limit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from serving import LiveServer, SeatClient
+from tigris_euphrates.server.limits import Limits
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def serve(tmp: Path, **limits: Any) -> LiveServer:
+    return LiveServer(
+        data_dir=tmp, database_url=f"sqlite:///{tmp}/t.sqlite3", limits=Limits(**limits)
+    )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with serve(tmp_path_factory.mktemp("limits"), games_per_client=1000) as srv:
+        yield srv
+
+
+def game_count(server: LiveServer) -> int:
+    n, cursor = 0, None
+    while True:
+        page = httpx.get(f"{server.url}/api/games", params={"before": cursor} if cursor else {})
+        assert page.status_code == 200, page.text
+        n += len(page.json()["games"])
+        cursor = page.json()["next"]
+        if cursor is None:
+            return n
+
+
+def test_a_large_request_body_is_refused_and_stores_nothing(server: LiveServer) -> None:
+    before = game_count(server)
+    body = {"seats": HUMANS, "options": {}, "pad": "x" * 20_000}
+    r = httpx.post(f"{server.url}/api/games", json=body)
+    assert r.status_code == 413, r.text
+    assert game_count(server) == before
+
+
+def test_large_frames_get_an_error_and_huge_ones_close_the_connection(server: LiveServer) -> None:
+    g = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS}).json()
+    c = SeatClient(server.ws_url, g["id"], None)
+    c.wait_view()
+    c.send({"type": "sync", "pad": "x" * 10_000})
+    err = c.recv()
+    assert err["type"] == "error" and err["code"] == "too-large" and "bytes" in err["message"]
+    c.send({"type": "ping", "t": 1})
+    assert c.wait_pong(1)
+    c.ws.send("x" * 2_000_000)
+    with pytest.raises(Exception):  # noqa: B017 - closed by the server
+        while True:
+            c.recv(5)
+    assert c.ws.close_code == 1009
+    c.close()
+
+
+def test_games_per_client_are_limited(tmp_path: Path) -> None:
+    with serve(tmp_path, games_per_client=3, games_per_minute=100) as srv:
+        answers = [httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}) for _ in range(4)]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        assert answers[-1].json()["error"] == "too-many-games"
+        assert "3" in answers[-1].json()["message"]
+
+
+def test_game_creation_is_rate_limited_per_client(tmp_path: Path) -> None:
+    with serve(tmp_path, games_per_minute=2) as srv:
+        answers = [httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [200, 200, 429]
+        assert answers[-1].json()["error"] == "rate-limited"
+        assert "Retry-After" in answers[-1].headers
+
+
+def test_bot_games_per_client_are_limited(tmp_path: Path) -> None:
+    experts = [{"kind": "bot", "level": "expert"}] * 4
+    with serve(tmp_path, bot_games_per_client=2, games_per_minute=100) as srv:
+        answers = [httpx.post(f"{srv.url}/api/games", json={"seats": experts}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [200, 200, 429]
+        assert answers[-1].json()["error"] == "too-many-bot-games"
+        # a game of people is still welcome
+        assert httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}).status_code == 200
+
+
+def test_spectators_per_game_are_limited(tmp_path: Path) -> None:
+    with serve(tmp_path, spectators_per_game=2) as srv:
+        g = httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}).json()
+        watchers = [SeatClient(srv.ws_url, g["id"], None) for _ in range(2)]
+        for w in watchers:
+            w.wait_view()
+        extra = SeatClient(srv.ws_url, g["id"], None)
+        err = extra.recv()
+        assert err["type"] == "error" and err["code"] == "too-many-spectators"
+        with pytest.raises(Exception):  # noqa: B017 - closed by the server
+            extra.recv(5)
+        assert extra.ws.close_code == 4429
+        player = SeatClient(srv.ws_url, g["id"], g["seats"][0]["token"])  # players still join
+        assert player.wait_view()["seat"] == 0
+        for c in [*watchers, player]:
+            c.close()
+
+
+def test_connections_per_client_are_limited(tmp_path: Path) -> None:
+    with serve(tmp_path, connections_per_client=3) as srv:
+        g = httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}).json()
+        clients = [SeatClient(srv.ws_url, g["id"], None) for _ in range(3)]
+        for c in clients:
+            c.wait_view()
+        with connect(f"{srv.ws_url}/ws/games/{g['id']}") as ws:
+            err = json.loads(ws.recv(5))
+            assert err["code"] == "too-many-connections"
+        for c in clients:
+            c.close()
+
+
+def test_bot_work_is_served_fairly_across_clients() -> None:
+    """One client's ten bot decisions do not make another client's one wait for all of
+    them: the queue serves the clients in turn."""
+
+    from tigris_euphrates.server.limits import BotWork
+
+    async def run() -> list[str]:
+        work = BotWork(workers=1, waiting=100)
+        started: list[str] = []
+
+        async def job(name: str) -> str:
+            started.append(name)
+            await asyncio.sleep(0.01)
+            return name
+
+        flood = [asyncio.create_task(work.run("a", lambda i=i: job(f"a{i}"))) for i in range(10)]
+        await asyncio.sleep(0)
+        mine = asyncio.create_task(work.run("b", lambda: job("b0")))
+        await asyncio.gather(*flood, mine)
+        return started
+
+    started = asyncio.run(run())
+    assert started.index("b0") <= 2, started
+
+
+def test_bot_work_refuses_beyond_its_bound() -> None:
+    from tigris_euphrates.server.limits import BotWork, BotWorkFull
+
+    async def run() -> None:
+        work = BotWork(workers=1, waiting=2)
+        gate = asyncio.Event()
+
+        async def job() -> None:
+            await gate.wait()
+
+        running = [asyncio.create_task(work.run(f"c{i}", job)) for i in range(3)]
+        await asyncio.sleep(0)
+        assert work.waiting == 2
+        with pytest.raises(BotWorkFull):
+            await work.run("d", job)
+        gate.set()
+        await asyncio.gather(*running)
+
+    asyncio.run(run())
+
+
+def test_the_lobby_answers_a_page_of_small_summaries(tmp_path: Path) -> None:
+    with serve(tmp_path, games_per_minute=100, games_per_client=100) as srv:
+        ids = {
+            httpx.post(
+                f"{srv.url}/api/games",
+                json={"seats": [{"kind": "human", "name": "N" * 40}] * 4},
+            ).json()["id"]
+            for _ in range(25)
+        }
+        first = httpx.get(f"{srv.url}/api/games", params={"limit": 10})
+        assert first.status_code == 200
+        page = first.json()
+        assert len(page["games"]) == 10 and page["next"]
+        assert all(len(json.dumps(g)) < 1000 for g in page["games"])
+        seen = [g["id"] for g in page["games"]]
+        while page["next"]:
+            page = httpx.get(
+                f"{srv.url}/api/games", params={"limit": 10, "before": page["next"]}
+            ).json()
+            seen += [g["id"] for g in page["games"]]
+        assert len(seen) == len(set(seen)) and set(seen) == ids
+        for bad in ({"limit": 0}, {"limit": 1000}, {"before": "x" * 500}):
+            r = httpx.get(f"{srv.url}/api/games", params=bad)
+            assert r.status_code == 422, (bad, r.text)

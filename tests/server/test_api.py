@@ -8,14 +8,19 @@ import httpx
 import pytest
 
 from serving import LiveServer, SeatClient
+from tigris_euphrates.server.limits import Limits
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("data")
     # seeded games of two people: positions the tests know (never on a public server)
+    # this module creates more games than the per-address limit of a minute allows
     with LiveServer(
-        data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", client_seeds=True
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(games_per_minute=1000, games_per_client=1000),
     ) as srv:
         yield srv
 

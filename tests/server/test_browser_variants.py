@@ -20,6 +20,7 @@ import pytest
 
 from browsing import ARGS, CHROMIUM, play_one_action, shot, wait_my_turn
 from serving import LiveServer, SeatClient
+from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +38,14 @@ Moment = Callable[[dict[str, Any], list[str]], bool]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("variants")
-    with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3") as srv:
+    # seeded games of two people (positions the tests know, never on a public server), and
+    # scripted seats faster than people: no message rate limit
+    with LiveServer(
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(messages_per_second=10_000, message_burst=10_000),
+    ) as srv:
         yield srv
 
 
@@ -221,7 +229,9 @@ def script(
 
 class Table:
     """Two human seats of a seeded game: websocket clients that play the script, and one
-    page per seat that takes the scripted moments by clicking."""
+    page per seat that takes the scripted moments by clicking. A seat has one live
+    connection at a time, so a seat's page and its client take turns: opening one closes
+    the other."""
 
     def __init__(self, server: LiveServer, browser: Any, options: dict[str, Any], seed: int):
         g = httpx.post(
@@ -232,43 +242,66 @@ class Table:
                 "options": options,
             },
         ).json()
-        self.clients = [SeatClient(server.ws_url, g["id"], s["token"]) for s in g["seats"]]
-        self.pages = []
+        self.server = server
+        self.browser = browser
+        self.game = g["id"]
+        self.seats = g["seats"]
+        self.clients: list[SeatClient | None] = [None, None]
+        self.pages: list[Any] = [None, None]
         self.errors: list[str] = []
-        for s in g["seats"]:
-            ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+        self.step = 0
+
+    def client(self, seat: int) -> SeatClient:
+        """The seat's websocket client (its page, if open, is closed first)."""
+        if self.pages[seat] is not None:
+            self.pages[seat].context.close()
+            self.pages[seat] = None
+        c = self.clients[seat]
+        if c is None:
+            c = self.clients[seat] = SeatClient(
+                self.server.ws_url, self.game, self.seats[seat]["token"]
+            )
+        return c
+
+    def page(self, seat: int) -> Any:
+        """The seat's page, showing the current step (its client, if open, is closed)."""
+        c = self.clients[seat]
+        if c is not None:
+            c.close()
+            self.clients[seat] = None
+        if self.pages[seat] is None:
+            ctx = self.browser.new_context(viewport={"width": 1280, "height": 860})
             page = ctx.new_page()
             page.on("pageerror", lambda e: self.errors.append(str(e)))
-            page.goto(server.url + s["link"])
+            page.goto(self.server.url + self.seats[seat]["link"])
             page.wait_for_selector("#hand")
-            self.pages.append(page)
-        self.step = 0
+            self.pages[seat] = page
+        page = self.pages[seat]
+        page.wait_for_function("s => document.body.dataset.seq === s", arg=str(self.step))
+        return page
 
     def play_to(self, at: int, actions: list[str], actors: list[int]) -> Any:
         """Play the script through websockets up to step ``at``; the page of its actor,
         showing that step."""
         while self.step < at:
-            c = self.clients[actors[self.step]]
+            c = self.client(actors[self.step])
             c.wait_view(lambda m, s=self.step: m["seq"] == s)
             c.move(actions[self.step], seq=self.step)
             self.step += 1
-        page = self.pages[actors[at]]
-        page.wait_for_function("s => document.body.dataset.seq === s", arg=str(at))
-        return page
+        return self.page(actors[at])
 
     def done(self, at: int, actors: list[int]) -> Any:
         """Wait until the page's click at step ``at`` is played; the page, updated."""
-        self.clients[actors[at]].wait_view(lambda m, s=at: m["seq"] == s + 1)
         self.step = at + 1
-        page = self.pages[actors[at]]
-        page.wait_for_function("s => document.body.dataset.seq === s", arg=str(at + 1))
-        return page
+        return self.page(actors[at])
 
     def close(self) -> None:
         for c in self.clients:
-            c.close()
+            if c is not None:
+                c.close()
         for page in self.pages:
-            page.context.close()
+            if page is not None:
+                page.context.close()
 
 
 def offers(prefix: str) -> Moment:
@@ -331,8 +364,8 @@ def test_buildings_and_the_wonder_by_clicking(server: LiveServer, browser: Any) 
             assert wonder.locator("path.wonder").count() == 1  # one piece: one plus outline
             assert page.locator("#decision").count() == 0
             assert f"builds the wonder on {centre}" in page.locator("#log").inner_text()
-            for other in table.pages:  # both players see it
-                other.wait_for_selector(f"#wonder[data-cell='{centre}']")
+            for seat in (0, 1):  # both players see it
+                table.page(seat).wait_for_selector(f"#wonder[data-cell='{centre}']")
         elif moment == "point":
             colour = words[1]
             page.wait_for_selector("#decision[data-stage='wonder_point']")
@@ -344,11 +377,11 @@ def test_buildings_and_the_wonder_by_clicking(server: LiveServer, browser: Any) 
             page.click(f"#decision [data-action='{action}']")
             page = table.done(at, actors)
             assert f"takes a wonder point: {colour}" in page.locator("#log").inner_text()
-    page = table.pages[0]
+    view = table.client(1).wait_view(lambda m: m["seq"] == table.step)["view"]
+    page = table.page(0)
     buildings = page.locator(".building").evaluate_all(
         "els => els.map(e => [e.dataset.colour, e.dataset.cell])"
     )
-    view = table.clients[0].wait_view(lambda m: m["seq"] == table.step)["view"]
     assert dict(buildings) == view["buildings"]
     shot(page, "variant-wonder-buildings")
     assert not table.errors, table.errors
@@ -368,7 +401,7 @@ def test_galaxy_weapon_ship_and_harvest_by_clicking(server: LiveServer, browser:
         },
     )
     table = Table(server, browser, options, seed)
-    page = table.pages[0]
+    page = table.page(0)
     assert page.evaluate("() => document.body.dataset.theme") == "galaxy"
     assert page.locator("#boardsvg .decor").count() > 176  # every system is drawn
     assert page.locator("#options .chip").first.inner_text() == "galaxy (in space)"
@@ -389,7 +422,7 @@ def test_galaxy_weapon_ship_and_harvest_by_clicking(server: LiveServer, browser:
             page.wait_for_selector("#decision[data-stage='harvest']")
             assert page.locator("#decision h3").inner_text() == "Harvest an alien artifact"
             legal = page.locator(".hit.legal").evaluate_all("els => els.map(e => e.dataset.cell)")
-            view = table.clients[actors[at]].wait_view(lambda m, s=at: m["seq"] == s)["view"]
+            view = table.client(1 - actors[at]).wait_view(lambda m, s=at: m["seq"] == s)["view"]
             assert sorted(legal) == sorted(view["pending"]["harvest"]["cells"])
             shot(page, "variant-galaxy-harvest")
             page.click(f"[data-cell='{cell}'].legal")

@@ -103,6 +103,37 @@ class Options:
         }
 
 
+#: The fields of a ``State`` (its slots); ``State.__eq__`` compares them.
+FIELDS = (
+    "actions_left",
+    "bag",
+    "bag_pos",
+    "buildings",
+    "cache",
+    "catastrophes",
+    "cats",
+    "dynasties",
+    "end",
+    "facedown",
+    "hands",
+    "leaders",
+    "lmask",
+    "monuments",
+    "options",
+    "out_public",
+    "over",
+    "pending",
+    "ply",
+    "scores",
+    "swapped",
+    "tiles",
+    "treasures",
+    "turn",
+    "union",
+    "wonder",
+)
+
+
 class State:
     """Everything about a game at one moment. Treat as immutable outside the engine.
 
@@ -113,34 +144,7 @@ class State:
     ``swapped_of``, and fills hands with ``add_to_hand``, ``add_swapped`` and ``clear_hand``.
     """
 
-    __slots__ = (
-        "actions_left",
-        "bag",
-        "bag_pos",
-        "buildings",
-        "cache",
-        "catastrophes",
-        "cats",
-        "dynasties",
-        "end",
-        "facedown",
-        "hands",
-        "leaders",
-        "lmask",
-        "monuments",
-        "options",
-        "out_public",
-        "over",
-        "pending",
-        "ply",
-        "scores",
-        "swapped",
-        "tiles",
-        "treasures",
-        "turn",
-        "union",
-        "wonder",
-    )
+    __slots__ = FIELDS
 
     options: Options
     tiles: list[Mask]
@@ -280,7 +284,7 @@ class State:
         if self.bag[self.bag_pos :] != other.bag[other.bag_pos :]:
             return False
         skip = ("cache", "bag", "bag_pos")
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__ if k not in skip)
+        return all(getattr(self, k) == getattr(other, k) for k in FIELDS if k not in skip)
 
     __hash__ = None  # type: ignore[assignment]
 

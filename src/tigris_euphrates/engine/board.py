@@ -8,17 +8,22 @@ changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .errors import InvalidAction
 from .types import Cell, Colour, Mask
 
-COLS = 16
-ROWS = 11
-NCELLS = COLS * ROWS
-FULL: Mask = (1 << NCELLS) - 1
+# Final: the compiled core (mypyc) reads these as C constants, not module attributes.
+COLS: Final = 16
+ROWS: Final = 11
+NCELLS: Final = COLS * ROWS
+FULL: Final[Mask] = (1 << NCELLS) - 1
 
-COLOURS = ("red", "blue", "green", "black")
-RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
+COLOURS: Final = ("red", "blue", "green", "black")
+RED: Final = 0
+BLUE: Final = 1
+GREEN: Final = 2
+BLACK: Final = 3
 COLOUR_INDEX: dict[str, Colour] = {name: i for i, name in enumerate(COLOURS)}
 
 #: Tiles of each colour in the game (the starting temples come out of the red ones).
@@ -39,10 +44,10 @@ def _column_mask(col: int) -> Mask:
     return mask
 
 
-NOT_COL_A = FULL & ~_column_mask(0)
-NOT_COL_P = FULL & ~_column_mask(COLS - 1)
+NOT_COL_A: Final[Mask] = FULL & ~_column_mask(0)
+NOT_COL_P: Final[Mask] = FULL & ~_column_mask(COLS - 1)
 
-CELL_NAMES = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS))
+CELL_NAMES: Final = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS))
 _CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
 
 
@@ -64,7 +69,7 @@ def neighbours(b: Mask) -> Mask:
     return dilate(b) & ~b
 
 
-NEIGHBOURS: tuple[Mask, ...] = tuple(neighbours(1 << i) for i in range(NCELLS))
+NEIGHBOURS: Final[tuple[Mask, ...]] = tuple(neighbours(1 << i) for i in range(NCELLS))
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
 # row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
@@ -73,7 +78,7 @@ for _r in range(ROWS - 1):
     for _c in range(COLS - 1):
         _i = _r * COLS + _c
         BLOCKS[_i] = (1 << _i) | (1 << (_i + 1)) | (1 << (_i + COLS)) | (1 << (_i + COLS + 1))
-BLOCKS_AT: tuple[tuple[Cell, ...], ...] = tuple(
+BLOCKS_AT: Final[tuple[tuple[Cell, ...], ...]] = tuple(
     tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS)
 )
 

@@ -1,10 +1,15 @@
 """Regions and kingdoms on bitboards: which kingdoms a cell touches, and the masks of cells
-touching two or three kingdoms (for legal placements)."""
+touching one, two or three kingdoms (for legal placements), also with one piece lifted."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .board import FULL, NEIGHBOURS, NOT_COL_A, NOT_COL_P, region
 from .types import Cell, Mask
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 def touching_kingdoms(occupied: Mask, leaders: Mask, cell: Cell) -> list[Mask]:
@@ -40,12 +45,127 @@ def kingdoms(occupied: Mask, leaders: Mask) -> list[Mask]:
     return found
 
 
+def regions_of(state: State) -> tuple[Mask, ...]:
+    """The regions of the board (connected groups of tiles and leaders), found once per
+    state: ``play`` keeps them up to date piece by piece from then on (``with_piece``,
+    ``without``), so a board seen through a game is flooded only where pieces left it."""
+    regions = state.regions
+    if regions is None:
+        found: list[Mask] = []
+        todo = state.occupied()
+        while todo:
+            r = region(todo, todo & -todo)
+            todo &= ~r
+            found.append(r)
+        regions = state.regions = tuple(found)
+    return regions
+
+
+def region_at(state: State, seed: Mask) -> Mask:
+    """The pieces connected to the cells of ``seed``: ``board.region`` from the known
+    regions."""
+    out = 0
+    for r in regions_of(state):
+        if r & seed:
+            out |= r
+    return out
+
+
+def with_piece(regions: tuple[Mask, ...], cell: Cell) -> tuple[Mask, ...]:
+    """The regions once a piece is put on the empty ``cell``: it joins those it touches."""
+    nb = NEIGHBOURS[cell]
+    joined = 1 << cell
+    out: list[Mask] = []
+    for r in regions:
+        if r & nb:
+            joined |= r
+        else:
+            out.append(r)
+    out.append(joined)
+    return tuple(out)
+
+
+def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
+    """The regions once the pieces on ``cells`` are taken off: a region that lost one may
+    fall apart, and only that one is flooded again."""
+    out: list[Mask] = []
+    for r in regions:
+        if not r & cells:
+            out.append(r)
+            continue
+        rest = r & ~cells
+        while rest:
+            part = region(rest, rest & -rest)
+            rest &= ~part
+            out.append(part)
+    return tuple(out)
+
+
+def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> list[Mask]:
+    """``kingdoms`` from the known regions: those holding a leader, in the same order (by
+    their lowest leader cell)."""
+    crowned = [r for r in regions if r & leaders]
+    found: list[Mask] = []
+    todo = leaders
+    while todo:
+        low = todo & -todo
+        for r in crowned:
+            if r & low:
+                found.append(r)
+                todo &= ~r
+                break
+    return found
+
+
 def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
     """Masks of the cells adjacent to two or more of ``kingdom_masks``, and to three or more."""
+    counts = touch_counts(kingdom_masks)
+    return counts[1], counts[2]
+
+
+def touch_counts(groups: list[Mask]) -> tuple[Mask, Mask, Mask]:
+    """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more
+    (a count per cell held in three bit planes, saturating at three)."""
     ones = twos = threes = 0
-    for k in kingdom_masks:
+    for k in groups:
         d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
         threes |= twos & d
         twos |= ones & d
         ones |= d
-    return twos, threes
+    return ones, twos, threes
+
+
+def lifted_twos(
+    counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: Mask, occupied: Mask
+) -> Mask:
+    """The cells adjacent to two or more groups once the piece on ``cell`` is lifted.
+
+    ``counts`` are ``touch_counts`` of some disjoint groups of pieces, ``home`` the one
+    holding ``cell``. Lifting the piece takes ``home`` out of the count and puts back the
+    parts of ``home`` without ``cell`` that hold a cell of ``seeds`` (for kingdoms: a
+    leader). Only those parts are flooded, and none when ``cell`` touches at most one cell
+    of ``home`` (the rest then stays in one piece). Same answer as ``touch_counts`` over the
+    groups found again from scratch.
+    """
+    ones, twos, threes = counts
+    k = home
+    d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
+    ones = twos | (ones & ~d)  # each cell of d touches one group fewer
+    twos = threes | (twos & ~d)
+    rest = home & ~(1 << cell)
+    seeds &= rest
+    if not seeds:
+        return twos
+    touching = NEIGHBOURS[cell] & rest
+    if not touching & (touching - 1):  # a leaf of its group: the rest is connected
+        k = rest
+        d = ((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)
+        return twos | (ones & d & ~k)
+    occ = occupied & ~(1 << cell)
+    while seeds:
+        k = region(occ, seeds & -seeds)
+        seeds &= ~k
+        d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
+        twos |= ones & d
+        ones |= d
+    return twos

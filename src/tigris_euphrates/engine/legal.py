@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Final
 
 from .actions import (
     CATASTROPHE_ACTIONS,
@@ -61,14 +62,14 @@ from .decisions import (
     WonderPoint,
 )
 from .errors import IllegalAction
-from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
+from .kingdoms import kingdoms_in, lifted_twos, regions_of, touch_counts, touching_kingdoms
 from .rules import building_cells
 from .state import State
 from .types import Cell, Colour, Mask, Seat
 
 # Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
-_BYTE_BITS = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
-_NBYTES = 22
+_BYTE_BITS: Final = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
+_NBYTES: Final = 22
 
 #: What each kind of decision asks, in the words of an error that names it.
 DECISION_WORDS: dict[type[Decision] | None, str] = {
@@ -106,11 +107,12 @@ def to_act(state: State) -> Seat | None:
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
 #: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask]]] = {}
+_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask], Mask]] = {}
 
 
-def _cached(state: State) -> tuple[Mask, Mask, list[Mask]]:
-    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms), cached."""
+def _cached(state: State) -> tuple[Mask, Mask, list[Mask], Mask]:
+    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms, cells touching
+    1+ kingdom), cached."""
     t = state.cache
     if t is None:
         key = (state.occupied(), state.lmask)
@@ -118,9 +120,9 @@ def _cached(state: State) -> tuple[Mask, Mask, list[Mask]]:
         if t is None:
             if len(_BOARDS) >= 20_000:
                 _BOARDS.clear()
-            ks = kingdoms(key[0], key[1])
-            twos, threes = touch_counts_of(ks)
-            t = _BOARDS[key] = (twos, threes, ks)
+            ks = kingdoms_in(regions_of(state), key[1])
+            ones, twos, threes = touch_counts(ks)
+            t = _BOARDS[key] = (twos, threes, ks, ones)
         state.cache = t
     return t
 
@@ -142,48 +144,68 @@ def tile_targets(state: State, colour: Colour) -> Mask:
 
 def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
-    cur = state.leaders[seat * 4 + colour]
+    return _leader_masks(state, seat)[colour]
+
+
+def _leader_masks(state: State, seat: Seat) -> list[Mask]:
+    """``leader_targets`` of ``seat``'s four leaders: land cells next to a face-up temple,
+    empty once the leader is lifted (not its own cell), and not blocked by the ruleset
+    (classic: touching two kingdoms). Lifting a leader changes only its own kingdom (it may
+    split or lose its crown), so the counts of the board are corrected for that kingdom
+    alone (``lifted_twos``)."""
     occ = state.occupied()
-    twos, _, ks = _cached(state)
-    here = 0
-    if cur >= 0:
-        # Lift the leader: only its own kingdom changes (it may split or lose its crown).
-        here = 1 << cur
-        occ &= ~here
-        others = [k for k in ks if not k & here]
-        home = next(k for k in ks if k & here) & ~here
-        twos = touch_counts_of(others + kingdoms(home, state.lmask & home))[0]
-    rules = state.options.rules
-    blocked = rules.leader_blocked(
-        occ, twos, region_twos(state, here) if rules.needs_regions else 0
-    )
+    twos, threes, ks, ones = _cached(state)
+    counts = (ones, twos, threes)
     red = state.tiles[RED] & ~state.facedown
-    empty = FULL & ~(occ | state.catastrophes)
-    return empty & ~state.options.board.rivers & dilate(red) & ~blocked & ~here
+    base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & dilate(red)
+    rules = state.options.rules
+    needs_regions = rules.needs_regions
+    regions: tuple[list[Mask], Mask, Mask, Mask] | None = None
+    if needs_regions:
+        regions = _region_counts(state)
+    leaders = state.leaders
+    lmask = state.lmask
+    out: list[Mask] = []
+    for colour in range(4):
+        cur = leaders[seat * 4 + colour]
+        if cur < 0:
+            blocked = rules.leader_blocked(occ, twos, regions[2] if regions is not None else 0)
+        else:
+            here = 1 << cur
+            home = 0
+            for k in ks:
+                if k & here:
+                    home = k
+                    break
+            kingdom_twos = lifted_twos(counts, home, cur, lmask, occ)
+            other_twos = 0
+            if regions is not None:
+                for r in regions[0]:
+                    if r & here:
+                        home = r
+                        break
+                other_twos = lifted_twos(regions[1:], home, cur, home, occ)
+            blocked = rules.leader_blocked(occ & ~here, kingdom_twos, other_twos)
+        out.append(base & ~blocked)
+    return out
 
 
-#: Every region of a board by its occupied cells, and the cells touching two or more of them
-#: (searches and playouts meet the same boards many times). Cleared when full.
-_REGIONS: dict[Mask, tuple[list[Mask], Mask]] = {}
+#: Every region of a board by its occupied cells, with the cells touching one, two and three
+#: or more of them (searches and playouts meet the same boards many times). Cleared when full.
+_REGIONS: dict[Mask, tuple[list[Mask], Mask, Mask, Mask]] = {}
 
 
-def region_twos(state: State, lifted: Mask = 0) -> Mask:
-    """The cells touching two or more regions (tiles and leaders, with or without leaders),
-    with the leader on ``lifted`` (a one-cell mask, or 0) taken off the board: only the
-    region it stood in changes."""
+def _region_counts(state: State) -> tuple[list[Mask], Mask, Mask, Mask]:
+    """(the regions of the board, cells touching 1+, 2+ and 3+ of them), cached."""
     occ = state.occupied()
     t = _REGIONS.get(occ)
     if t is None:
         if len(_REGIONS) >= 20_000:
             _REGIONS.clear()
-        regions = kingdoms(occ, occ)
-        t = _REGIONS[occ] = (regions, touch_counts_of(regions)[0])
-    if not lifted:
-        return t[1]
-    regions = t[0]
-    home = next(r for r in regions if r & lifted) & ~lifted
-    rest = [r for r in regions if not r & lifted]
-    return touch_counts_of(rest + kingdoms(home, home))[0]
+        regions = list(regions_of(state))
+        ones, twos, threes = touch_counts(regions)
+        t = _REGIONS[occ] = (regions, ones, twos, threes)
+    return t
 
 
 def catastrophe_targets(state: State) -> Mask:
@@ -289,13 +311,17 @@ def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], l
     seat = state.turn
     hand = state.hands[seat * 4 : seat * 4 + 4]
     groups: list[tuple[Mask, tuple[Action, ...]]] = []
-    for colour in range(4):
-        if hand[colour]:
-            m = tile_targets(state, colour)
-            if m:
-                groups.append((m, TILE_ACTIONS[colour]))
-    for colour in range(4):
-        m = leader_targets(state, seat, colour)
+    if hand[0] or hand[1] or hand[2] or hand[3]:
+        threes = _cached(state)[1]
+        free = FULL & ~(state.occupied() | state.catastrophes | threes)
+        rivers = state.options.board.rivers
+        land = free & ~rivers
+        for colour in range(4):
+            if hand[colour]:
+                m = free & rivers if colour == BLUE else land
+                if m:
+                    groups.append((m, TILE_ACTIONS[colour]))
+    for colour, m in enumerate(_leader_masks(state, seat)):
         if m:
             groups.append((m, LEADER_ACTIONS[colour]))
     if state.cats[seat]:
@@ -412,6 +438,7 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
     if cur >= 0:
         lifted.leaders[seat * 4 + colour] = -1
         lifted.lmask &= ~(1 << cur)
+        lifted.regions = None
     _check_empty(lifted, cell, "a leader")
     if state.options.board.rivers >> cell & 1:
         raise _illegal("leader-on-river", "leaders go only on land, never on a river")

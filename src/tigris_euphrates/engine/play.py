@@ -86,7 +86,7 @@ from .events import (
     WarChosen,
     WonderBuilt,
 )
-from .kingdoms import touching_kingdoms
+from .kingdoms import region_at, regions_of, with_piece, without
 from .legal import around_union, check, war_colours
 from .scoring import result
 from .state import HAND_SIZE, State
@@ -117,6 +117,19 @@ def apply_unchecked(state: State, action: Action, events: Events = None) -> Stat
     _play(s, action, events)
     s.cache = None
     return s
+
+
+def _add_piece(s: State, cell: Cell) -> None:
+    """Keep the known regions in step with a piece put on ``cell`` (before or after it is
+    written into the tiles or leaders: the regions alone are updated here)."""
+    if s.regions is not None:
+        s.regions = with_piece(s.regions, cell)
+
+
+def _remove_pieces(s: State, cells: Mask) -> None:
+    """Keep the known regions in step with the pieces taken off ``cells``."""
+    if s.regions is not None:
+        s.regions = without(s.regions, cells)
 
 
 def _pop(s: State) -> None:
@@ -203,8 +216,11 @@ def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason
 def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
-    ks = touching_kingdoms(s.occupied(), s.lmask, cell)
+    nb = NEIGHBOURS[cell]
+    lmask = s.lmask
+    ks = [r for r in regions_of(s) if r & nb and r & lmask]  # the kingdoms the tile touches
     s.tiles[colour] |= 1 << cell
+    _add_piece(s, cell)
     if ev is not None:
         ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
     if len(ks) == 2:
@@ -228,7 +244,7 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         if scorer >= 0:
             _score(s, ev, scorer, colour, 1, "tile")
             building = s.buildings[colour]
-            if building >= 0 and region(s.occupied(), 1 << cell) >> building & 1:
+            if building >= 0 and region_at(s, 1 << cell) >> building & 1:
                 _score(s, ev, scorer, colour, 1, "building")
     _after_tile(s, ev, cell, colour)
 
@@ -239,12 +255,14 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     cur = s.leaders[idx]
     if cur >= 0:
         s.lmask &= ~(1 << cur)
+        _remove_pieces(s, 1 << cur)
     s.leaders[idx] = cell
     s.lmask |= 1 << cell
+    _add_piece(s, cell)
     if ev is not None:
         origin = CELL_NAMES[cur] if cur >= 0 else None
         ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))
-    k = region(s.occupied(), 1 << cell)
+    k = region_at(s, 1 << cell)
     for other in range(s.options.players):
         o = s.leaders[other * 4 + colour]
         if other != seat and o >= 0 and k >> o & 1:
@@ -265,6 +283,7 @@ def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
     for colour in range(4):
         if s.tiles[colour] & bit:
             s.tiles[colour] &= ~bit
+            _remove_pieces(s, bit)
             s.out_public[colour] += 1
             removed = COLOURS[colour]
     s.catastrophes |= bit
@@ -384,6 +403,7 @@ def _commit(s: State, ev: Events, n: int) -> None:
     count = removed.bit_count()
     if count:
         s.tiles[colour] &= ~removed
+        _remove_pieces(s, removed)
         s.out_public[colour] += count
         if ev is not None:
             ev.append(TilesRemoved(COLOURS[colour], tuple(_names(removed)), "war"))
@@ -443,6 +463,7 @@ def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str
     cell = s.leaders[idx]
     s.leaders[idx] = -1
     s.lmask &= ~(1 << cell)
+    _remove_pieces(s, 1 << cell)
     if ev is not None:
         ev.append(LeaderWithdrawn(seat, COLOURS[colour], CELL_NAMES[cell], reason))
 
@@ -555,13 +576,12 @@ def _treasure_rule(s: State, ev: Events) -> bool:
     n = s.options.players
     specials = s.options.board.specials
     while True:
-        occ = s.occupied()
         for i in range(n):
             seat = (s.turn + i) % n
             trader = s.leaders[seat * 4 + GREEN]
             if trader < 0:
                 continue
-            held = region(occ, 1 << trader) & s.treasures
+            held = region_at(s, 1 << trader) & s.treasures
             if held.bit_count() < 2:
                 continue
             candidates = held & specials or held
@@ -592,11 +612,10 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     if not after_wonder and s.wonder >= 0 and king_at_wonder(s):
         _push(s, WonderPoint(seat))
         return
-    occ = s.occupied()
     for m, top_left in enumerate(s.monuments):
         if top_left < 0:
             continue
-        kingdom = region(occ, BLOCKS[top_left])
+        kingdom = region_at(s, BLOCKS[top_left])
         for colour in MONUMENTS[m]:
             cell = s.leaders[seat * 4 + colour]
             if cell >= 0 and kingdom >> cell & 1:
@@ -610,7 +629,7 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     if s.options.rules.harvest:
         merchant = s.leaders[seat * 4 + GREEN]
         if merchant >= 0:
-            held = region(s.occupied(), 1 << merchant) & s.treasures
+            held = region_at(s, 1 << merchant) & s.treasures
             if held.bit_count() >= 2:
                 _push(s, Harvest(seat, held))
                 return

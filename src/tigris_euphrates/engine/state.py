@@ -124,6 +124,7 @@ FIELDS = (
     "over",
     "pending",
     "ply",
+    "regions",
     "scores",
     "swapped",
     "tiles",
@@ -175,7 +176,10 @@ class State:
     end: str | None
     ply: int
     dynasties: tuple[str, ...]
-    cache: tuple[Mask, Mask, list[Mask]] | None  # kingdom touch masks + kingdoms, filled lazily
+    #: The regions of the board (``kingdoms.regions_of``), None until first needed.
+    regions: tuple[Mask, ...] | None
+    #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+.
+    cache: tuple[Mask, Mask, list[Mask], Mask] | None
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
@@ -205,6 +209,7 @@ class State:
         s.end = self.end
         s.ply = self.ply
         s.dynasties = self.dynasties
+        s.regions = self.regions
         s.cache = None
         return s
 
@@ -283,7 +288,7 @@ class State:
             return NotImplemented
         if self.bag[self.bag_pos :] != other.bag[other.bag_pos :]:
             return False
-        skip = ("cache", "bag", "bag_pos")
+        skip = ("cache", "regions", "bag", "bag_pos")
         return all(getattr(self, k) == getattr(other, k) for k in FIELDS if k not in skip)
 
     __hash__ = None  # type: ignore[assignment]
@@ -337,6 +342,7 @@ def blank_state(options: Options) -> State:
     s.end = None
     s.ply = 0
     s.dynasties = DYNASTIES[:n]
+    s.regions = None
     s.cache = None
     return s
 

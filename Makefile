@@ -40,7 +40,7 @@ test: $(STAMP) chromium lint typecheck
 	TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine.py --compare
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

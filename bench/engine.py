@@ -319,6 +319,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=2, help="turns per figure with --compare")
     parser.add_argument("--no-bots", action="store_true", help="skip MCTS and env figures")
+    parser.add_argument("--only", help="comma-separated figure names (printed, not written)")
     parser.add_argument("--no-readme", action="store_true", help="do not update README.md")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -326,6 +327,9 @@ def main() -> None:
         worker()
         return
     names = [n for n in FIGURES if not (args.no_bots and n in OPTIONAL)]
+    if args.only:
+        names = args.only.split(",")
+        args.no_readme = True
     if args.compare:
         figures = compare(names, args.seconds, args.rounds)
         command = "python bench/engine.py --compare"
@@ -348,7 +352,7 @@ def main() -> None:
     }
     table = _table(result)
     print(table)
-    if args.compare:
+    if args.compare and not args.only:
         (ROOT / "bench" / "engine.json").write_text(json.dumps(result, indent=2) + "\n")
         if not args.no_readme:
             _update_readme(table)

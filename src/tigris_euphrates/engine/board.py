@@ -27,12 +27,19 @@ BLACK: Final = 3
 COLOUR_INDEX: dict[str, Colour] = {name: i for i, name in enumerate(COLOURS)}
 
 #: Tiles of each colour in the game (the starting temples come out of the red ones).
-TILE_TOTALS = (57, 36, 30, 30)
+TILE_TOTALS: Final = (57, 36, 30, 30)
 
 DYNASTIES = ("archer", "bull", "pot", "lion")
 
 #: The six monuments, in notation order; each is a pair of colour indices.
-MONUMENTS = ((RED, BLUE), (RED, GREEN), (RED, BLACK), (BLUE, GREEN), (BLUE, BLACK), (GREEN, BLACK))
+MONUMENTS: Final = (
+    (RED, BLUE),
+    (RED, GREEN),
+    (RED, BLACK),
+    (BLUE, GREEN),
+    (BLUE, BLACK),
+    (GREEN, BLACK),
+)
 MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
 MONUMENT_INDEX = {name: i for i, name in enumerate(MONUMENT_NAMES)}
 
@@ -73,7 +80,7 @@ NEIGHBOURS: Final[tuple[Mask, ...]] = tuple(neighbours(1 << i) for i in range(NC
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
 # row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
-BLOCKS: dict[Cell, Mask] = {}
+BLOCKS: Final[dict[Cell, Mask]] = {}
 for _r in range(ROWS - 1):
     for _c in range(COLS - 1):
         _i = _r * COLS + _c

@@ -63,41 +63,62 @@ def regions_of(state: State) -> tuple[Mask, ...]:
 
 def region_at(state: State, seed: Mask) -> Mask:
     """The pieces connected to the cells of ``seed``: ``board.region`` from the known
-    regions."""
+    regions. A one-cell seed is looked for from the newest region back (the one a piece
+    just joined is last) and the search stops at the first hit."""
+    regions = regions_of(state)
+    if not seed & (seed - 1):
+        for i in range(len(regions) - 1, -1, -1):
+            r = regions[i]
+            if r & seed:
+                return r
+        return 0
     out = 0
-    for r in regions_of(state):
+    for r in regions:
         if r & seed:
             out |= r
     return out
 
 
-def with_piece(regions: tuple[Mask, ...], cell: Cell) -> tuple[Mask, ...]:
-    """The regions once a piece is put on the empty ``cell``: it joins those it touches."""
-    nb = NEIGHBOURS[cell]
+def with_piece(regions: tuple[Mask, ...], cell: Cell, occupied: Mask) -> tuple[Mask, ...]:
+    """The regions once a piece is put on the empty ``cell`` (``occupied``: the pieces with
+    or without it): it joins those it touches, which are looked for from the newest back
+    until every piece beside it is found."""
+    touching = NEIGHBOURS[cell] & occupied
+    if not touching:
+        return (*regions, 1 << cell)
     joined = 1 << cell
-    out: list[Mask] = []
-    for r in regions:
-        if r & nb:
+    out = list(regions)
+    i = len(out) - 1
+    while touching:
+        r = out[i]
+        if r & touching:
             joined |= r
-        else:
-            out.append(r)
+            touching &= ~r
+            del out[i]
+        i -= 1
     out.append(joined)
     return tuple(out)
 
 
 def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
     """The regions once the pieces on ``cells`` are taken off: a region that lost one may
-    fall apart, and only that one is flooded again."""
-    out: list[Mask] = []
-    for r in regions:
-        if not r & cells:
-            out.append(r)
-            continue
-        rest = r & ~cells
-        while rest:
-            part = region(rest, rest & -rest)
-            rest &= ~part
-            out.append(part)
+    fall apart, and only that one is flooded again (new parts go last)."""
+    out = list(regions)
+    parts: list[Mask] = []
+    todo = cells
+    i = len(out) - 1
+    while todo and i >= 0:
+        r = out[i]
+        if r & todo:
+            todo &= ~r
+            del out[i]
+            rest = r & ~cells
+            while rest:
+                part = region(rest, rest & -rest)
+                rest &= ~part
+                parts.append(part)
+        i -= 1
+    out.extend(parts)
     return tuple(out)
 
 
@@ -135,9 +156,7 @@ def touch_counts(groups: list[Mask]) -> tuple[Mask, Mask, Mask]:
     return ones, twos, threes
 
 
-def lifted_twos(
-    counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: Mask, occupied: Mask
-) -> Mask:
+def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: Mask) -> Mask:
     """The cells adjacent to two or more groups once the piece on ``cell`` is lifted.
 
     ``counts`` are ``touch_counts`` of some disjoint groups of pieces, ``home`` the one
@@ -161,9 +180,8 @@ def lifted_twos(
         k = rest
         d = ((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)
         return twos | (ones & d & ~k)
-    occ = occupied & ~(1 << cell)
     while seeds:
-        k = region(occ, seeds & -seeds)
+        k = region(rest, seeds & -seeds)  # keyed by the kingdom alone: met again and again
         seeds &= ~k
         d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
         twos |= ones & d

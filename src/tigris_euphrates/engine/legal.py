@@ -177,14 +177,14 @@ def _leader_masks(state: State, seat: Seat) -> list[Mask]:
                 if k & here:
                     home = k
                     break
-            kingdom_twos = lifted_twos(counts, home, cur, lmask, occ)
+            kingdom_twos = lifted_twos(counts, home, cur, lmask)
             other_twos = 0
             if regions is not None:
                 for r in regions[0]:
                     if r & here:
                         home = r
                         break
-                other_twos = lifted_twos(regions[1:], home, cur, home, occ)
+                other_twos = lifted_twos(regions[1:], home, cur, home)
             blocked = rules.leader_blocked(occ & ~here, kingdom_twos, other_twos)
         out.append(base & ~blocked)
     return out

@@ -123,7 +123,7 @@ def _add_piece(s: State, cell: Cell) -> None:
     """Keep the known regions in step with a piece put on ``cell`` (before or after it is
     written into the tiles or leaders: the regions alone are updated here)."""
     if s.regions is not None:
-        s.regions = with_piece(s.regions, cell)
+        s.regions = with_piece(s.regions, cell, s.occupied())
 
 
 def _remove_pieces(s: State, cells: Mask) -> None:
@@ -504,9 +504,11 @@ def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     opts = s.options
     if opts.rules.monuments:
         blocks: tuple[Cell, ...] = ()
-        if any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
-            up = s.tiles[colour] & ~s.facedown
-            blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+        for m in range(6):
+            if s.monuments[m] < 0 and colour in MONUMENTS[m]:
+                up = s.tiles[colour] & ~s.facedown
+                blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+                break
         centres = wonder_centres(s, cell, colour) if opts.wonder else ()
         if blocks or centres:
             _push(s, MonumentOffer(s.turn, colour, blocks, centres))

@@ -3,7 +3,7 @@ touching one, two or three kingdoms (for legal placements), also with one piece 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .board import FULL, NEIGHBOURS, NOT_COL_A, NOT_COL_P, region
 from .types import Cell, Mask
@@ -138,6 +138,48 @@ def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> list[Mask]:
     return found
 
 
+def _ring_ok(window: int) -> bool:
+    """Whether the orthogonal neighbours present in a 3×3 ``window`` (bit ``3 * row + col``,
+    the centre left out) are joined through the ring of the eight cells around the centre."""
+    ring = (0, 1, 2, 5, 8, 7, 6, 3)  # the ring in order: consecutive cells are adjacent
+    present = [window >> b & 1 for b in ring]
+    if all(present):
+        return True
+    # Cut the ring at an empty cell and collect the arcs of present cells between cuts.
+    start = present.index(0)
+    arcs: list[set[int]] = []
+    arc: set[int] = set()
+    for i in range(1, 9):
+        pos = ring[(start + i) % 8]
+        if window >> pos & 1:
+            arc.add(pos)
+        elif arc:
+            arcs.append(arc)
+            arc = set()
+    if arc:
+        arcs.append(arc)
+    sides = {b for b in (1, 3, 5, 7) if window >> b & 1}
+    return any(sides <= a for a in arcs)
+
+
+#: ``_ring_ok`` of every window.
+RING_OK: Final = bytes(_ring_ok(w) for w in range(512))
+#: The window positions on the board around each cell (the columns beyond an edge are not).
+WINDOW_ON_BOARD: Final = tuple(
+    0b111111111 & ~(0b001001001 if c % 16 == 0 else 0) & ~(0b100100100 if c % 16 == 15 else 0)
+    for c in range(176)
+)
+
+
+def _stays_connected(rest: Mask, cell: Cell) -> bool:
+    """A sufficient test that ``rest``, a connected group less the piece on ``cell``, is still
+    in one piece: the pieces beside ``cell`` are joined through the eight cells around it (a
+    leaf always is). False means: maybe not, flood to know."""
+    window = (rest << 17) >> cell  # bit j: cell - 17 + j
+    w = (window & 7) | ((window >> 13) & 56) | ((window >> 26) & 448)
+    return bool(RING_OK[w & WINDOW_ON_BOARD[cell]])
+
+
 def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
     """Masks of the cells adjacent to two or more of ``kingdom_masks``, and to three or more."""
     counts = touch_counts(kingdom_masks)
@@ -175,8 +217,7 @@ def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: 
     seeds &= rest
     if not seeds:
         return twos
-    touching = NEIGHBOURS[cell] & rest
-    if not touching & (touching - 1):  # a leaf of its group: the rest is connected
+    if _stays_connected(rest, cell):
         k = rest
         d = ((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)
         return twos | (ones & d & ~k)

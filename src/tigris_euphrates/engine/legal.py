@@ -111,8 +111,8 @@ _BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask], Mask]] = {}
 
 
 def _cached(state: State) -> tuple[Mask, Mask, list[Mask], Mask]:
-    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms, cells touching
-    1+ kingdom), cached."""
+    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms in no particular
+    order, cells touching 1+ kingdom), cached."""
     t = state.cache
     if t is None:
         key = (state.occupied(), state.lmask)
@@ -128,9 +128,11 @@ def _cached(state: State) -> tuple[Mask, Mask, list[Mask], Mask]:
 
 
 def state_kingdoms(state: State) -> list[Mask]:
-    """Every kingdom on the board, as masks: the list ``legal_actions`` computed (cached on
-    the state until the board changes). Do not modify it."""
-    return _cached(state)[2]
+    """Every kingdom on the board, as masks, by their lowest leader cell (``kingdoms``'s
+    order), from those ``legal_actions`` found (cached on the state until the board
+    changes)."""
+    lmask = state.lmask
+    return sorted(_cached(state)[2], key=lambda k: k & lmask & -(k & lmask))
 
 
 def tile_targets(state: State, colour: Colour) -> Mask:
@@ -386,9 +388,12 @@ def sample_legal(state: State, rng: random.Random) -> Action:
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
     groups, others = _turn_groups(state)
-    sizes = [m.bit_count() for m, _ in groups]
-    k = int(rng.random() * (sum(sizes) + len(others)))
-    for (mask, table), size in zip(groups, sizes, strict=True):
+    total = len(others)
+    for mask, _ in groups:
+        total += mask.bit_count()
+    k = int(rng.random() * total)
+    for mask, table in groups:
+        size = mask.bit_count()
         if k < size:
             return table[_kth(mask, k)]
         k -= size

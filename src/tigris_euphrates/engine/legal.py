@@ -149,12 +149,12 @@ def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
     return _leader_masks(state, seat)[colour]
 
 
-def _leader_masks(state: State, seat: Seat) -> list[Mask]:
-    """``leader_targets`` of ``seat``'s four leaders: land cells next to a face-up temple,
-    empty once the leader is lifted (not its own cell), and not blocked by the ruleset
-    (classic: touching two kingdoms). Lifting a leader changes only its own kingdom (it may
-    split or lose its crown), so the counts of the board are corrected for that kingdom
-    alone (``lifted_twos``)."""
+def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
+    """``leader_targets`` of ``seat``'s four leaders (or of the ``only`` one, the others
+    0): land cells next to a face-up temple, empty once the leader is lifted (not its own
+    cell), and not blocked by the ruleset (classic: touching two kingdoms). Lifting a leader
+    changes only its own kingdom (it may split or lose its crown), so the counts of the board
+    are corrected for that kingdom alone (``lifted_twos``)."""
     occ = state.occupied()
     twos, threes, ks, ones = _cached(state)
     counts = (ones, twos, threes)
@@ -169,6 +169,9 @@ def _leader_masks(state: State, seat: Seat) -> list[Mask]:
     lmask = state.lmask
     out: list[Mask] = []
     for colour in range(4):
+        if only >= 0 and colour != only:
+            out.append(0)
+            continue
         cur = leaders[seat * 4 + colour]
         if cur < 0:
             blocked = rules.leader_blocked(occ, twos, regions[2] if regions is not None else 0)
@@ -420,7 +423,11 @@ def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
         raise _illegal(
             "tile-on-river", f"{COLOURS[colour]} tiles go only on land (only blue on rivers)"
         )
-    if len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3:
+    if state.cache is not None:  # legal_actions ran: the cells touching 3+ kingdoms are known
+        three = state.cache[1] >> cell & 1
+    else:
+        three = len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3
+    if three:
         raise _illegal("three-kingdoms", "a tile may not touch three or more kingdoms")
 
 
@@ -439,23 +446,24 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
     cur = state.leaders[seat * 4 + colour]
     if cur == cell:
         raise _illegal("same-cell", "a leader cannot be placed on the cell it stands on")
-    lifted = state.copy()
-    if cur >= 0:
-        lifted.leaders[seat * 4 + colour] = -1
-        lifted.lmask &= ~(1 << cur)
-        lifted.regions = None
-    _check_empty(lifted, cell, "a leader")
+    # Lifting the leader empties only its own cell, which is not ``cell``.
+    _check_empty(state, cell, "a leader")
     if state.options.board.rivers >> cell & 1:
         raise _illegal("leader-on-river", "leaders go only on land, never on a river")
     red = state.tiles[RED] & ~state.facedown
     if not NEIGHBOURS[cell] & red:
         raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
     rules = state.options.rules
-    occ = lifted.occupied()
+    if state.cache is not None:  # legal_actions ran: the targets are a few masks away
+        if not _leader_masks(state, seat, colour)[colour] >> cell & 1:
+            raise _illegal(rules.blocked_code, rules.blocked_words)
+        return
+    here = 1 << cur if cur >= 0 else 0
+    occ = state.occupied() & ~here
     if rules.needs_regions:
         touched = len(touching_kingdoms(occ, occ, cell))
     else:
-        touched = len(touching_kingdoms(occ, lifted.lmask, cell))
+        touched = len(touching_kingdoms(occ, state.lmask & ~here, cell))
     if touched >= 2:
         raise _illegal(rules.blocked_code, rules.blocked_words)
 

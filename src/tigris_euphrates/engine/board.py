@@ -76,6 +76,22 @@ def neighbours(b: Mask) -> Mask:
     return dilate(b) & ~b
 
 
+_HALOS: dict[Mask, Mask] = {}
+
+
+def halo(b: Mask) -> Mask:
+    """``neighbours(b)``, remembered: a kingdom's or region's outline is asked for again and
+    again while it stands unchanged through many positions. Cleared when full."""
+    h = _HALOS.get(b)
+    if h is None:
+        if len(_HALOS) >= 100_000:
+            _HALOS.clear()
+        h = _HALOS[b] = (
+            b | ((b << 1) & NOT_COL_A) | ((b >> 1) & NOT_COL_P) | ((b << COLS) & FULL) | (b >> COLS)
+        ) & ~b
+    return h
+
+
 NEIGHBOURS: Final[tuple[Mask, ...]] = tuple(neighbours(1 << i) for i in range(NCELLS))
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last

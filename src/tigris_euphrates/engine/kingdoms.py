@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .board import FULL, NEIGHBOURS, NOT_COL_A, NOT_COL_P, region
+from .board import NEIGHBOURS, halo, region
 from .types import Cell, Mask
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def touch_counts(groups: list[Mask]) -> tuple[Mask, Mask, Mask]:
     (a count per cell held in three bit planes, saturating at three)."""
     ones = twos = threes = 0
     for k in groups:
-        d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
+        d = halo(k)
         threes |= twos & d
         twos |= ones & d
         ones |= d
@@ -199,8 +199,7 @@ def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: 
     groups found again from scratch.
     """
     ones, twos, threes = counts
-    k = home
-    d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
+    d = halo(home)
     ones = twos | (ones & ~d)  # each cell of d touches one group fewer
     twos = threes | (twos & ~d)
     rest = home & ~(1 << cell)
@@ -208,13 +207,11 @@ def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: 
     if not seeds:
         return twos
     if _stays_connected(rest, cell):
-        k = rest
-        d = ((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)
-        return twos | (ones & d & ~k)
+        return twos | (ones & halo(rest))
     while seeds:
         k = region(rest, seeds & -seeds)  # keyed by the kingdom alone: met again and again
         seeds &= ~k
-        d = (((k << 1) & NOT_COL_A) | ((k >> 1) & NOT_COL_P) | ((k << 16) & FULL) | (k >> 16)) & ~k
+        d = halo(k)
         twos |= ones & d
         ones |= d
     return twos

@@ -49,7 +49,7 @@ from .board import (
     NEIGHBOURS,
     RED,
     cells_of,
-    dilate,
+    halo,
 )
 from .decisions import (
     BuildingOffer,
@@ -159,7 +159,7 @@ def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
     twos, threes, ks, ones = _cached(state)
     counts = (ones, twos, threes)
     red = state.tiles[RED] & ~state.facedown
-    base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & dilate(red)
+    base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & (red | halo(red))
     rules = state.options.rules
     needs_regions = rules.needs_regions
     regions: tuple[list[Mask], Mask, Mask, Mask] | None = None

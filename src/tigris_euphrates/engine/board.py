@@ -92,6 +92,14 @@ def halo(b: Mask) -> Mask:
     return h
 
 
+def remember_halo(b: Mask, h: Mask) -> None:
+    """Tell ``halo`` the outline ``h`` of ``b``, found by the caller more cheaply (the union
+    of the outlines of the parts it was joined from)."""
+    if len(_HALOS) >= 100_000:
+        _HALOS.clear()
+    _HALOS[b] = h
+
+
 NEIGHBOURS: Final[tuple[Mask, ...]] = tuple(neighbours(1 << i) for i in range(NCELLS))
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .board import NEIGHBOURS, halo, region
+from .board import NEIGHBOURS, halo, region, remember_halo
 from .types import Cell, Mask
 
 if TYPE_CHECKING:
@@ -83,20 +83,24 @@ def with_piece(regions: tuple[Mask, ...], cell: Cell, occupied: Mask) -> tuple[M
     """The regions once a piece is put on the empty ``cell`` (``occupied``: the pieces with
     or without it): it joins those it touches, which are looked for from the newest back
     until every piece beside it is found."""
-    touching = NEIGHBOURS[cell] & occupied
+    nb = NEIGHBOURS[cell]
+    touching = nb & occupied
     if not touching:
         return (*regions, 1 << cell)
     joined = 1 << cell
+    outline = nb
     out = list(regions)
     i = len(out) - 1
     while touching:
         r = out[i]
         if r & touching:
             joined |= r
+            outline |= halo(r)
             touching &= ~r
             del out[i]
         i -= 1
     out.append(joined)
+    remember_halo(joined, outline & ~joined)  # the new kingdom's outline, for touch_counts
     return tuple(out)
 
 
@@ -113,6 +117,9 @@ def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
             todo &= ~r
             del out[i]
             rest = r & ~cells
+            if rest and not cells & (cells - 1) and _stays_connected(rest, cells.bit_length() - 1):
+                parts.append(rest)  # one piece taken off, the rest still joined around it
+                rest = 0
             while rest:
                 part = region(rest, rest & -rest)
                 rest &= ~part

@@ -129,10 +129,11 @@ def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
     return tuple(out)
 
 
-def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> list[Mask]:
+def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> tuple[Mask, ...]:
     """The kingdoms among the known regions: those holding a leader (in the regions' order,
-    not ``kingdoms``'s)."""
-    return [r for r in regions if r & leaders]
+    not ``kingdoms``'s). A tuple: the garbage collector stops tracking a tuple of ints, which
+    matters for the many of them kept in caches."""
+    return tuple([r for r in regions if r & leaders])
 
 
 def _ring_ok(window: int) -> bool:
@@ -183,7 +184,7 @@ def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
     return counts[1], counts[2]
 
 
-def touch_counts(groups: list[Mask]) -> tuple[Mask, Mask, Mask]:
+def touch_counts(groups: list[Mask] | tuple[Mask, ...]) -> tuple[Mask, Mask, Mask]:
     """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more
     (a count per cell held in three bit planes, saturating at three)."""
     ones = twos = threes = 0

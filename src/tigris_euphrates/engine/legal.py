@@ -107,10 +107,10 @@ def to_act(state: State) -> Seat | None:
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
 #: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask], Mask]] = {}
+_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, tuple[Mask, ...], Mask]] = {}
 
 
-def _cached(state: State) -> tuple[Mask, Mask, list[Mask], Mask]:
+def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask]:
     """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms in no particular
     order, cells touching 1+ kingdom), cached."""
     t = state.cache
@@ -162,7 +162,7 @@ def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
     base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & (red | halo(red))
     rules = state.options.rules
     needs_regions = rules.needs_regions
-    regions: tuple[list[Mask], Mask, Mask, Mask] | None = None
+    regions: tuple[tuple[Mask, ...], Mask, Mask, Mask] | None = None
     if needs_regions:
         regions = _region_counts(state)
     leaders = state.leaders
@@ -197,17 +197,17 @@ def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
 
 #: Every region of a board by its occupied cells, with the cells touching one, two and three
 #: or more of them (searches and playouts meet the same boards many times). Cleared when full.
-_REGIONS: dict[Mask, tuple[list[Mask], Mask, Mask, Mask]] = {}
+_REGIONS: dict[Mask, tuple[tuple[Mask, ...], Mask, Mask, Mask]] = {}
 
 
-def _region_counts(state: State) -> tuple[list[Mask], Mask, Mask, Mask]:
+def _region_counts(state: State) -> tuple[tuple[Mask, ...], Mask, Mask, Mask]:
     """(the regions of the board, cells touching 1+, 2+ and 3+ of them), cached."""
     occ = state.occupied()
     t = _REGIONS.get(occ)
     if t is None:
         if len(_REGIONS) >= 20_000:
             _REGIONS.clear()
-        regions = list(regions_of(state))
+        regions = regions_of(state)
         ones, twos, threes = touch_counts(regions)
         t = _REGIONS[occ] = (regions, ones, twos, threes)
     return t

@@ -179,7 +179,7 @@ class State:
     #: The regions of the board (``kingdoms.regions_of``), None until first needed.
     regions: tuple[Mask, ...] | None
     #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+.
-    cache: tuple[Mask, Mask, list[Mask], Mask] | None
+    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask] | None
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""

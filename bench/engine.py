@@ -239,7 +239,7 @@ def worker() -> None:
     """``--worker``: answer ``{"figure", "seconds"}`` lines on stdin with ``{"value"}`` lines
     (after a first line saying which core this process runs)."""
     one_core()
-    print(json.dumps({"compiled": engine.COMPILED}), flush=True)
+    print(json.dumps({"compiled": getattr(engine, "COMPILED", False)}), flush=True)
     figures = Figures()
     for line in sys.stdin:
         ask = json.loads(line)
@@ -247,12 +247,15 @@ def worker() -> None:
 
 
 class Worker:
-    """A ``--worker`` child on the pure-Python engine (``pure``) or the compiled core."""
+    """A ``--worker`` child on the pure-Python engine (``pure``) or the compiled core, of
+    this checkout or of the one whose ``src`` is ``source``."""
 
-    def __init__(self, pure: bool) -> None:
+    def __init__(self, pure: bool, source: Path | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if k != "TNE_PURE_PYTHON"}
         if pure:
             env["TNE_PURE_PYTHON"] = "1"
+        if source is not None:
+            env["PYTHONPATH"] = str(source)
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--worker"],
             stdin=subprocess.PIPE,
@@ -284,11 +287,16 @@ class Worker:
         self.proc.wait()
 
 
-def compare(names: list[str], seconds: float, rounds: int) -> dict[str, dict[str, float]]:
+def compare(
+    names: list[str], seconds: float, rounds: int, baseline: Path | None = None
+) -> dict[str, dict[str, float]]:
     """Each figure on the pure-Python engine and on the compiled core, taking turns
-    (``rounds`` times each, the best kept), so both see the same machine."""
+    (``rounds`` times each, the best kept), so both see the same machine; with ``baseline``
+    (another checkout's ``src``), its pure-Python engine takes its turn too."""
     pure, compiled = Worker(pure=True), Worker(pure=False)
     cores = {"python": pure}
+    if baseline is not None:
+        cores = {"baseline": Worker(pure=True, source=baseline), **cores}
     if compiled.compiled:
         cores["compiled"] = compiled
     else:
@@ -320,6 +328,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="turns per figure with --compare")
     parser.add_argument("--no-bots", action="store_true", help="skip MCTS and env figures")
     parser.add_argument("--only", help="comma-separated figure names (printed, not written)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="with --compare: also the pure engine of another checkout's src folder (printed, "
+        "not written)",
+    )
     parser.add_argument("--no-readme", action="store_true", help="do not update README.md")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -331,7 +345,9 @@ def main() -> None:
         names = args.only.split(",")
         args.no_readme = True
     if args.compare:
-        figures = compare(names, args.seconds, args.rounds)
+        if args.baseline is not None:
+            args.no_readme = args.only = True
+        figures = compare(names, args.seconds, args.rounds, args.baseline)
         command = "python bench/engine.py --compare"
     else:
         one_core()
@@ -402,27 +418,33 @@ ROWS = (
 
 def _table(result: dict[str, Any]) -> str:
     figures: dict[str, dict[str, float]] = result["figures"]
-    cores = [c for c in ("python", "compiled") if c in figures]
-    title = {"python": "pure Python", "compiled": "compiled (mypyc)"}
-    both = len(cores) == 2
+    cores = [c for c in ("baseline", "python", "compiled") if c in figures]
+    title = {"baseline": "baseline", "python": "pure Python", "compiled": "compiled (mypyc)"}
+    ratios = [
+        (a, b)
+        for a, b in (("compiled", "python"), ("compiled", "baseline"), ("python", "baseline"))
+        if a in cores and b in cores
+    ]
     any_core = figures[cores[-1]]
+    header = [title[c] for c in cores] + [f"{a} / {b}" for a, b in ratios]
+    if ratios == [("compiled", "python")]:
+        header[-1] = "ratio"
     lines = [
         f"Measured with `{result['command']}` on one core of {result['cpu']} (CPU time), "
         f"Python {result['python']}, {result['date']}.",
         "",
-        "| figure | " + " | ".join(title[c] for c in cores) + (" | ratio |" if both else " |"),
-        "|---|" + "---:|" * (len(cores) + both),
+        "| figure | " + " | ".join(header) + " |",
+        "|---|" + "---:|" * len(header),
     ]
     for label, name in ROWS:
         if name not in any_core:
             continue
         label = label.format(mean=f"{any_core.get('mean_legal_actions', 0):.0f}")
-        values = [figures[c][name] for c in cores]
-        row = f"| {label} | " + " | ".join(f"{v:,.0f}" for v in values) + " |"
-        if both:
-            ratio = values[1] / values[0] if values[0] and name != "decisions_per_2p_game" else 0
-            row += f" {ratio:.2f}× |" if ratio else " |"
-        lines.append(row)
+        cells = [f"{figures[c][name]:,.0f}" for c in cores]
+        for a, b in ratios:
+            x, y = figures[a][name], figures[b][name]
+            cells.append(f"{x / y:.2f}×" if y and name != "decisions_per_2p_game" else "")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

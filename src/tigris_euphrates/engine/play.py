@@ -216,9 +216,7 @@ def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason
 def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
-    nb = NEIGHBOURS[cell]
-    lmask = s.lmask
-    ks = [r for r in regions_of(s) if r & nb and r & lmask]  # the kingdoms the tile touches
+    ks = _touched_kingdoms(s, cell)
     s.tiles[colour] |= 1 << cell
     _add_piece(s, cell)
     if ev is not None:
@@ -247,6 +245,25 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
             if building >= 0 and region_at(s, 1 << cell) >> building & 1:
                 _score(s, ev, scorer, colour, 1, "building")
     _after_tile(s, ev, cell, colour)
+
+
+def _touched_kingdoms(s: State, cell: Cell) -> list[Mask]:
+    """The kingdoms beside the empty ``cell``, from the known regions: looked for from the
+    newest region back until every piece beside the cell is found."""
+    touching = NEIGHBOURS[cell] & s.occupied()
+    lmask = s.lmask
+    found: list[Mask] = []
+    if touching:
+        regions = regions_of(s)
+        for i in range(len(regions) - 1, -1, -1):
+            r = regions[i]
+            if r & touching:
+                touching &= ~r
+                if r & lmask:
+                    found.append(r)
+                if not touching:
+                    break
+    return found
 
 
 def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:

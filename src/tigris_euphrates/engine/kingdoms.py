@@ -184,16 +184,36 @@ def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
     return counts[1], counts[2]
 
 
-def touch_counts(groups: list[Mask] | tuple[Mask, ...]) -> tuple[Mask, Mask, Mask]:
-    """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more
-    (a count per cell held in three bit planes, saturating at three)."""
-    ones = twos = threes = 0
+def touch_counts(groups: list[Mask] | tuple[Mask, ...]) -> tuple[Mask, Mask, Mask, Mask]:
+    """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more,
+    four (a count per cell held in four bit planes: a cell has four neighbours at most, so
+    the count is exact and can be taken down as well as up, ``recount``)."""
+    ones = twos = threes = fours = 0
     for k in groups:
         d = halo(k)
+        fours |= threes & d
         threes |= twos & d
         twos |= ones & d
         ones |= d
-    return ones, twos, threes
+    return ones, twos, threes, fours
+
+
+def recount(
+    counts: tuple[Mask, Mask, Mask, Mask], gone: Mask, new: Mask
+) -> tuple[Mask, Mask, Mask, Mask]:
+    """``touch_counts`` once the group ``gone`` is replaced by the group ``new``."""
+    ones, twos, threes, fours = counts
+    d = halo(gone)
+    ones = twos | (ones & ~d)
+    twos = threes | (twos & ~d)
+    threes = fours | (threes & ~d)
+    fours &= ~d
+    d = halo(new)
+    fours |= threes & d
+    threes |= twos & d
+    twos |= ones & d
+    ones |= d
+    return ones, twos, threes, fours
 
 
 def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: Mask) -> Mask:

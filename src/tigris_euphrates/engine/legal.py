@@ -62,7 +62,14 @@ from .decisions import (
     WonderPoint,
 )
 from .errors import IllegalAction
-from .kingdoms import kingdoms_in, lifted_twos, regions_of, touch_counts, touching_kingdoms
+from .kingdoms import (
+    kingdoms_in,
+    lifted_twos,
+    recount,
+    regions_of,
+    touch_counts,
+    touching_kingdoms,
+)
 from .rules import building_cells
 from .state import State
 from .types import Cell, Colour, Mask, Seat
@@ -107,12 +114,14 @@ def to_act(state: State) -> Seat | None:
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
 #: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, tuple[Mask, ...], Mask]] = {}
+_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]] = {}
 
 
-def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask]:
+def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]:
     """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms in no particular
-    order, cells touching 1+ kingdom), cached."""
+    order, cells touching 1+ kingdom, cells touching 4), cached: on the state (``play``
+    carries it to the next state when a tile only grows a kingdom, ``grown_cache``) and by
+    board."""
     t = state.cache
     if t is None:
         key = (state.occupied(), state.lmask)
@@ -121,10 +130,31 @@ def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask]:
             if len(_BOARDS) >= 20_000:
                 _BOARDS.clear()
             ks = kingdoms_in(regions_of(state), key[1])
-            ones, twos, threes = touch_counts(ks)
-            t = _BOARDS[key] = (twos, threes, ks, ones)
+            ones, twos, threes, fours = touch_counts(ks)
+            t = _BOARDS[key] = (twos, threes, ks, ones, fours)
         state.cache = t
     return t
+
+
+def grown_cache(
+    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask], cell: Cell, grown: Mask
+) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None:
+    """The cache of a board once a tile is put on ``cell`` (``grown``: the region it is now
+    part of), from the cache of the board before: the same when the tile touches no kingdom,
+    the one kingdom it touches replaced by ``grown`` (and the counts taken down and up,
+    ``recount``), None (find it again) when it touches two."""
+    twos, threes, ks, ones, fours = cache
+    nb = NEIGHBOURS[cell]
+    touched = -1
+    for i, k in enumerate(ks):
+        if k & nb:
+            if touched >= 0:
+                return None
+            touched = i
+    if touched < 0:
+        return cache
+    ones, twos, threes, fours = recount((ones, twos, threes, fours), ks[touched], grown)
+    return twos, threes, (*ks[:touched], grown, *ks[touched + 1 :]), ones, fours
 
 
 def state_kingdoms(state: State) -> list[Mask]:
@@ -156,7 +186,7 @@ def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
     changes only its own kingdom (it may split or lose its crown), so the counts of the board
     are corrected for that kingdom alone (``lifted_twos``)."""
     occ = state.occupied()
-    twos, threes, ks, ones = _cached(state)
+    twos, threes, ks, ones, _ = _cached(state)
     counts = (ones, twos, threes)
     red = state.tiles[RED] & ~state.facedown
     base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & (red | halo(red))
@@ -208,7 +238,7 @@ def _region_counts(state: State) -> tuple[tuple[Mask, ...], Mask, Mask, Mask]:
         if len(_REGIONS) >= 20_000:
             _REGIONS.clear()
         regions = regions_of(state)
-        ones, twos, threes = touch_counts(regions)
+        ones, twos, threes, _ = touch_counts(regions)
         t = _REGIONS[occ] = (regions, ones, twos, threes)
     return t
 

@@ -87,7 +87,7 @@ from .events import (
     WonderBuilt,
 )
 from .kingdoms import region_at, regions_of, with_piece, without
-from .legal import around_union, check, war_colours
+from .legal import around_union, check, grown_cache, war_colours
 from .scoring import result
 from .state import HAND_SIZE, State
 from .types import Cell, Colour, Mask, Seat
@@ -105,29 +105,36 @@ def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, l
     act = to_action(action)
     check(state, act)
     s = state.copy()
+    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
     events: list[Event] = []
     _play(s, act, events)
-    s.cache = None  # nothing cached while the board was changing may survive
     return s, events
 
 
 def apply_unchecked(state: State, action: Action, events: Events = None) -> State:
     """The fast path for search and playouts: no validation. Only for legal actions."""
     s = state.copy()
+    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
     _play(s, action, events)
-    s.cache = None
     return s
 
 
-def _add_piece(s: State, cell: Cell) -> None:
-    """Keep the known regions in step with a piece put on ``cell`` (before or after it is
-    written into the tiles or leaders: the regions alone are updated here)."""
+def _add_piece(s: State, cell: Cell, tile: bool) -> None:
+    """Keep the known regions and the legality cache in step with a piece (a ``tile`` or a
+    leader) just written on ``cell``: the cache is carried over when a tile grows at most
+    one kingdom (``legal.grown_cache``), else dropped."""
+    cache = s.cache
+    s.cache = None
     if s.regions is not None:
         s.regions = with_piece(s.regions, cell, s.occupied())
+        if tile and cache is not None:
+            s.cache = grown_cache(cache, cell, s.regions[-1])  # with_piece puts it last
 
 
 def _remove_pieces(s: State, cells: Mask) -> None:
-    """Keep the known regions in step with the pieces taken off ``cells``."""
+    """Keep the known regions in step with the pieces taken off ``cells`` (and drop the
+    legality cache)."""
+    s.cache = None
     if s.regions is not None:
         s.regions = without(s.regions, cells)
 
@@ -218,7 +225,7 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     s.hands[seat * 4 + colour] -= 1
     ks = _touched_kingdoms(s, cell)
     s.tiles[colour] |= 1 << cell
-    _add_piece(s, cell)
+    _add_piece(s, cell, True)
     if ev is not None:
         ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
     if len(ks) == 2:
@@ -275,7 +282,7 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         _remove_pieces(s, 1 << cur)
     s.leaders[idx] = cell
     s.lmask |= 1 << cell
-    _add_piece(s, cell)
+    _add_piece(s, cell, False)
     if ev is not None:
         origin = CELL_NAMES[cur] if cur >= 0 else None
         ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))

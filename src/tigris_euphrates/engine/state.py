@@ -178,8 +178,8 @@ class State:
     dynasties: tuple[str, ...]
     #: The regions of the board (``kingdoms.regions_of``), None until first needed.
     regions: tuple[Mask, ...] | None
-    #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+.
-    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask] | None
+    #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+, 4.
+    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""

@@ -131,9 +131,8 @@ def region(occupied: Mask, seed: Mask) -> Mask:
 def _flood(occupied: Mask, seed: Mask) -> Mask:
     r = seed & occupied
     while True:
-        n = (
-            r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | ((r << COLS) & FULL) | (r >> COLS)
-        ) & occupied
+        step = r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | (r << COLS) | (r >> COLS)
+        n = step & occupied  # which also keeps the step down off the board
         if n == r:
             return r
         r = n

@@ -251,7 +251,7 @@ def catastrophe_targets(state: State) -> Mask:
 _SWAP_LISTS: dict[tuple[int, ...], list[Action]] = {}
 
 
-def swap_actions(hand: list[int]) -> list[Action]:
+def swap_actions(hand: list[int] | tuple[int, int, int, int]) -> list[Action]:
     """The swap actions open to ``hand`` (cached per hand; do not mutate)."""
     key = tuple(hand)
     acts = _SWAP_LISTS.get(key)
@@ -260,7 +260,9 @@ def swap_actions(hand: list[int]) -> list[Action]:
     return acts
 
 
-def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
+def swap_options(
+    hand: list[int] | tuple[int, int, int, int],
+) -> Iterator[tuple[int, int, int, int]]:
     """Every way to swap 1–6 tiles from ``hand`` (counts per colour)."""
     for r in range(hand[0] + 1):
         for b in range(hand[1] + 1):
@@ -341,11 +343,18 @@ def _kth(mask: Mask, k: int) -> Cell:
     raise IndexError(k)
 
 
-def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], list[Action]]:
-    """The turn actions as (mask, table) groups plus a list of the others."""
+def _turn_groups(
+    state: State,
+) -> tuple[list[Mask], list[tuple[Action, ...]], list[Action], list[Action]]:
+    """The turn actions: the masks of target cells with the action table of each (tiles,
+    leaders, the catastrophe), the withdrawals, and the swaps (a shared list: do not mutate);
+    then ``pass``."""
     seat = state.turn
-    hand = state.hands[seat * 4 : seat * 4 + 4]
-    groups: list[tuple[Mask, tuple[Action, ...]]] = []
+    h = state.hands
+    i = seat * 4
+    hand = (h[i], h[i + 1], h[i + 2], h[i + 3])
+    masks: list[Mask] = []
+    tables: list[tuple[Action, ...]] = []
     if hand[0] or hand[1] or hand[2] or hand[3]:
         threes = _cached(state)[1]
         free = FULL & ~(state.occupied() | state.catastrophes | threes)
@@ -355,20 +364,20 @@ def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], l
             if hand[colour]:
                 m = free & rivers if colour == BLUE else land
                 if m:
-                    groups.append((m, TILE_ACTIONS[colour]))
+                    masks.append(m)
+                    tables.append(TILE_ACTIONS[colour])
     for colour, m in enumerate(_leader_masks(state, seat)):
         if m:
-            groups.append((m, LEADER_ACTIONS[colour]))
+            masks.append(m)
+            tables.append(LEADER_ACTIONS[colour])
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if m:
-            groups.append((m, CATASTROPHE_ACTIONS))
-    others: list[Action] = [
-        WITHDRAW_ACTIONS[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
-    ]
-    others.extend(swap_actions(hand))
-    others.append(PASS)
-    return groups, others
+            masks.append(m)
+            tables.append(CATASTROPHE_ACTIONS)
+    leaders = state.leaders
+    withdrawals: list[Action] = [WITHDRAW_ACTIONS[c] for c in range(4) if leaders[i + c] >= 0]
+    return masks, tables, withdrawals, swap_actions(hand)
 
 
 def _decision_actions(state: State, d: Decision) -> list[Action]:
@@ -406,11 +415,13 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.pending:
         return _decision_actions(state, state.pending[-1])
-    groups, others = _turn_groups(state)
+    masks, tables, withdrawals, swaps = _turn_groups(state)
     out: list[Action] = []
-    for mask, table in groups:
-        _expand(mask, table, out)
-    out.extend(others)
+    for g in range(len(masks)):
+        _expand(masks[g], tables[g], out)
+    out.extend(withdrawals)
+    out.extend(swaps)
+    out.append(PASS)
     return out
 
 
@@ -420,17 +431,21 @@ def sample_legal(state: State, rng: random.Random) -> Action:
         raise IllegalAction("game-over", "the game is over")
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
-    groups, others = _turn_groups(state)
-    total = len(others)
-    for mask, _ in groups:
-        total += mask.bit_count()
+    masks, tables, withdrawals, swaps = _turn_groups(state)
+    sizes = [m.bit_count() for m in masks]
+    total = len(withdrawals) + len(swaps) + 1
+    for size in sizes:
+        total += size
     k = int(rng.random() * total)
-    for mask, table in groups:
-        size = mask.bit_count()
+    for g in range(len(masks)):
+        size = sizes[g]
         if k < size:
-            return table[_kth(mask, k)]
+            return tables[g][_kth(masks[g], k)]
         k -= size
-    return others[k]
+    if k < len(withdrawals):
+        return withdrawals[k]
+    k -= len(withdrawals)
+    return swaps[k] if k < len(swaps) else PASS
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Regions and kingdoms on bitboards: which kingdoms a cell touches, and the masks of cells
-touching one, two or three kingdoms (for legal placements), also with one piece lifted."""
+"""Regions and kingdoms on bitboards: the regions of a board kept up to date piece by piece,
+which kingdoms a cell touches, and the masks of cells touching one to four kingdoms (for legal
+placements), also with one piece lifted."""
 
 from __future__ import annotations
 
@@ -131,8 +132,7 @@ def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
 
 def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> tuple[Mask, ...]:
     """The kingdoms among the known regions: those holding a leader (in the regions' order,
-    not ``kingdoms``'s). A tuple: the garbage collector stops tracking a tuple of ints, which
-    matters for the many of them kept in caches."""
+    not ``kingdoms``'s), as a tuple: the caches keep it."""
     return tuple([r for r in regions if r & leaders])
 
 
@@ -178,12 +178,6 @@ def _stays_connected(rest: Mask, cell: Cell) -> bool:
     return bool(RING_OK[w & WINDOW_ON_BOARD[cell]])
 
 
-def touch_counts_of(kingdom_masks: list[Mask]) -> tuple[Mask, Mask]:
-    """Masks of the cells adjacent to two or more of ``kingdom_masks``, and to three or more."""
-    counts = touch_counts(kingdom_masks)
-    return counts[1], counts[2]
-
-
 def touch_counts(groups: list[Mask] | tuple[Mask, ...]) -> tuple[Mask, Mask, Mask, Mask]:
     """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more,
     four (a count per cell held in four bit planes: a cell has four neighbours at most, so
@@ -222,9 +216,9 @@ def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: 
     ``counts`` are ``touch_counts`` of some disjoint groups of pieces, ``home`` the one
     holding ``cell``. Lifting the piece takes ``home`` out of the count and puts back the
     parts of ``home`` without ``cell`` that hold a cell of ``seeds`` (for kingdoms: a
-    leader). Only those parts are flooded, and none when ``cell`` touches at most one cell
-    of ``home`` (the rest then stays in one piece). Same answer as ``touch_counts`` over the
-    groups found again from scratch.
+    leader). Only those parts are flooded, and none when the pieces beside ``cell`` are
+    joined around it (``_stays_connected``: the rest is then one piece). Same answer as
+    ``touch_counts`` over the groups found again from scratch.
     """
     ones, twos, threes = counts
     d = halo(home)

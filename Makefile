@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The install compiles the engine (setup.py, mypyc): an edited engine source rebuilds it.
+ENGINE_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py)
 
 .PHONY: run test lint typecheck bench clean venv chromium
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(ENGINE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
@@ -31,11 +33,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The bots' golden games on the pure-Python engine too, then everything on the compiled core
+# (which must have been built: TNE_EXPECT_COMPILED).
 test: $(STAMP) chromium lint typecheck
-	$(BIN)/pytest -n 2 -q
+	TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
+	TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine.py --compare
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find src -name "*.so" -delete
+	rm -f src/tigris_euphrates/engine/_compiled.json

@@ -24,7 +24,7 @@ from tigris_euphrates import (
 )
 from tigris_euphrates.engine import Support
 from tigris_euphrates.engine.board import FULL, NEIGHBOURS, TILE_TOTALS, dilate
-from tigris_euphrates.engine.kingdoms import kingdoms
+from tigris_euphrates.engine.kingdoms import kingdoms, touch_counts
 from tigris_euphrates.engine.state import State
 from tigris_euphrates.engine.wonder import plus_of
 
@@ -95,6 +95,17 @@ def check_invariants(s: State) -> None:
         assert plus and plus & s.facedown == plus, "the wonder stands on five face-down tiles"
     if s.options.ruleset == "galaxy":
         assert s.facedown == 0 and max(s.monuments) < 0, "no monuments in the galaxy"
+    # What play keeps up to date piece by piece (regions, the legality cache) is what a count
+    # from scratch finds.
+    occ = s.occupied()
+    if s.regions is not None:
+        assert sorted(s.regions) == sorted(kingdoms(occ, occ)), "regions kept in step"
+    if s.cache is not None:
+        ks = kingdoms(occ, s.lmask)
+        ones, twos, threes, fours = touch_counts(ks)
+        twos_, threes_, ks_, ones_, fours_ = s.cache
+        assert sorted(ks_) == sorted(ks), "cached kingdoms kept in step"
+        assert (ones_, twos_, threes_, fours_) == (ones, twos, threes, fours), "cached counts"
     if not s.over:
         assert to_act(s) is not None
         assert legal_actions(s), "the player to act always has a legal action"

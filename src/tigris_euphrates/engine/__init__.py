@@ -3,8 +3,15 @@
 See ``tigris_euphrates`` for the public API; everything here is stable vocabulary:
 states, actions, legality, apply, views, positions and records. Other packages import from
 this package only, never from its modules.
+
+The modules may run compiled (mypyc, built from this same source by ``setup.py``) or as
+plain Python, with the same results; ``COMPILED`` says which, ``TNE_PURE_PYTHON=1`` asks for
+the source (``_core``).
 """
 
+import sys
+
+from . import _core  # first: it chooses between the compiled core and the source
 from .actions import (
     CATASTROPHE_ACTIONS,
     COMMIT_ACTIONS,
@@ -123,6 +130,11 @@ from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat
 from .view import player_view, redact_event, spectator_view
 
+#: Whether this process runs the compiled core rather than the pure-Python source.
+COMPILED: bool = _core.WANT_COMPILED and not str(
+    sys.modules[__name__ + ".legal"].__file__
+).endswith(".py")
+
 __all__ = [
     "ALL_CELLS",
     "BLACK",
@@ -134,6 +146,7 @@ __all__ = [
     "COLOURS",
     "COLOUR_INDEX",
     "COMMIT_ACTIONS",
+    "COMPILED",
     "DECISIONS",
     "DECLINE",
     "EVENTS",

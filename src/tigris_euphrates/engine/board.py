@@ -8,26 +8,38 @@ changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .errors import InvalidAction
 from .types import Cell, Colour, Mask
 
-COLS = 16
-ROWS = 11
-NCELLS = COLS * ROWS
-FULL: Mask = (1 << NCELLS) - 1
+# Final: the compiled core (mypyc) reads these as C constants, not module attributes.
+COLS: Final = 16
+ROWS: Final = 11
+NCELLS: Final = COLS * ROWS
+FULL: Final[Mask] = (1 << NCELLS) - 1
 
-COLOURS = ("red", "blue", "green", "black")
-RED, BLUE, GREEN, BLACK = 0, 1, 2, 3
+COLOURS: Final = ("red", "blue", "green", "black")
+RED: Final = 0
+BLUE: Final = 1
+GREEN: Final = 2
+BLACK: Final = 3
 COLOUR_INDEX: dict[str, Colour] = {name: i for i, name in enumerate(COLOURS)}
 
 #: Tiles of each colour in the game (the starting temples come out of the red ones).
-TILE_TOTALS = (57, 36, 30, 30)
+TILE_TOTALS: Final = (57, 36, 30, 30)
 
 DYNASTIES = ("archer", "bull", "pot", "lion")
 
 #: The six monuments, in notation order; each is a pair of colour indices.
-MONUMENTS = ((RED, BLUE), (RED, GREEN), (RED, BLACK), (BLUE, GREEN), (BLUE, BLACK), (GREEN, BLACK))
+MONUMENTS: Final = (
+    (RED, BLUE),
+    (RED, GREEN),
+    (RED, BLACK),
+    (BLUE, GREEN),
+    (BLUE, BLACK),
+    (GREEN, BLACK),
+)
 MONUMENT_NAMES = tuple(f"{COLOURS[a]}-{COLOURS[b]}" for a, b in MONUMENTS)
 MONUMENT_INDEX = {name: i for i, name in enumerate(MONUMENT_NAMES)}
 
@@ -39,10 +51,10 @@ def _column_mask(col: int) -> Mask:
     return mask
 
 
-NOT_COL_A = FULL & ~_column_mask(0)
-NOT_COL_P = FULL & ~_column_mask(COLS - 1)
+NOT_COL_A: Final[Mask] = FULL & ~_column_mask(0)
+NOT_COL_P: Final[Mask] = FULL & ~_column_mask(COLS - 1)
 
-CELL_NAMES = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS))
+CELL_NAMES: Final = tuple(f"{chr(97 + i % COLS)}{i // COLS + 1}" for i in range(NCELLS))
 _CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
 
 
@@ -64,16 +76,40 @@ def neighbours(b: Mask) -> Mask:
     return dilate(b) & ~b
 
 
-NEIGHBOURS: tuple[Mask, ...] = tuple(neighbours(1 << i) for i in range(NCELLS))
+_HALOS: dict[Mask, Mask] = {}
+
+
+def halo(b: Mask) -> Mask:
+    """``neighbours(b)``, remembered: a kingdom's or region's outline is asked for again and
+    again while it stands unchanged through many positions. Cleared when full."""
+    h = _HALOS.get(b)
+    if h is None:
+        if len(_HALOS) >= 100_000:
+            _HALOS.clear()
+        h = _HALOS[b] = (
+            b | ((b << 1) & NOT_COL_A) | ((b >> 1) & NOT_COL_P) | ((b << COLS) & FULL) | (b >> COLS)
+        ) & ~b
+    return h
+
+
+def remember_halo(b: Mask, h: Mask) -> None:
+    """Tell ``halo`` the outline ``h`` of ``b``, found by the caller more cheaply (the union
+    of the outlines of the parts it was joined from)."""
+    if len(_HALOS) >= 100_000:
+        _HALOS.clear()
+    _HALOS[b] = h
+
+
+NEIGHBOURS: Final[tuple[Mask, ...]] = tuple(neighbours(1 << i) for i in range(NCELLS))
 
 # 2x2 blocks: BLOCKS[i] is the mask of the block with top-left cell i (absent on the last
 # row or column); BLOCKS_AT[i] lists the top-left cells of the blocks containing cell i.
-BLOCKS: dict[Cell, Mask] = {}
+BLOCKS: Final[dict[Cell, Mask]] = {}
 for _r in range(ROWS - 1):
     for _c in range(COLS - 1):
         _i = _r * COLS + _c
         BLOCKS[_i] = (1 << _i) | (1 << (_i + 1)) | (1 << (_i + COLS)) | (1 << (_i + COLS + 1))
-BLOCKS_AT: tuple[tuple[Cell, ...], ...] = tuple(
+BLOCKS_AT: Final[tuple[tuple[Cell, ...], ...]] = tuple(
     tuple(t for t, m in BLOCKS.items() if m >> i & 1) for i in range(NCELLS)
 )
 
@@ -95,9 +131,8 @@ def region(occupied: Mask, seed: Mask) -> Mask:
 def _flood(occupied: Mask, seed: Mask) -> Mask:
     r = seed & occupied
     while True:
-        n = (
-            r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | ((r << COLS) & FULL) | (r >> COLS)
-        ) & occupied
+        step = r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | (r << COLS) | (r >> COLS)
+        n = step & occupied  # which also keeps the step down off the board
         if n == r:
             return r
         r = n

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Final
 
 from .actions import (
     CATASTROPHE_ACTIONS,
@@ -48,7 +49,7 @@ from .board import (
     NEIGHBOURS,
     RED,
     cells_of,
-    dilate,
+    halo,
 )
 from .decisions import (
     BuildingOffer,
@@ -61,14 +62,21 @@ from .decisions import (
     WonderPoint,
 )
 from .errors import IllegalAction
-from .kingdoms import kingdoms, touch_counts_of, touching_kingdoms
+from .kingdoms import (
+    kingdoms_in,
+    lifted_twos,
+    recount,
+    regions_of,
+    touch_counts,
+    touching_kingdoms,
+)
 from .rules import building_cells
 from .state import State
 from .types import Cell, Colour, Mask, Seat
 
 # Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
-_BYTE_BITS = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
-_NBYTES = 22
+_BYTE_BITS: Final = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
+_NBYTES: Final = 22
 
 #: What each kind of decision asks, in the words of an error that names it.
 DECISION_WORDS: dict[type[Decision] | None, str] = {
@@ -106,11 +114,14 @@ def to_act(state: State) -> Seat | None:
 
 #: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
 #: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, list[Mask]]] = {}
+_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]] = {}
 
 
-def _cached(state: State) -> tuple[Mask, Mask, list[Mask]]:
-    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms), cached."""
+def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]:
+    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms in no particular
+    order, cells touching 1+ kingdom, cells touching 4), cached: on the state (``play``
+    carries it to the next state when a tile only grows a kingdom, ``grown_cache``) and by
+    board."""
     t = state.cache
     if t is None:
         key = (state.occupied(), state.lmask)
@@ -118,17 +129,40 @@ def _cached(state: State) -> tuple[Mask, Mask, list[Mask]]:
         if t is None:
             if len(_BOARDS) >= 20_000:
                 _BOARDS.clear()
-            ks = kingdoms(key[0], key[1])
-            twos, threes = touch_counts_of(ks)
-            t = _BOARDS[key] = (twos, threes, ks)
+            ks = kingdoms_in(regions_of(state), key[1])
+            ones, twos, threes, fours = touch_counts(ks)
+            t = _BOARDS[key] = (twos, threes, ks, ones, fours)
         state.cache = t
     return t
 
 
+def grown_cache(
+    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask], cell: Cell, grown: Mask
+) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None:
+    """The cache of a board once a tile is put on ``cell`` (``grown``: the region it is now
+    part of), from the cache of the board before: the same when the tile touches no kingdom,
+    the one kingdom it touches replaced by ``grown`` (and the counts taken down and up,
+    ``recount``), None (find it again) when it touches two."""
+    twos, threes, ks, ones, fours = cache
+    nb = NEIGHBOURS[cell]
+    touched = -1
+    for i, k in enumerate(ks):
+        if k & nb:
+            if touched >= 0:
+                return None
+            touched = i
+    if touched < 0:
+        return cache
+    ones, twos, threes, fours = recount((ones, twos, threes, fours), ks[touched], grown)
+    return twos, threes, (*ks[:touched], grown, *ks[touched + 1 :]), ones, fours
+
+
 def state_kingdoms(state: State) -> list[Mask]:
-    """Every kingdom on the board, as masks: the list ``legal_actions`` computed (cached on
-    the state until the board changes). Do not modify it."""
-    return _cached(state)[2]
+    """Every kingdom on the board, as masks, by their lowest leader cell (``kingdoms``'s
+    order), from those ``legal_actions`` found (cached on the state until the board
+    changes)."""
+    lmask = state.lmask
+    return sorted(_cached(state)[2], key=lambda k: k & lmask & -(k & lmask))
 
 
 def tile_targets(state: State, colour: Colour) -> Mask:
@@ -142,48 +176,71 @@ def tile_targets(state: State, colour: Colour) -> Mask:
 
 def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
-    cur = state.leaders[seat * 4 + colour]
+    return _leader_masks(state, seat)[colour]
+
+
+def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
+    """``leader_targets`` of ``seat``'s four leaders (or of the ``only`` one, the others
+    0): land cells next to a face-up temple, empty once the leader is lifted (not its own
+    cell), and not blocked by the ruleset (classic: touching two kingdoms). Lifting a leader
+    changes only its own kingdom (it may split or lose its crown), so the counts of the board
+    are corrected for that kingdom alone (``lifted_twos``)."""
     occ = state.occupied()
-    twos, _, ks = _cached(state)
-    here = 0
-    if cur >= 0:
-        # Lift the leader: only its own kingdom changes (it may split or lose its crown).
-        here = 1 << cur
-        occ &= ~here
-        others = [k for k in ks if not k & here]
-        home = next(k for k in ks if k & here) & ~here
-        twos = touch_counts_of(others + kingdoms(home, state.lmask & home))[0]
-    rules = state.options.rules
-    blocked = rules.leader_blocked(
-        occ, twos, region_twos(state, here) if rules.needs_regions else 0
-    )
+    twos, threes, ks, ones, _ = _cached(state)
+    counts = (ones, twos, threes)
     red = state.tiles[RED] & ~state.facedown
-    empty = FULL & ~(occ | state.catastrophes)
-    return empty & ~state.options.board.rivers & dilate(red) & ~blocked & ~here
+    base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & (red | halo(red))
+    rules = state.options.rules
+    needs_regions = rules.needs_regions
+    regions: tuple[tuple[Mask, ...], Mask, Mask, Mask] | None = None
+    if needs_regions:
+        regions = _region_counts(state)
+    leaders = state.leaders
+    lmask = state.lmask
+    out: list[Mask] = []
+    for colour in range(4):
+        if only >= 0 and colour != only:
+            out.append(0)
+            continue
+        cur = leaders[seat * 4 + colour]
+        if cur < 0:
+            blocked = rules.leader_blocked(occ, twos, regions[2] if regions is not None else 0)
+        else:
+            here = 1 << cur
+            home = 0
+            for k in ks:
+                if k & here:
+                    home = k
+                    break
+            kingdom_twos = lifted_twos(counts, home, cur, lmask)
+            other_twos = 0
+            if regions is not None:
+                for r in regions[0]:
+                    if r & here:
+                        home = r
+                        break
+                other_twos = lifted_twos(regions[1:], home, cur, home)
+            blocked = rules.leader_blocked(occ & ~here, kingdom_twos, other_twos)
+        out.append(base & ~blocked)
+    return out
 
 
-#: Every region of a board by its occupied cells, and the cells touching two or more of them
-#: (searches and playouts meet the same boards many times). Cleared when full.
-_REGIONS: dict[Mask, tuple[list[Mask], Mask]] = {}
+#: Every region of a board by its occupied cells, with the cells touching one, two and three
+#: or more of them (searches and playouts meet the same boards many times). Cleared when full.
+_REGIONS: dict[Mask, tuple[tuple[Mask, ...], Mask, Mask, Mask]] = {}
 
 
-def region_twos(state: State, lifted: Mask = 0) -> Mask:
-    """The cells touching two or more regions (tiles and leaders, with or without leaders),
-    with the leader on ``lifted`` (a one-cell mask, or 0) taken off the board: only the
-    region it stood in changes."""
+def _region_counts(state: State) -> tuple[tuple[Mask, ...], Mask, Mask, Mask]:
+    """(the regions of the board, cells touching 1+, 2+ and 3+ of them), cached."""
     occ = state.occupied()
     t = _REGIONS.get(occ)
     if t is None:
         if len(_REGIONS) >= 20_000:
             _REGIONS.clear()
-        regions = kingdoms(occ, occ)
-        t = _REGIONS[occ] = (regions, touch_counts_of(regions)[0])
-    if not lifted:
-        return t[1]
-    regions = t[0]
-    home = next(r for r in regions if r & lifted) & ~lifted
-    rest = [r for r in regions if not r & lifted]
-    return touch_counts_of(rest + kingdoms(home, home))[0]
+        regions = regions_of(state)
+        ones, twos, threes, _ = touch_counts(regions)
+        t = _REGIONS[occ] = (regions, ones, twos, threes)
+    return t
 
 
 def catastrophe_targets(state: State) -> Mask:
@@ -194,7 +251,7 @@ def catastrophe_targets(state: State) -> Mask:
 _SWAP_LISTS: dict[tuple[int, ...], list[Action]] = {}
 
 
-def swap_actions(hand: list[int]) -> list[Action]:
+def swap_actions(hand: list[int] | tuple[int, int, int, int]) -> list[Action]:
     """The swap actions open to ``hand`` (cached per hand; do not mutate)."""
     key = tuple(hand)
     acts = _SWAP_LISTS.get(key)
@@ -203,7 +260,9 @@ def swap_actions(hand: list[int]) -> list[Action]:
     return acts
 
 
-def swap_options(hand: list[int]) -> Iterator[tuple[int, int, int, int]]:
+def swap_options(
+    hand: list[int] | tuple[int, int, int, int],
+) -> Iterator[tuple[int, int, int, int]]:
     """Every way to swap 1–6 tiles from ``hand`` (counts per colour)."""
     for r in range(hand[0] + 1):
         for b in range(hand[1] + 1):
@@ -284,30 +343,41 @@ def _kth(mask: Mask, k: int) -> Cell:
     raise IndexError(k)
 
 
-def _turn_groups(state: State) -> tuple[list[tuple[Mask, tuple[Action, ...]]], list[Action]]:
-    """The turn actions as (mask, table) groups plus a list of the others."""
+def _turn_groups(
+    state: State,
+) -> tuple[list[Mask], list[tuple[Action, ...]], list[Action], list[Action]]:
+    """The turn actions: the masks of target cells with the action table of each (tiles,
+    leaders, the catastrophe), the withdrawals, and the swaps (a shared list: do not mutate);
+    then ``pass``."""
     seat = state.turn
-    hand = state.hands[seat * 4 : seat * 4 + 4]
-    groups: list[tuple[Mask, tuple[Action, ...]]] = []
-    for colour in range(4):
-        if hand[colour]:
-            m = tile_targets(state, colour)
-            if m:
-                groups.append((m, TILE_ACTIONS[colour]))
-    for colour in range(4):
-        m = leader_targets(state, seat, colour)
+    h = state.hands
+    i = seat * 4
+    hand = (h[i], h[i + 1], h[i + 2], h[i + 3])
+    masks: list[Mask] = []
+    tables: list[tuple[Action, ...]] = []
+    if hand[0] or hand[1] or hand[2] or hand[3]:
+        threes = _cached(state)[1]
+        free = FULL & ~(state.occupied() | state.catastrophes | threes)
+        rivers = state.options.board.rivers
+        land = free & ~rivers
+        for colour in range(4):
+            if hand[colour]:
+                m = free & rivers if colour == BLUE else land
+                if m:
+                    masks.append(m)
+                    tables.append(TILE_ACTIONS[colour])
+    for colour, m in enumerate(_leader_masks(state, seat)):
         if m:
-            groups.append((m, LEADER_ACTIONS[colour]))
+            masks.append(m)
+            tables.append(LEADER_ACTIONS[colour])
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if m:
-            groups.append((m, CATASTROPHE_ACTIONS))
-    others: list[Action] = [
-        WITHDRAW_ACTIONS[colour] for colour in range(4) if state.leaders[seat * 4 + colour] >= 0
-    ]
-    others.extend(swap_actions(hand))
-    others.append(PASS)
-    return groups, others
+            masks.append(m)
+            tables.append(CATASTROPHE_ACTIONS)
+    leaders = state.leaders
+    withdrawals: list[Action] = [WITHDRAW_ACTIONS[c] for c in range(4) if leaders[i + c] >= 0]
+    return masks, tables, withdrawals, swap_actions(hand)
 
 
 def _decision_actions(state: State, d: Decision) -> list[Action]:
@@ -345,11 +415,13 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.pending:
         return _decision_actions(state, state.pending[-1])
-    groups, others = _turn_groups(state)
+    masks, tables, withdrawals, swaps = _turn_groups(state)
     out: list[Action] = []
-    for mask, table in groups:
-        _expand(mask, table, out)
-    out.extend(others)
+    for g in range(len(masks)):
+        _expand(masks[g], tables[g], out)
+    out.extend(withdrawals)
+    out.extend(swaps)
+    out.append(PASS)
     return out
 
 
@@ -359,14 +431,21 @@ def sample_legal(state: State, rng: random.Random) -> Action:
         raise IllegalAction("game-over", "the game is over")
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
-    groups, others = _turn_groups(state)
-    sizes = [m.bit_count() for m, _ in groups]
-    k = int(rng.random() * (sum(sizes) + len(others)))
-    for (mask, table), size in zip(groups, sizes, strict=True):
+    masks, tables, withdrawals, swaps = _turn_groups(state)
+    sizes = [m.bit_count() for m in masks]
+    total = len(withdrawals) + len(swaps) + 1
+    for size in sizes:
+        total += size
+    k = int(rng.random() * total)
+    for g in range(len(masks)):
+        size = sizes[g]
         if k < size:
-            return table[_kth(mask, k)]
+            return tables[g][_kth(masks[g], k)]
         k -= size
-    return others[k]
+    if k < len(withdrawals):
+        return withdrawals[k]
+    k -= len(withdrawals)
+    return swaps[k] if k < len(swaps) else PASS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,7 +468,11 @@ def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
         raise _illegal(
             "tile-on-river", f"{COLOURS[colour]} tiles go only on land (only blue on rivers)"
         )
-    if len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3:
+    if state.cache is not None:  # legal_actions ran: the cells touching 3+ kingdoms are known
+        three = state.cache[1] >> cell & 1
+    else:
+        three = len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3
+    if three:
         raise _illegal("three-kingdoms", "a tile may not touch three or more kingdoms")
 
 
@@ -408,22 +491,24 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
     cur = state.leaders[seat * 4 + colour]
     if cur == cell:
         raise _illegal("same-cell", "a leader cannot be placed on the cell it stands on")
-    lifted = state.copy()
-    if cur >= 0:
-        lifted.leaders[seat * 4 + colour] = -1
-        lifted.lmask &= ~(1 << cur)
-    _check_empty(lifted, cell, "a leader")
+    # Lifting the leader empties only its own cell, which is not ``cell``.
+    _check_empty(state, cell, "a leader")
     if state.options.board.rivers >> cell & 1:
         raise _illegal("leader-on-river", "leaders go only on land, never on a river")
     red = state.tiles[RED] & ~state.facedown
     if not NEIGHBOURS[cell] & red:
         raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
     rules = state.options.rules
-    occ = lifted.occupied()
+    if state.cache is not None:  # legal_actions ran: the targets are a few masks away
+        if not _leader_masks(state, seat, colour)[colour] >> cell & 1:
+            raise _illegal(rules.blocked_code, rules.blocked_words)
+        return
+    here = 1 << cur if cur >= 0 else 0
+    occ = state.occupied() & ~here
     if rules.needs_regions:
         touched = len(touching_kingdoms(occ, occ, cell))
     else:
-        touched = len(touching_kingdoms(occ, lifted.lmask, cell))
+        touched = len(touching_kingdoms(occ, state.lmask & ~here, cell))
     if touched >= 2:
         raise _illegal(rules.blocked_code, rules.blocked_words)
 

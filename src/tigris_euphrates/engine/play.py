@@ -86,8 +86,8 @@ from .events import (
     WarChosen,
     WonderBuilt,
 )
-from .kingdoms import touching_kingdoms
-from .legal import around_union, check, war_colours
+from .kingdoms import region_at, regions_of, with_piece, without
+from .legal import around_union, check, grown_cache, war_colours
 from .scoring import result
 from .state import HAND_SIZE, State
 from .types import Cell, Colour, Mask, Seat
@@ -105,18 +105,38 @@ def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, l
     act = to_action(action)
     check(state, act)
     s = state.copy()
+    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
     events: list[Event] = []
     _play(s, act, events)
-    s.cache = None  # nothing cached while the board was changing may survive
     return s, events
 
 
 def apply_unchecked(state: State, action: Action, events: Events = None) -> State:
     """The fast path for search and playouts: no validation. Only for legal actions."""
     s = state.copy()
+    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
     _play(s, action, events)
-    s.cache = None
     return s
+
+
+def _add_piece(s: State, cell: Cell, tile: bool) -> None:
+    """Keep the known regions and the legality cache in step with a piece (a ``tile`` or a
+    leader) just written on ``cell``: the cache is carried over when a tile grows at most
+    one kingdom (``legal.grown_cache``), else dropped."""
+    cache = s.cache
+    s.cache = None
+    if s.regions is not None:
+        s.regions = with_piece(s.regions, cell, s.occupied())
+        if tile and cache is not None:
+            s.cache = grown_cache(cache, cell, s.regions[-1])  # with_piece puts it last
+
+
+def _remove_pieces(s: State, cells: Mask) -> None:
+    """Keep the known regions in step with the pieces taken off ``cells`` (and drop the
+    legality cache)."""
+    s.cache = None
+    if s.regions is not None:
+        s.regions = without(s.regions, cells)
 
 
 def _pop(s: State) -> None:
@@ -203,8 +223,9 @@ def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason
 def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
-    ks = touching_kingdoms(s.occupied(), s.lmask, cell)
+    ks = _touched_kingdoms(s, cell)
     s.tiles[colour] |= 1 << cell
+    _add_piece(s, cell, True)
     if ev is not None:
         ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
     if len(ks) == 2:
@@ -228,9 +249,28 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         if scorer >= 0:
             _score(s, ev, scorer, colour, 1, "tile")
             building = s.buildings[colour]
-            if building >= 0 and region(s.occupied(), 1 << cell) >> building & 1:
+            if building >= 0 and region_at(s, 1 << cell) >> building & 1:
                 _score(s, ev, scorer, colour, 1, "building")
     _after_tile(s, ev, cell, colour)
+
+
+def _touched_kingdoms(s: State, cell: Cell) -> list[Mask]:
+    """The kingdoms beside the empty ``cell``, from the known regions: looked for from the
+    newest region back until every piece beside the cell is found."""
+    touching = NEIGHBOURS[cell] & s.occupied()
+    lmask = s.lmask
+    found: list[Mask] = []
+    if touching:
+        regions = regions_of(s)
+        for i in range(len(regions) - 1, -1, -1):
+            r = regions[i]
+            if r & touching:
+                touching &= ~r
+                if r & lmask:
+                    found.append(r)
+                if not touching:
+                    break
+    return found
 
 
 def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
@@ -239,12 +279,14 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     cur = s.leaders[idx]
     if cur >= 0:
         s.lmask &= ~(1 << cur)
+        _remove_pieces(s, 1 << cur)
     s.leaders[idx] = cell
     s.lmask |= 1 << cell
+    _add_piece(s, cell, False)
     if ev is not None:
         origin = CELL_NAMES[cur] if cur >= 0 else None
         ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))
-    k = region(s.occupied(), 1 << cell)
+    k = region_at(s, 1 << cell)
     for other in range(s.options.players):
         o = s.leaders[other * 4 + colour]
         if other != seat and o >= 0 and k >> o & 1:
@@ -265,6 +307,7 @@ def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
     for colour in range(4):
         if s.tiles[colour] & bit:
             s.tiles[colour] &= ~bit
+            _remove_pieces(s, bit)
             s.out_public[colour] += 1
             removed = COLOURS[colour]
     s.catastrophes |= bit
@@ -384,6 +427,7 @@ def _commit(s: State, ev: Events, n: int) -> None:
     count = removed.bit_count()
     if count:
         s.tiles[colour] &= ~removed
+        _remove_pieces(s, removed)
         s.out_public[colour] += count
         if ev is not None:
             ev.append(TilesRemoved(COLOURS[colour], tuple(_names(removed)), "war"))
@@ -443,6 +487,7 @@ def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str
     cell = s.leaders[idx]
     s.leaders[idx] = -1
     s.lmask &= ~(1 << cell)
+    _remove_pieces(s, 1 << cell)
     if ev is not None:
         ev.append(LeaderWithdrawn(seat, COLOURS[colour], CELL_NAMES[cell], reason))
 
@@ -483,9 +528,11 @@ def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     opts = s.options
     if opts.rules.monuments:
         blocks: tuple[Cell, ...] = ()
-        if any(s.monuments[m] < 0 and colour in MONUMENTS[m] for m in range(6)):
-            up = s.tiles[colour] & ~s.facedown
-            blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+        for m in range(6):
+            if s.monuments[m] < 0 and colour in MONUMENTS[m]:
+                up = s.tiles[colour] & ~s.facedown
+                blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+                break
         centres = wonder_centres(s, cell, colour) if opts.wonder else ()
         if blocks or centres:
             _push(s, MonumentOffer(s.turn, colour, blocks, centres))
@@ -555,13 +602,12 @@ def _treasure_rule(s: State, ev: Events) -> bool:
     n = s.options.players
     specials = s.options.board.specials
     while True:
-        occ = s.occupied()
         for i in range(n):
             seat = (s.turn + i) % n
             trader = s.leaders[seat * 4 + GREEN]
             if trader < 0:
                 continue
-            held = region(occ, 1 << trader) & s.treasures
+            held = region_at(s, 1 << trader) & s.treasures
             if held.bit_count() < 2:
                 continue
             candidates = held & specials or held
@@ -592,11 +638,10 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     if not after_wonder and s.wonder >= 0 and king_at_wonder(s):
         _push(s, WonderPoint(seat))
         return
-    occ = s.occupied()
     for m, top_left in enumerate(s.monuments):
         if top_left < 0:
             continue
-        kingdom = region(occ, BLOCKS[top_left])
+        kingdom = region_at(s, BLOCKS[top_left])
         for colour in MONUMENTS[m]:
             cell = s.leaders[seat * 4 + colour]
             if cell >= 0 and kingdom >> cell & 1:
@@ -610,7 +655,7 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     if s.options.rules.harvest:
         merchant = s.leaders[seat * 4 + GREEN]
         if merchant >= 0:
-            held = region(s.occupied(), 1 << merchant) & s.treasures
+            held = region_at(s, 1 << merchant) & s.treasures
             if held.bit_count() >= 2:
                 _push(s, Harvest(seat, held))
                 return

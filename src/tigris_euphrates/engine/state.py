@@ -103,6 +103,38 @@ class Options:
         }
 
 
+#: The fields of a ``State`` (its slots); ``State.__eq__`` compares them.
+FIELDS = (
+    "actions_left",
+    "bag",
+    "bag_pos",
+    "buildings",
+    "cache",
+    "catastrophes",
+    "cats",
+    "dynasties",
+    "end",
+    "facedown",
+    "hands",
+    "leaders",
+    "lmask",
+    "monuments",
+    "options",
+    "out_public",
+    "over",
+    "pending",
+    "ply",
+    "regions",
+    "scores",
+    "swapped",
+    "tiles",
+    "treasures",
+    "turn",
+    "union",
+    "wonder",
+)
+
+
 class State:
     """Everything about a game at one moment. Treat as immutable outside the engine.
 
@@ -113,34 +145,7 @@ class State:
     ``swapped_of``, and fills hands with ``add_to_hand``, ``add_swapped`` and ``clear_hand``.
     """
 
-    __slots__ = (
-        "actions_left",
-        "bag",
-        "bag_pos",
-        "buildings",
-        "cache",
-        "catastrophes",
-        "cats",
-        "dynasties",
-        "end",
-        "facedown",
-        "hands",
-        "leaders",
-        "lmask",
-        "monuments",
-        "options",
-        "out_public",
-        "over",
-        "pending",
-        "ply",
-        "scores",
-        "swapped",
-        "tiles",
-        "treasures",
-        "turn",
-        "union",
-        "wonder",
-    )
+    __slots__ = FIELDS
 
     options: Options
     tiles: list[Mask]
@@ -171,7 +176,10 @@ class State:
     end: str | None
     ply: int
     dynasties: tuple[str, ...]
-    cache: tuple[Mask, Mask, list[Mask]] | None  # kingdom touch masks + kingdoms, filled lazily
+    #: The regions of the board (``kingdoms.regions_of``), None until first needed.
+    regions: tuple[Mask, ...] | None
+    #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+, 4.
+    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
@@ -201,6 +209,7 @@ class State:
         s.end = self.end
         s.ply = self.ply
         s.dynasties = self.dynasties
+        s.regions = self.regions
         s.cache = None
         return s
 
@@ -279,8 +288,8 @@ class State:
             return NotImplemented
         if self.bag[self.bag_pos :] != other.bag[other.bag_pos :]:
             return False
-        skip = ("cache", "bag", "bag_pos")
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__ if k not in skip)
+        skip = ("cache", "regions", "bag", "bag_pos")
+        return all(getattr(self, k) == getattr(other, k) for k in FIELDS if k not in skip)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -333,6 +342,7 @@ def blank_state(options: Options) -> State:
     s.end = None
     s.ply = 0
     s.dynasties = DYNASTIES[:n]
+    s.regions = None
     s.cache = None
     return s
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import BLACK, NEIGHBOURS, region
+from .board import BLACK, NEIGHBOURS
+from .kingdoms import region_at
 from .types import Cell, Colour, Mask
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def king_at_wonder(state: State) -> bool:
     king = state.leaders[state.turn * 4 + BLACK]
     if king < 0:
         return False
-    return bool(region(state.occupied(), 1 << state.wonder) >> king & 1)
+    return bool(region_at(state, 1 << state.wonder) >> king & 1)
 
 
 def _cells(mask: Mask) -> list[Cell]:

@@ -1,0 +1,104 @@
+"""The compiled core and the pure-Python engine give the same games, step by step.
+
+The same seeded random games are played here (on the compiled core when it is built) and in a
+child interpreter with ``TNE_PURE_PYTHON=1`` (the ``.py`` sources): at every step the legal
+actions, the action drawn, the events and the position after it must be equal, on the public
+API and on the fast path (``sample_legal`` + ``apply_unchecked``), for every variant.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import tigris_euphrates.engine as engine
+from tigris_euphrates.engine import (
+    apply,
+    apply_unchecked,
+    legal_actions,
+    new_game,
+    sample_legal,
+    to_position,
+)
+
+#: One option set per game, round robin: every variant, 2–4 players, both boards.
+OPTIONS: list[dict[str, Any]] = [
+    {"players": 2},
+    {"players": 3, "board": "advanced"},
+    {"players": 4},
+    {"players": 2, "english_variant": True, "open_scoring": True},
+    {"players": 2, "wonder": True, "buildings": True},
+    {"players": 3, "wonder": True},
+    {"players": 2, "ruleset": "galaxy"},
+    {"players": 4, "ruleset": "galaxy", "board": "advanced"},
+]
+GAMES = 16
+
+
+def trace(game: int) -> list[Any]:
+    """Every step of seeded game ``game``: public API steps, then the fast path's actions
+    and final position."""
+    options = OPTIONS[game % len(OPTIONS)]
+    steps: list[Any] = []
+    rng = random.Random(game)
+    state = new_game(options, 1000 + game)
+    while not state.over:
+        legal = [str(a) for a in legal_actions(state)]
+        action = rng.choice(legal)
+        state, events = apply(state, action)
+        steps.append([legal, action, [e.to_dict() for e in events], to_position(state)])
+    rng = random.Random(game)
+    state = new_game(options, 2000 + game)
+    fast = []
+    while not state.over:
+        action = sample_legal(state, rng)
+        fast.append(str(action))
+        state = apply_unchecked(state, action)
+    steps.append([fast, to_position(state)])
+    return steps
+
+
+def _pure_traces() -> list[Any]:
+    """The traces of the pure-Python engine, from a child interpreter."""
+    code = (
+        "import json, sys\n"
+        "import tigris_euphrates.engine as engine\n"
+        "assert not engine.COMPILED\n"
+        "from test_compiled import GAMES, trace\n"
+        "json.dump([trace(g) for g in range(GAMES)], sys.stdout)\n"
+    )
+    env = {**os.environ, "TNE_PURE_PYTHON": "1"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    out: list[Any] = json.loads(done.stdout)
+    return out
+
+
+def test_the_compiled_core_plays_the_games_of_the_pure_engine() -> None:
+    if not engine.COMPILED:
+        pytest.skip("the compiled core is not built (pure-Python install): nothing to compare")
+    pure = _pure_traces()
+    for game in range(GAMES):
+        # Through JSON like the child's, so tuples and lists compare alike.
+        mine = json.loads(json.dumps(trace(game)))
+        theirs = pure[game]
+        assert len(mine) == len(theirs), f"game {game}: lengths differ"
+        for step, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            assert a == b, f"game {game} ({OPTIONS[game % len(OPTIONS)]}), step {step}"
+
+
+def test_the_compiled_core_runs_where_it_was_built() -> None:
+    """``make test`` sets TNE_EXPECT_COMPILED: there the build must have compiled the core
+    (a silent fall-back to pure Python would make the test above skip)."""
+    if not os.environ.get("TNE_EXPECT_COMPILED") or os.environ.get("TNE_PURE_PYTHON"):
+        pytest.skip("TNE_EXPECT_COMPILED is not set")
+    assert engine.COMPILED

@@ -60,11 +60,19 @@ def test_large_frames_get_an_error_and_huge_ones_close_the_connection(server: Li
     assert err["type"] == "error" and err["code"] == "too-large" and "bytes" in err["message"]
     c.send({"type": "ping", "t": 1})
     assert c.wait_pong(1)
-    c.ws.send("x" * 2_000_000)
+    try:
+        c.ws.send("x" * 2_000_000)
+    except OSError:
+        # the server closed the connection before the client finished sending: the same
+        # refusal, seen from a client still writing (its close frame may be lost in the reset)
+        closed_while_sending = True
+    else:
+        closed_while_sending = False
     with pytest.raises(Exception):  # noqa: B017 - closed by the server
         while True:
             c.recv(5)
-    assert c.ws.close_code == 1009
+    if not closed_while_sending:
+        assert c.ws.close_code == 1009
     c.close()
 
 

@@ -6,11 +6,43 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from serving import LiveServer
+from tigris_euphrates.server.limits import Limits
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def scripted_server(tmp: pytest.TempPathFactory, name: str) -> Iterator[LiveServer]:
+    """A live server for browser tests: seeded games of two people (positions the tests
+    know, never on a public server), and scripted seats far faster than people (no message
+    rate limit)."""
+    data = tmp.mktemp(name)
+    with LiveServer(
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(messages_per_second=10_000, message_burst=10_000),
+    ) as srv:
+        yield srv
+
+
+def chromium() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright (the tests skip when it is missing)."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium on PATH (apt-get install chromium): browser tests skipped")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 def shot(page, name: str) -> None:

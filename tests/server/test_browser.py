@@ -9,39 +9,31 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from browsing import ARGS, CHROMIUM, play_one_action, shot, wait_my_turn, wait_seq_change
+from browsing import (
+    chromium,
+    play_one_action,
+    scripted_server,
+    shot,
+    wait_my_turn,
+    wait_seq_change,
+)
 from serving import LiveServer
-from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    data = tmp_path_factory.mktemp("browser")
-    # seeded games of two people: positions the tests know (never on a public server); the
-    # scripted seats move far faster than people: no message rate limit
-    with LiveServer(
-        data_dir=data,
-        database_url=f"sqlite:///{data}/t.sqlite3",
-        client_seeds=True,
-        limits=Limits(messages_per_second=10_000, message_burst=10_000),
-    ) as srv:
-        yield srv
+    yield from scripted_server(tmp_path_factory, "browser")
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if CHROMIUM is None:
-        pytest.skip("no chromium on PATH (apt-get install chromium): browser tests skipped")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def browser() -> Iterator[Any]:
+    yield from chromium()
 
 
 def test_play_a_whole_game_against_a_bot_from_the_lobby(server: LiveServer, browser) -> None:

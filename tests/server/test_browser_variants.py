@@ -18,9 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from browsing import ARGS, CHROMIUM, play_one_action, shot, wait_my_turn
+from browsing import chromium, play_one_action, scripted_server, shot, wait_my_turn
 from serving import LiveServer, SeatClient
-from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
 
@@ -37,27 +36,12 @@ Moment = Callable[[dict[str, Any], list[str]], bool]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    data = tmp_path_factory.mktemp("variants")
-    # seeded games of two people (positions the tests know, never on a public server), and
-    # scripted seats faster than people: no message rate limit
-    with LiveServer(
-        data_dir=data,
-        database_url=f"sqlite:///{data}/t.sqlite3",
-        client_seeds=True,
-        limits=Limits(messages_per_second=10_000, message_burst=10_000),
-    ) as srv:
-        yield srv
+    yield from scripted_server(tmp_path_factory, "variants")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("no chromium on PATH (apt-get install chromium): browser tests skipped")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 def page_text(page: Any) -> str:

@@ -202,15 +202,7 @@ def _read_buildings(s: State, data: Any) -> None:
         cell = _cell(where)
         if not (s.tiles[colour] & ~s.facedown) >> cell & 1:
             raise _bad(f"the {name} building must stand on a face-up {name} tile")
-        s.buildings = _with(s.buildings, colour, cell)
-
-
-def _with(
-    row: tuple[Cell, Cell, Cell, Cell], colour: Colour, cell: Cell
-) -> tuple[Cell, Cell, Cell, Cell]:
-    out = list(row)
-    out[colour] = cell
-    return out[0], out[1], out[2], out[3]
+        s.move_building(colour, cell)
 
 
 def _read_out(s: State, out: Any) -> None:

@@ -565,23 +565,14 @@ def _return_buildings(s: State, ev: Events, cells: Mask, reason: str) -> None:
     """Buildings standing on ``cells`` (now face down) go back off the board."""
     for colour, at in enumerate(s.buildings):
         if at >= 0 and cells >> at & 1:
-            s.buildings = _with(s.buildings, colour, -1)
+            s.move_building(colour, -1)
             if ev is not None:
                 ev.append(BuildingReturned(COLOURS[colour], CELL_NAMES[at], reason))
 
 
-def _with(
-    row: tuple[Cell, Cell, Cell, Cell], colour: Colour, cell: Cell
-) -> tuple[Cell, Cell, Cell, Cell]:
-    """``row`` with ``colour``'s entry replaced by ``cell``."""
-    out = list(row)
-    out[colour] = cell
-    return out[0], out[1], out[2], out[3]
-
-
 def _place_building(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     origin = s.buildings[colour]
-    s.buildings = _with(s.buildings, colour, cell)
+    s.move_building(colour, cell)
     if ev is not None:
         before = CELL_NAMES[origin] if origin >= 0 else None
         ev.append(BuildingPlaced(s.turn, COLOURS[colour], CELL_NAMES[cell], before))

@@ -273,6 +273,13 @@ class State:
         """Count ``n`` more ``colour`` tiles as swapped out by ``seat``."""
         self.swapped[seat * 4 + colour] += n
 
+    def move_building(self, colour: Colour, cell: Cell) -> None:
+        """Put building ``colour`` on ``cell`` (-1: off the board). ``buildings`` is a tuple
+        shared between copies, so it is replaced, never changed in place."""
+        row = list(self.buildings)
+        row[colour] = cell
+        self.buildings = (row[0], row[1], row[2], row[3])
+
     def clear_hand(self, seat: Seat) -> None:
         """Empty ``seat``'s hand."""
         i = seat * 4

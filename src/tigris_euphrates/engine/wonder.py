@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import BLACK, NEIGHBOURS
+from .board import BLACK, NEIGHBOURS, cells_of
 from .kingdoms import region_at
 from .types import Cell, Colour, Mask
 
@@ -31,7 +31,7 @@ def wonder_centres(state: State, cell: Cell, colour: Colour) -> tuple[Cell, ...]
         return ()
     up = state.tiles[colour] & ~state.facedown
     out = []
-    for centre in sorted((cell, *_cells(NEIGHBOURS[cell]))):
+    for centre in sorted((cell, *cells_of(NEIGHBOURS[cell]))):
         plus = plus_of(centre)
         if plus and up & plus == plus:
             out.append(centre)
@@ -46,12 +46,3 @@ def king_at_wonder(state: State) -> bool:
     if king < 0:
         return False
     return bool(region_at(state, 1 << state.wonder) >> king & 1)
-
-
-def _cells(mask: Mask) -> list[Cell]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

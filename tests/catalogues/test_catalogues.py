@@ -15,7 +15,7 @@ from tigris_euphrates import catalogues
 from tigris_euphrates.catalogues import action_text, catalogue, event_text, render, text
 from tigris_euphrates.engine import EVENTS
 
-APP_JS = Path(catalogues.__file__).parents[1] / "server" / "static" / "app.js"
+PAGE_JS = Path(catalogues.__file__).parents[1] / "server" / "static" / "js"
 BASE = catalogue("en", "classic")
 GALAXY = catalogue("en", "galaxy")
 PLACEHOLDER = re.compile(r"\{(@?)([A-Za-z_]+)(?::([A-Za-z_]+))?\}")
@@ -105,8 +105,8 @@ def test_every_event_the_log_shows_is_an_engine_event() -> None:
 
 
 def test_the_page_asks_only_for_keys_of_the_base_catalogue() -> None:
-    """app.js reads interface texts with tx("key") and terms with term("kind", ...)."""
-    js = APP_JS.read_text()
+    """The page's modules read interface texts with tx("key") and terms with term("kind", ...)."""
+    js = "\n".join(p.read_text() for p in sorted(PAGE_JS.glob("*.js")))
     ui_keys = set(re.findall(r'\btx\("([a-z_]+)"', js))
     ui_keys |= set(re.findall(r'"(support_revolt|support_war|your_decision|your_turn)"', js))
     assert ui_keys and ui_keys <= set(BASE["ui"]), ui_keys - set(BASE["ui"])

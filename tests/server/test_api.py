@@ -40,8 +40,8 @@ def test_lobby_meta_and_page(server: LiveServer) -> None:
     meta = httpx.get(f"{server.url}/api/meta").json()
     assert "random" in meta["bot_levels"] and meta["default_level"] in meta["bot_levels"]
     page = httpx.get(f"{server.url}/")
-    assert page.status_code == 200 and "app.js" in page.text
-    assert httpx.get(f"{server.url}/static/app.js").status_code == 200
+    assert page.status_code == 200 and "js/main.js" in page.text
+    assert httpx.get(f"{server.url}/static/js/main.js").status_code == 200
     g = create(server, HUMANS)
     assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
     assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()["games"]]

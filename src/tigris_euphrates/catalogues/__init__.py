@@ -13,7 +13,7 @@ and by ``display`` (``tne show``).
 Templates: ``{field}`` is a field's value, ``{TERM:field}`` the term ``TERM`` of the field's
 value (``{tiles:colour}`` → "temples" or "scientists"), ``{name:field}`` the name of the seat
 in the field (the caller supplies names) and ``{@word}`` a word of the catalogue. The page's
-``app.js`` implements the same few rules.
+The page (``server/static/js/words.js``) implements the same few rules.
 """
 
 from __future__ import annotations

@@ -1,0 +1,42 @@
+// DOM helpers, the REST client and the browser's per-game storage.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const app = $("#app");
+
+export function h(tag, attrs = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined && kid !== false)
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  return el;
+}
+export function svg(tag, attrs = {}, text) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+let toastTimer = 0;
+export function toast(msg) {
+  const t = $("#toast"); t.textContent = msg; t.hidden = false;
+  clearTimeout(toastTimer); toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+export async function api(path, body) {
+  const r = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.message || data.detail || r.statusText);
+  return data;
+}
+export const store = {
+  get(id) { try { return JSON.parse(localStorage.getItem("tne:" + id)) || {}; } catch { return {}; } },
+  set(id, v) { localStorage.setItem("tne:" + id, JSON.stringify(v)); },
+  games() { return Object.keys(localStorage).filter(k => k.startsWith("tne:")).map(k => k.slice(4)); },
+};
+// Catalogue templates (the Python module tigris_euphrates.catalogues has the same rules):
+// {field} a value, {TERM:field} the term of the field's value, {name:field} a seat's name,

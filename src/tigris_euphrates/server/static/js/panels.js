@@ -1,0 +1,162 @@
+// The side panels of the game page. `ctx` is the page: { id, ui, act(action), send(conn, msg), render() }.
+import { api, h, store, toast } from "./dom.js";
+import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
+import { actionText, eventText, scoreOf, seatName } from "./text.js";
+
+export function optionsCard(v) {
+  const o = v.options || {};
+  return h("div", { class: "card options", id: "options" }, h("b", {}, CAT.title), " · ", `${o.players} players`,
+    h("div", { class: "chips" }, optionChips(o).map(t => h("span", { class: "chip option" }, t))));
+}
+export function toggles(ctx) {
+  return h("div", { class: "card toggles" }, toggle(ctx, word("kingdoms").replace(/^./, x => x.toUpperCase()), "kingdoms"),
+    toggle(ctx, "Leader strengths", "strengths"), toggle(ctx, "Coordinates", "coords"));
+}
+export function lastConflict(log, seats) {
+  // the result of a conflict stays on screen until two more actions have been played
+  for (const e of log.slice(-3).reverse()) for (const ev of e.events) if (ev.type === "conflict_resolved")
+    return h("div", { class: "card", id: "conflict-result" }, h("h3", {}, tx("conflict_result_title", ev)),
+      h("div", { class: "vs" }, h("div", {}, h("b", {}, seatName(seats, ev.winner)), h("div", { class: "big" }, ev.winner === ev.loser ? "" : (ev.kind && ev.attacker_total !== undefined ? Math.max(ev.attacker_total, ev.defender_total) : ""))),
+        h("div", {}, "beats"), h("div", {}, h("b", {}, seatName(seats, ev.loser)), h("div", { class: "big" }, Math.min(ev.attacker_total, ev.defender_total)))),
+      h("p", { class: "muted" }, tx("conflict_result_text", { attacker: ev.attacker_total, defender: ev.defender_total, loser: seatName(seats, ev.loser), colour: ev.colour })));
+  return null;
+}
+export function toggle(ctx, label, key) {
+  return h("label", {}, h("input", { type: "checkbox", checked: ctx.ui[key], onchange: e => { ctx.ui[key] = e.target.checked; ctx.render(); } }), " " + label);
+}
+export function decisionPanel(ctx, v, seats, legal) {
+  const p = v.pending, box = h("div", { class: "card decision", id: "decision", "data-stage": p.stage });
+  if (p.conflict) {
+    const k = p.conflict;
+    box.append(h("h3", {}, tx("conflict_title", k)),
+      h("div", { class: "vs" },
+        h("div", {}, h("div", {}, "Attacker"), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
+          h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "…" : "+" + k.attacker_commit))),
+        h("div", { class: "big" }, "vs"),
+        h("div", {}, h("div", {}, "Defender"), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
+          h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "waits" : "…")))),
+      h("p", { class: "muted" }, tx(k.kind === "revolt" ? "support_revolt" : "support_war", k)));
+  } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")));
+  else if (p.stage === "monument" && p.monument.centres) box.append(h("h3", {}, tx("wonder_offer")), h("p", { class: "muted" }, tx("wonder_text", p.monument)));
+  else if (p.stage === "monument") box.append(h("h3", {}, tx("monument_offer")), h("p", { class: "muted" }, tx("monument_text", p.monument)));
+  else if (p.stage === "treasure") box.append(h("h3", {}, tx("treasure_pick")));
+  else if (p.stage === "building") box.append(h("h3", {}, tx("building_offer", p.building)), h("p", { class: "muted" }, tx("building_text", p.building)));
+  else if (p.stage === "wonder_point") box.append(h("h3", {}, tx("wonder_point")), h("p", { class: "muted" }, tx("wonder_point_text")));
+  else if (p.stage === "harvest") box.append(h("h3", {}, tx("harvest")), h("p", { class: "muted" }, tx("harvest_text")));
+  const buttons = legal.filter(a => /^(commit|war|decline|monument|wonder|point)/.test(a));
+  if (buttons.length) box.append(h("div", { class: "actions" }, buttons.map(a => {
+    const w = a.split(" "), colour = w[0] === "point" ? w[1] : null;
+    return h("button", { "data-action": a, class: colour ? "c-" + colour + " point" : "", onclick: () => ctx.act(a) }, label(a));
+  })));
+  else if (!legal.length) box.append(h("p", { class: "muted" }, tx("waiting_for", { name: seatName(seats, v.to_act) })));
+  return box;
+}
+export function label(a) {
+  const w = a.split(" ");
+  if (w[0] === "commit") return tx("label_commit", { n: w[1] });
+  if (w[0] === "war") return tx("label_war", { colour: w[1] });
+  if (w[0] === "monument") return tx("label_monument", { monument: w[1], cell: w[2] });
+  if (w[0] === "wonder") return tx("label_wonder", { cell: w[1] });
+  if (w[0] === "point") return tx("label_point", { colour: w[1] });
+  if (w[0] === "building") return tx("label_building", { colour: w[1], cell: w[2] });
+  if (w[0] === "decline") return tx("label_decline");
+  if (w[0] === "withdraw") return tx("label_withdraw", { colour: w[1] });
+  if (w[0] === "pass") return tx("label_pass");
+  return a;
+}
+export function handPanel(ctx, v, legal, me, canUndo, c) {
+  const ui = ctx.ui, render = ctx.render, act = ctx.act;
+  const p = v.players[me], hand = p.hand || {};
+  const swapLegal = legal.filter(a => a.startsWith("swap "));
+  const tiles = [], sym = dynSymbol(p.dynasty);
+  for (const col of COLOURS) for (let i = 0; i < (hand[col] || 0); i++) {
+    const selected = ui.swap ? i < (ui.swap[col] || 0) : ui.sel && ui.sel.kind === "tile" && ui.sel.colour === col;
+    tiles.push(h("button", { class: "hand-tile c-" + col + (selected ? " sel" : ""), "data-colour": col, title: term("tile", col),
+      onclick: () => {
+        if (ui.swap) { ui.swap[col] = ((ui.swap[col] || 0) + 1) % ((hand[col] || 0) + 1); }
+        else ui.sel = ui.sel && ui.sel.kind === "tile" && ui.sel.colour === col ? null : { kind: "tile", colour: col };
+        render();
+      } }, tileIcon(col)));
+  }
+  const leaders = p.leaders_off_board.map(col => h("button", { class: "leader-chip c-" + col + (ui.sel && ui.sel.kind === "leader" && ui.sel.colour === col ? " sel" : ""),
+    "data-leader": col, title: term("leader", col), onclick: () => { ui.sel = { kind: "leader", colour: col }; ui.swap = null; render(); } }, sym));
+  const onBoard = v.leaders.filter(l => l.seat === me).map(l => h("button", { class: "leader-chip c-" + l.colour + (ui.sel && ui.sel.kind === "leader" && ui.sel.colour === l.colour ? " sel" : ""),
+    "data-leader": l.colour, title: `${term("leader", l.colour)} (${l.cell})`, onclick: () => { ui.sel = { kind: "leader", colour: l.colour }; ui.swap = null; render(); } }, sym));
+  const buttons = [];
+  if (legal.some(a => a.startsWith("catastrophe"))) buttons.push(h("button", { id: "catastrophe", class: ui.sel && ui.sel.kind === "catastrophe" ? "sel" : "",
+    onclick: () => { ui.sel = { kind: "catastrophe" }; ui.swap = null; render(); } }, tx("catastrophe_button", { n: p.catastrophes })));
+  if (swapLegal.length) {
+    if (!ui.swap) buttons.push(h("button", { id: "swap", onclick: () => { ui.swap = {}; ui.sel = null; render(); } }, tx("swap_button")));
+    else {
+      const parts = COLOURS.filter(col => ui.swap[col]).map(col => `${col}=${ui.swap[col]}`);
+      const a = "swap " + parts.join(",");
+      const what = parts.length ? tileCounts(ui.swap) : tx("swap_none");
+      buttons.push(h("button", { id: "swapgo", class: "primary", disabled: !swapLegal.includes(a), onclick: () => act(a) }, tx("swap_go", { what })),
+        h("button", { onclick: () => { ui.swap = null; render(); } }, "Cancel"));
+    }
+  }
+  for (const a of legal.filter(a => a.startsWith("withdraw") || a === "pass"))
+    buttons.push(h("button", { "data-action": a, onclick: () => act(a) }, label(a)));
+  if (canUndo) buttons.push(h("button", { id: "undo", onclick: () => ctx.send(c, { type: "undo", seq: c.msg.seq }) }, "Undo"));
+  const hint = !legal.length ? tx("not_your_turn") : ui.swap ? tx("swap_hint")
+    : ui.sel ? tx("hint_selected") : (v.pending ? "" : tx("hint_idle"));
+  return h("div", { class: "card" + (legal.length ? " decision" : ""), id: "hand" }, h("h3", {}, tx("hand_title", { name: seatName(c.msg.seats, me), symbol: sym })),
+    h("div", { class: "hand" }, tiles), h("div", { class: "chips" }, leaders.length ? tx("leaders_to_place") : "", leaders),
+    onBoard.length ? h("div", { class: "chips" }, tx("move"), onBoard) : null,
+    h("div", { class: "actions" }, buttons), h("div", { class: "muted" }, hint));
+}
+export function scoreChips(score) {
+  return h("div", { class: "chips score" }, COLOURS.map(col => h("span", { class: "chip c-" + col, title: term("points", col), "data-points": col },
+    score[col] + " " + term("point", col))), h("span", { class: "chip c-treasure", title: word("treasures") }, tx("treasure_symbol") + score.treasure));
+}
+export function playerPanel(ctx, v, p, seats, me, c) {
+  const id = ctx.id;
+  const s = seats[p.seat], sym = dynSymbol(p.dynasty);
+  const rows = [h("div", { class: "top" }, h("span", {}, h("span", { class: "dot" + (s.online ? " on" : "") }),
+    h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " (you)" : "")),
+    h("span", {}, p.score ? tx("score", { n: scoreOf(p.score) }) : tx("score_hidden")))];
+  rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? ` · bot ${s.level}` : "")));
+  if (p.score) rows.push(scoreChips(p.score));
+  if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
+    COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));
+  if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, tx("off_board"), p.leaders_off_board.map(col => h("span", { class: "chip c-" + col, title: term("leader", col) }, sym))));
+  // a seat goes to a bot by its own player, or by the game's creator while its player is away
+  const creator = store.get(id).creator;
+  const token = p.seat === me ? c.token : (!s.online ? creator : null);
+  if (s.kind === "human" && !v.over && token)
+    rows.push(h("button", { class: "tobot", onclick: async () => {
+      if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
+      try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
+    } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
+  if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
+    rows.push(h("button", { class: "tohuman", onclick: async () => {
+      try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
+    } }, "Take my seat back"));
+  return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
+}
+export function invitePanel(ctx) {
+  const inv = store.get(ctx.id).invites; if (!inv) return null;
+  return h("details", { class: "card invite" }, h("summary", {}, "Invite links"),
+    Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? "Spectators" : "Seat " + (+k + 1), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
+}
+export function logBox(log, seats) {
+  return h("div", { id: "log" }, log.map(e => {
+    const said = actionText(e.action), extra = e.events.map(ev => eventText(ev, seats)).filter(t => t && !t.endsWith(said));
+    return h("div", {}, h("b", {}, seatName(seats, e.seat) + ": "), h("span", { title: e.action }, said),
+      extra.length ? h("span", { class: "muted" }, " — " + extra.join("; ")) : null);
+  }));
+}
+export function endScreen(ctx, v, seats) {
+  const id = ctx.id;
+  const res = v.result || {};
+  const rows = (res.ranking || []).flatMap((r, place) => (Array.isArray(r) ? r : [r]).map(seat => h("tr", {},
+    h("td", {}, place + 1), h("td", {}, seatName(seats, seat)), h("td", {}, (res.scores[seat] || []).join(" · ")))));
+  return h("div", { class: "overlay", id: "endscreen" }, h("div", { class: "card" }, h("h2", {}, tx("game_over")),
+    h("p", {}, tx("end_text", { end: res.end })),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("end_column")))), h("tbody", {}, rows)),
+    h("div", { class: "players" }, v.players.map(p => h("div", { class: "player", "data-seat": p.seat },
+      h("b", {}, dynSymbol(p.dynasty) + " " + seatName(seats, p.seat)), p.score ? scoreChips(p.score) : null))),
+    h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, "Download record")),
+      h("a", { href: "/replay/" + id }, h("button", {}, "Replay")), h("a", { href: "/" }, h("button", { class: "primary" }, "New game")),
+      h("button", { onclick: e => e.target.closest(".overlay").remove() }, "See the board"))));
+}

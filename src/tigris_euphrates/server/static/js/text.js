@@ -1,0 +1,33 @@
+// Scores, names and the log's words: events and actions in the catalogue's language.
+import { CAT, COLOURS, fill, tileCounts } from "./words.js";
+
+export function scoreOf(score) {
+  if (!score) return null;
+  const v = COLOURS.map(c => score[c]).sort((a, b) => a - b);
+  let t = score.treasure; // treasures count as any colour: raise the lowest first
+  while (t-- > 0) { v[0]++; v.sort((a, b) => a - b); }
+  return v[0];
+}
+export function seatName(seats, i) { return seats && seats[i] ? seats[i].name : "Player " + (i + 1); }
+export function eventText(ev, seats) {
+  const tpl = (CAT.events || {})[ev.type];
+  if (!tpl) return null;
+  const f = { ...ev };
+  if (ev.type === "tiles_drawn") { if (!ev.tiles) return null; f.tiles = tileCounts(ev.tiles); }
+  if (ev.type === "tiles_removed") f.count = (ev.cells || []).length;
+  return fill(tpl, f, i => seatName(seats, i));
+}
+export function actionText(a) {
+  // an action (notation, or another seat's swap as "swap N tiles") in the catalogue's words
+  const w = a.split(" "), f = {};
+  let kind = w[0];
+  if (kind === "swap" && /^\d+$/.test(w[1] || "")) { kind = "swap_count"; f.count = w[1]; }
+  else if (kind === "swap" && w[1]) f.tiles = tileCounts(Object.fromEntries(w[1].split(",").map(p => { const [c, n] = p.split("="); return [c, +n]; })));
+  else if (["tile", "leader", "building"].includes(kind)) { f.colour = w[1]; f.cell = w[2]; }
+  else if (["catastrophe", "treasure", "wonder"].includes(kind)) f.cell = w[1];
+  else if (["withdraw", "war", "point"].includes(kind)) f.colour = w[1];
+  else if (kind === "commit") f.n = w[1];
+  else if (kind === "monument") { f.monument = w[1]; f.cell = w[2]; }
+  const tpl = (CAT.actions || {})[kind];
+  return tpl ? fill(tpl, f) : a;
+}

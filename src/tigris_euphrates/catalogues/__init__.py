@@ -12,8 +12,8 @@ and by ``display`` (``tne show``).
 
 Templates: ``{field}`` is a field's value, ``{TERM:field}`` the term ``TERM`` of the field's
 value (``{tiles:colour}`` → "temples" or "scientists"), ``{name:field}`` the name of the seat
-in the field (the caller supplies names) and ``{@word}`` a word of the catalogue. The page's
-The page (``server/static/js/words.js``) implements the same few rules.
+in the field (the caller supplies names) and ``{@word}`` a word of the catalogue. The
+page's ``server/static/js/words.js`` implements the same few rules.
 """
 
 from __future__ import annotations

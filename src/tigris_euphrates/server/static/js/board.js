@@ -113,7 +113,7 @@ export function drawBoard(view, opts) {
       const role = l.seat === conflict.attacker ? "attacker" : "defender";
       const m = svg("g", { class: "combatant", "data-role": role, "data-at": l.cell });
       m.append(svg("circle", { cx: x, cy: y, r: 19, fill: "none", stroke: role === "attacker" ? "#e65100" : "#0277bd", "stroke-width": 3, "stroke-dasharray": "5 3" }));
-      m.append(svg("text", { x: x - 18, y: y - 10, class: "role" }, role === "attacker" ? "⚔" : "🛡"));
+      m.append(svg("text", { x: x - 19, y: y - 9, class: "role", fill: role === "attacker" ? "#e65100" : "#0277bd" }, tx(role).charAt(0).toUpperCase()));
       m.append(svg("title", {}, tx(role)));
       root.append(m);
     }

@@ -172,7 +172,8 @@ export async function gamePage(id, replayMode) {
       supplyCard(v),
       toggles(ctx),
       list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null);
-    const cur = $("#log .entry.current"); if (cur) cur.scrollIntoView({ block: "nearest" });
+    const lb = $("#log"), cur = $("#log .entry.current");
+    if (lb && cur) lb.scrollTop = cur.offsetTop - lb.clientHeight / 2;
   }
   document.addEventListener("keydown", e => {
     if (e.key === "Escape") { ui.sel = null; ui.swap = null; render(); }

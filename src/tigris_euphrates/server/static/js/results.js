@@ -21,17 +21,17 @@ export function statsTable(stats, seats, options, me) {
   if (!stats) return null;
   const rows = stats.seats, sum = (r, keys) => keys.reduce((t, k) => t + (r.points[k] || 0), 0);
   const figures = [
-    ["tiles", r => sum(r, ["tile", "building"])],
-    ["conflicts", r => sum(r, ["revolt", "war"])],
-    ...(options && options.ruleset === "galaxy" ? [] : [["monuments", r => sum(r, ["monument", "wonder"])]]),
-    ["treasures", r => sum(r, ["treasure", "harvest"])],
-    ["revolts", r => `${r.revolts.won} / ${r.revolts.lost}`],
-    ["wars", r => `${r.wars.won} / ${r.wars.lost}`],
-    ["catastrophes", r => r.catastrophes],
+    ["tiles", tx("stats_tiles"), r => sum(r, ["tile", "building"])],
+    ["conflicts", tx("stats_conflicts"), r => sum(r, ["revolt", "war"])],
+    ...(options && options.ruleset === "galaxy" ? [] : [["monuments", tx("stats_monuments"), r => sum(r, ["monument", "wonder"])]]),
+    ["treasures", tx("stats_treasures"), r => sum(r, ["treasure", "harvest"])],
+    ["revolts", tx("stats_revolts"), r => `${r.revolts.won} / ${r.revolts.lost}`],
+    ["wars", tx("stats_wars"), r => `${r.wars.won} / ${r.wars.lost}`],
+    ["catastrophes", tx("stats_catastrophes"), r => r.catastrophes],
   ];
   return h("table", { id: "stats" }, h("caption", {}, tx("stats_title")),
     h("thead", {}, h("tr", {}, h("th", {}, ""), rows.map(r => h("th", { "data-seat": r.seat }, seatName(seats, r.seat) + (r.seat === me ? " " + tx("you_mark") : ""))))),
-    h("tbody", {}, figures.map(([key, f]) => h("tr", { "data-figure": key }, h("th", {}, tx("stats_" + key)), rows.map(r => h("td", { "data-seat": r.seat }, f(r)))))));
+    h("tbody", {}, figures.map(([key, label, f]) => h("tr", { "data-figure": key }, h("th", {}, label), rows.map(r => h("td", { "data-seat": r.seat }, f(r)))))));
 }
 export function endScreen(ctx, v, seats, stats, me, onClose) {
   const id = ctx.id, res = v.result || {};

@@ -117,7 +117,8 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
         assert chips == ["standard board", "hidden scoring"]
     # 4: hand tiles differ by symbol, not only colour; leaders are named
     glyphs = ann.locator(".hand-tile").evaluate_all(
-        "els => els.map(e => [e.dataset.colour, e.title, e.querySelector('svg path').getAttribute('d')])"
+        "els => els.map(e => [e.dataset.colour, e.title,"
+        " e.querySelector('svg path').getAttribute('d')])"
     )
     by_colour = {colour: (title, d) for colour, title, d in glyphs}
     assert len(by_colour) >= 2 and len({d for _, d in by_colour.values()}) == len(by_colour)
@@ -171,10 +172,35 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
     assert entry == "Bob swaps 2 tiles"
     assert "draws" not in ann.locator("#log").inner_text()
     assert bob.locator("#log .entry").last.inner_text().startswith("Bob swaps ")
+    bob.set_viewport_size({"width": 1280, "height": 1250})
+    bob.locator(".toggles input[type=checkbox]").nth(1).check()  # strengths on
+    bob.locator(".toggles input[type=checkbox]").nth(2).check()  # coordinates on
+    assert "Ann places a temple at " in bob.locator("#log").inner_text()
+    bob.evaluate("() => window.scrollTo(0, 0)")
     shot(bob, "table-log")
     assert not ann.errors and not bob.errors, ann.errors + bob.errors
     ann.context.close()
     bob.context.close()
+
+
+def test_hotseat_status_names_the_player(server: LiveServer, browser) -> None:
+    """Point 8 in hotseat: one screen, two players: the status line names whose turn it is."""
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("select[data-seat='1']", "here")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    first = page.locator("#hand h3").inner_text().split("— ")[1].rsplit(" ", 1)[0]
+    assert page.locator("#status").inner_text().startswith(f"{first}'s turn — 2 actions left")
+    assert "Your turn" not in page.locator("#status").inner_text()
+    for _ in range(2):
+        act(page, "[data-action='pass']")
+    page.click("#ready")
+    second = page.locator("#hand h3").inner_text().split("— ")[1].rsplit(" ", 1)[0]
+    assert second != first
+    assert page.locator("#status").inner_text().startswith(f"{second}'s turn — 2 actions left")
+    page.close()
 
 
 def find_war_choice() -> tuple[int, list[str], list[int]]:

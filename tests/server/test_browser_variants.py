@@ -66,7 +66,11 @@ def page_text(page: Any) -> str:
             {"#buildings": True, "#open": True, "#board": "advanced"},
             ["advanced board", "open scoring", "civilization buildings"],
         ),
-        ("galaxy", {"#ruleset": "galaxy"}, ["galaxy (in space)", "standard board", "hidden scoring"]),
+        (
+            "galaxy",
+            {"#ruleset": "galaxy"},
+            ["galaxy (in space)", "standard board", "hidden scoring"],
+        ),
     ],
 )
 def test_a_whole_game_of_each_variant_from_the_lobby(

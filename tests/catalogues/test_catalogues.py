@@ -288,12 +288,15 @@ def test_the_translated_galaxy_reads_as_the_space_game(language: str) -> None:
 def test_translated_log_and_texts() -> None:
     names = ["Anna", "Ben"].__getitem__
     de, fr = catalogue("de", "classic"), catalogue("fr", "classic")
-    assert render(de, de["log"]["tile_placed"], {"seat": 0, "colour": "black", "at": ""}, names) == (
-        "Anna legt eine Siedlung"
-    )
-    assert render(fr, fr["log"]["leader_placed"], {"seat": 1, "colour": "black", "at": ""}, names) == (
-        "Ben place le roi"
-    )
+    assert render(
+        de, de["log"]["tile_placed"], {"seat": 0, "colour": "black", "at": ""}, names
+    ) == ("Anna legt eine Siedlung")
+    assert render(
+        fr, fr["log"]["leader_placed"], {"seat": 1, "colour": "black", "at": ""}, names
+    ) == ("Ben place le roi")
     assert action_text(de, "tile blue e4") == "Bauernhof auf e4"
     assert action_text(fr, "swap red=2,black=1") == "échange 2 temples, 1 colonie"
-    assert text(catalogue("de", "galaxy"), "hand_title", name="Anna", symbol="") == "Deine Flotte — Anna "
+    assert (
+        text(catalogue("de", "galaxy"), "hand_title", name="Anna", symbol="")
+        == "Deine Flotte — Anna "
+    )

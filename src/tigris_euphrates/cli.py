@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from . import catalogues
 from .ai import make_bot, split_specs
 from .display import game_panel
 from .engine import (
@@ -176,8 +177,14 @@ def show(
         int | None, typer.Option(help="after this many actions (default: the end)")
     ] = None,
     seat: Annotated[int | None, typer.Option(help="draw the view of this seat")] = None,
+    language: Annotated[
+        str, typer.Option(help=f"the words' language: {', '.join(catalogues.languages())}")
+    ] = catalogues.BASE_LANGUAGE,
 ) -> None:
     """Draw the board of a game record at any point."""
+    if language not in catalogues.languages():
+        console.print(f"[red]no language {language!r}: {', '.join(catalogues.languages())}[/red]")
+        raise typer.Exit(2)
     data = json.loads(record.read_text())
     try:
         state = replay(data, ply)
@@ -189,8 +196,13 @@ def show(
     game = player_view(state, seat) if seat is not None else to_position(state)
     if seat is None:
         game["result"] = result(state)
-    last = f"   last action: {actions[done - 1]}" if done else ""
-    console.print(game_panel(game, f"{record.name}: after {done}/{len(actions)} actions{last}"))
+    cat = catalogues.for_options(game.get("options"), language)
+    title = catalogues.text(cat, "cli_title", record=record.name, done=done, total=len(actions))
+    if done:
+        title += "   " + catalogues.text(
+            cat, "cli_last", action=catalogues.action_text(cat, actions[done - 1])
+        )
+    console.print(game_panel(game, title, language))
 
 
 @app.command()

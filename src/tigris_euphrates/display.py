@@ -32,8 +32,8 @@ def _cell_name(col: int, row: int) -> str:
     return f"{chr(97 + col)}{row + 1}"
 
 
-def _catalogue(game: dict[str, Any]) -> dict[str, Any]:
-    return catalogues.for_options(game.get("options"))
+def _catalogue(game: dict[str, Any], language: str = catalogues.BASE_LANGUAGE) -> dict[str, Any]:
+    return catalogues.for_options(game.get("options"), language)
 
 
 def _wonder_cells(centre: str | None) -> set[str]:
@@ -111,7 +111,13 @@ def players_table(game: dict[str, Any], cat: dict[str, Any] | None = None) -> Ta
     cat = cat or _catalogue(game)
     words, terms = cat["words"], cat["terms"]
     table = Table(show_edge=False, pad_edge=False)
-    for head in ("seat", words["dynasty"], words["hand"], words["catastrophes"], "leaders off"):
+    heads = (
+        catalogues.text(cat, "cli_seat"),
+        words["dynasty"],
+        words["hand"],
+        words["catastrophes"],
+    )
+    for head in (*heads, catalogues.text(cat, "cli_leaders_off")):
         table.add_column(head)
     for colour in COLOURS:
         table.add_column(terms["point"][colour])
@@ -146,17 +152,18 @@ def legend(cat: dict[str, Any]) -> Text:
     """What the letters stand for, in the catalogue's words."""
     terms, words = cat["terms"], cat["words"]
     parts = [f"{terms['letter'][c]} {terms['tile'][c]}" for c in COLOURS]
-    parts.append(f"capital: {words['treasure']}")
+    parts.append(catalogues.text(cat, "cli_capital"))
     parts.append(f"X {words['catastrophe']}")
     if cat["style"]["cli"]["river"] != "~":
         parts.append(f"{cat['style']['cli']['river']} {words['river']}")
     return Text("   ".join(parts), style="grey62")
 
 
-def game_panel(game: dict[str, Any], title: str = "") -> Group:
-    """Board, legend, players and status line together."""
-    cat = _catalogue(game)
-    words = cat["words"]
+def game_panel(
+    game: dict[str, Any], title: str = "", language: str = catalogues.BASE_LANGUAGE
+) -> Group:
+    """Board, legend, players and status line together, in ``language``."""
+    cat = _catalogue(game, language)
     parts: list[Any] = []
     if title:
         parts.append(Text(title, style="bold"))
@@ -165,15 +172,19 @@ def game_panel(game: dict[str, Any], title: str = "") -> Group:
     parts.append(players_table(game, cat))
     bag = game.get("bag_size", game.get("bag"))
     bag_size = len(bag) if isinstance(bag, list) else bag
-    status = f"{words['bag']}: {bag_size} {words['tiles']}"
+    status = catalogues.text(cat, "supply_bag", n=bag_size)
     if game.get("over"):
         result = game.get("result") or {}
         end = game.get("end") or result.get("end")
-        status += f"   game over: {cat['terms']['end'].get(end, end)}"
+        status += "   " + catalogues.text(cat, "cli_game_over", end=end)
         if result:
-            status += f"   ranking: {result.get('ranking')}   totals: {result.get('scores')}"
+            status += "   " + catalogues.text(
+                cat, "cli_ranking", ranking=result.get("ranking"), totals=result.get("scores")
+            )
     else:
         turn = game["turn"]
-        status += f"   turn: seat {turn['player']}, {turn['actions_left']} action(s) left"
+        status += "   " + catalogues.text(
+            cat, "cli_turn", seat=turn["player"], n=turn["actions_left"]
+        )
     parts.append(Text(status))
     return Group(*parts)

@@ -56,6 +56,16 @@ NOT_IN_GALAXY = {
     "supply_monuments",
     "supply_monuments_none",
 }
+#: Interface texts of the lobby, which is always shown in the classic theme.
+LOBBY_ONLY = {
+    "lobby_intro",
+    "english_label",
+    "open_label",
+    "wonder_label",
+    "buildings_label",
+    "galaxy_note",
+    "hotseat_note",
+}
 CLASSIC_WORDS = re.compile(
     r"\b(tiles?|treasures?|catastrophes?|kingdoms?|temples?|farms?|markets?|settlements?|"
     r"priests?|farmers?|traders?|kings?|bag|dynast(y|ies)|rivers?|hand)\b"
@@ -94,9 +104,10 @@ def test_a_theme_file_only_overrides_keys_the_base_has() -> None:
             assert key in base, f"{path.name}: {'.'.join(key)} is not in en.classic.json"
 
 
+@pytest.mark.parametrize("language", catalogues.languages())
 @pytest.mark.parametrize("theme", catalogues.themes())
-def test_templates_name_existing_terms_and_words(theme: str) -> None:
-    cat = catalogue("en", theme)
+def test_templates_name_existing_terms_and_words(language: str, theme: str) -> None:
+    cat = catalogue(language, theme)
     for section in ("events", "actions", "log", "ui"):
         for key, template in cat[section].items():
             for word, term, field in PLACEHOLDER.findall(template):
@@ -141,7 +152,7 @@ def test_the_galaxy_reads_as_the_space_game() -> None:
     for section in ("words", "events", "actions", "log", "ui"):
         for key, value in GALAXY[section].items():
             shown = PLACEHOLDER.sub("", value).lower()  # the words it prints, not its fields
-            if key not in NOT_IN_GALAXY and CLASSIC_WORDS.search(shown):
+            if key not in NOT_IN_GALAXY | LOBBY_ONLY and CLASSIC_WORDS.search(shown):
                 found.append(f"{section}.{key}: {value}")
     for kind in ("tile", "tiles", "leader", "leaders", "point", "points", "end", "withdrawn"):
         for key, value in GALAXY["terms"][kind].items():
@@ -205,3 +216,87 @@ def test_a_catalogue_is_a_copy() -> None:
     cat = catalogue("en", "galaxy")
     cat["words"]["treasure"] = "changed"
     assert catalogue("en", "galaxy")["words"]["treasure"] == "alien artifact"
+
+
+#: The classic game's words in each translation (the galaxy test above is the English one).
+CLASSIC_WORDS_IN = {
+    "de": re.compile(
+        r"\b(plättchen|schatz|schätze\w*|katastrophe\w*|königreich\w*|tempel|bauernh\w*|"
+        r"markt|märkte|siedlung\w*|priester|bauern?|könig\w*|beutel|dynastie\w*|fluss|hand)\b"
+    ),
+    "fr": re.compile(
+        r"\b(tuiles?|trésors?|catastrophes?|royaumes?|temples?|fermes?|marchés?|colonies?|"
+        r"prêtres?|fermiers?|rois?|sac|dynasties?|fleuves?|main)\b"
+    ),
+}
+
+
+def fields_of(template: str) -> set[str]:
+    """The fields a template reads (a translation may pick other terms or words for them)."""
+    return {field or term for word, term, field in PLACEHOLDER.findall(template) if not word}
+
+
+def test_german_and_french_are_there() -> None:
+    assert {"en", "de", "fr"} <= set(catalogues.languages())
+    assert catalogue("de", "classic")["title"] == "Euphrat & Tigris"
+    assert catalogue("fr", "classic")["title"] == "Tigre & Euphrate"
+    assert catalogue("de", "classic")["terms"]["tiles"]["red"] == "Tempel"
+    assert catalogue("fr", "galaxy")["words"]["treasure"] == "artefact extraterrestre"
+
+
+@pytest.mark.parametrize("language", sorted(set(catalogues.languages()) - {"en"}))
+@pytest.mark.parametrize("theme", catalogues.themes())
+def test_a_translation_has_every_key_of_its_english_file(language: str, theme: str) -> None:
+    """A translation file says everything its English file says (the drawing, ``style``,
+    aside): a key it lacks would show English, or the classic game's words in the galaxy."""
+    english = json.loads((catalogues.HERE / f"en.{theme}.json").read_text(encoding="utf-8"))
+    english.pop("style", None)
+    path = catalogues.HERE / f"{language}.{theme}.json"
+    assert path.exists(), path.name
+    mine = key_paths(json.loads(path.read_text(encoding="utf-8")))
+    missing = sorted(".".join(k) for k in key_paths(english) - mine)
+    assert not missing, f"{path.name} lacks {missing}"
+
+
+@pytest.mark.parametrize("language", sorted(set(catalogues.languages()) - {"en"}))
+@pytest.mark.parametrize("theme", catalogues.themes())
+def test_a_translation_keeps_the_placeholders(language: str, theme: str) -> None:
+    english, mine = catalogue("en", theme), catalogue(language, theme)
+    assert key_paths(mine) == key_paths(english)
+    for section in ("events", "actions", "log", "ui"):
+        for key, template in english[section].items():
+            assert fields_of(mine[section][key]) == fields_of(template), (
+                f"{language}.{theme} {section}.{key}: {mine[section][key]!r}"
+            )
+
+
+@pytest.mark.parametrize("language", sorted(CLASSIC_WORDS_IN))
+def test_the_translated_galaxy_reads_as_the_space_game(language: str) -> None:
+    cat, words, found = catalogue(language, "galaxy"), CLASSIC_WORDS_IN[language], []
+    for section in ("words", "events", "actions", "log", "ui"):
+        for key, value in cat[section].items():
+            shown = PLACEHOLDER.sub("", value).lower()
+            if key not in NOT_IN_GALAXY | LOBBY_ONLY and words.search(shown):
+                found.append(f"{section}.{key}: {value}")
+    for kind in ("tile", "tiles", "leader", "leaders", "a_tile", "the_leader", "point", "points"):
+        for key, value in cat["terms"][kind].items():
+            if words.search(value.lower()):
+                found.append(f"terms.{kind}.{key}: {value}")
+    assert not found, "\n".join(found)
+
+
+def test_translated_log_and_texts() -> None:
+    names = ["Anna", "Ben"].__getitem__
+    de, fr = catalogue("de", "classic"), catalogue("fr", "classic")
+    assert render(
+        de, de["log"]["tile_placed"], {"seat": 0, "colour": "black", "at": ""}, names
+    ) == ("Anna legt eine Siedlung")
+    assert render(
+        fr, fr["log"]["leader_placed"], {"seat": 1, "colour": "black", "at": ""}, names
+    ) == ("Ben place le roi")
+    assert action_text(de, "tile blue e4") == "Bauernhof auf e4"
+    assert action_text(fr, "swap red=2,black=1") == "échange 2 temples, 1 colonie"
+    assert (
+        text(catalogue("de", "galaxy"), "hand_title", name="Anna", symbol="")
+        == "Deine Flotte — Anna "
+    )

@@ -46,6 +46,14 @@ def languages() -> list[str]:
     return sorted({lang for lang, _ in _files()})
 
 
+def language_names() -> dict[str, str]:
+    """Each language's name in that language (``ui.language_name``), for a language switch."""
+    return {
+        lang: str(_load(lang, BASE_THEME).get("ui", {}).get("language_name", lang))
+        for lang in languages()
+    }
+
+
 def themes() -> list[str]:
     """Themes with a catalogue in the base language (the ones a game can be shown in)."""
     return sorted({theme for lang, theme in _files() if lang == BASE_LANGUAGE})

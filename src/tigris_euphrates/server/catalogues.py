@@ -1,5 +1,6 @@
-"""The message catalogues for the page: ``GET /api/catalogues`` lists the languages and
-themes, ``GET /api/catalogues/{language}/{theme}`` is one merged catalogue
+"""The message catalogues for the page: ``GET /api/catalogues`` lists the languages (with
+each one's name in itself, for the page's language switch) and themes,
+``GET /api/catalogues/{language}/{theme}`` is one merged catalogue
 (``tigris_euphrates.catalogues``), which the page reads before drawing a game."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ async def catalogue_list() -> dict[str, Any]:
         "languages": catalogues.languages(),
         "themes": catalogues.themes(),
         "default_language": catalogues.BASE_LANGUAGE,
+        "names": catalogues.language_names(),
     }
 
 

@@ -3,6 +3,7 @@
 import { svg } from "./dom.js";
 import { CAT, CS, SEAT_RING, cellName, cellPos, dynSymbol, glyph, term, tx, word } from "./words.js";
 import { kingdomHue, kingdomsOf, strengths } from "./kingdoms.js";
+import { actionText } from "./text.js";
 
 export function plusOutline(centre, inset) {
   // the outline of the five cells of a plus (a centre and its four neighbours) as one polygon
@@ -14,7 +15,7 @@ export function plusOutline(centre, inset) {
 export function drawBoard(view, opts) {
   const W = 16 * CS, H = 11 * CS, pad = opts.coords ? 16 : 0;
   const style = CAT.style || {}, decor = style.decor || {}, glyphs = style.glyphs || {};
-  const root = svg("svg", { viewBox: `${-pad} ${-pad} ${W + pad} ${H + pad}`, id: "boardsvg" });
+  const root = svg("svg", { viewBox: `${-pad} ${-pad} ${W + pad} ${H + pad}`, id: "boardsvg", role: "group", "aria-label": CAT.title || "" });
   root.append(svg("title", {}, CAT.title || ""));
   const grid = view.grid;
   for (let r = 0; r < 11; r++) for (let c = 0; c < 16; c++) {
@@ -47,7 +48,7 @@ export function drawBoard(view, opts) {
     const ch = grid[r][c], name = cellName(c, r), cell = view.cells[name] || {};
     const x = c * CS, y = r * CS;
     if (cell.tile) {
-      const g = svg("g", { class: "piece", "data-tile": cell.tile, "data-at": name });
+      const g = svg("g", { class: "piece", "data-tile": cell.tile, "data-at": name, role: "img", "aria-label": term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "") });
       g.append(svg("rect", { x: x + 3, y: y + 3, width: CS - 6, height: CS - 6, rx: 3,
         class: "tile t-" + cell.tile, opacity: cell.face_down ? 0.5 : 1 }));
       if (glyphs[cell.tile]) g.append(glyph(glyphs[cell.tile], x + 9, y + 9, 22, { opacity: cell.face_down ? 0.5 : 0.95 }));
@@ -100,9 +101,10 @@ export function drawBoard(view, opts) {
     const [c, r] = cellPos(l.cell), x = c * CS + CS / 2, y = r * CS + CS / 2;
     const dyn = view.players[l.seat].dynasty, st = strengths(view, king, l);
     const owner = opts.seats && opts.seats[l.seat] ? opts.seats[l.seat].name : dynSymbol(dyn);
-    const g = svg("g", { class: "leader", "data-leader": l.colour, "data-seat": l.seat, "data-at": l.cell });
+    const about = `${term("leader", l.colour)} · ${owner} · ${term("dynasty", dyn)} · ${tx("strength_tip", st)}`;
+    const g = svg("g", { class: "leader", "data-leader": l.colour, "data-seat": l.seat, "data-at": l.cell, role: "img", "aria-label": about });
     const lead = svg("circle", { cx: x, cy: y, r: 15, class: "t-" + l.colour, stroke: SEAT_RING[l.seat], "stroke-width": 4 });
-    g.append(lead, svg("title", {}, `${term("leader", l.colour)} · ${owner} · ${term("dynasty", dyn)} · ${tx("strength_tip", st)}`));
+    g.append(lead, svg("title", {}, about));
     g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, fill: "#fff", "pointer-events": "none" }, dynSymbol(dyn)));
     root.append(g);
     if (opts.strengths) {
@@ -146,13 +148,17 @@ export function drawBoard(view, opts) {
     const [c, r] = cellPos(pend.building.tile);
     root.append(svg("rect", { x: c * CS + 1, y: r * CS + 1, width: CS - 2, height: CS - 2, fill: "none", stroke: `var(--${pend.building.colour})`, "stroke-width": 3, class: "offer-tile" }));
   }
-  // click targets on top: the legal cells for the current selection light up
+  // click targets on top: the legal cells for the current selection light up; the cells
+  // are one Tab stop (the focused cell, else the first legal one) for the keyboard (keys.js)
   const targets = opts.targets || {};
+  const stop = opts.cell || Object.keys(targets).sort()[0] || "a1";
   for (let r = 0; r < 11; r++) for (let c = 0; c < 16; c++) {
-    const name = cellName(c, r), act = targets[name];
-    const el = svg("rect", { x: c * CS, y: r * CS, width: CS, height: CS, "data-cell": name, class: "hit" + (act ? " legal" : ""), "data-move": act || null });
+    const name = cellName(c, r), act = targets[name], tip = cellTip(view, king, name, opts);
+    const el = svg("rect", { x: c * CS, y: r * CS, width: CS, height: CS, "data-cell": name, class: "hit" + (act ? " legal" : ""), "data-move": act || null,
+      tabindex: name === stop ? 0 : -1, role: "button", "aria-disabled": act ? null : "true",
+      "aria-label": act ? tx("cell_legal", { tip, action: actionText(act) }) : tip });
     if (act) el.addEventListener("click", () => opts.onCell(act));
-    el.append(svg("title", {}, cellTip(view, king, name, opts)));
+    el.append(svg("title", {}, tip));
     root.append(el);
   }
   return root;
@@ -161,7 +167,7 @@ export function cellTip(view, king, name, opts) {
   // what is on a cell, its kingdom and the strengths of the kingdom's leaders
   const [c, r] = cellPos(name), cell = view.cells[name] || {}, parts = [name];
   const river = view.grid[r][c] === "~";
-  const seatName = s => (opts.seats && opts.seats[s] ? opts.seats[s].name : "P" + (s + 1));
+  const seatName = s => (opts.seats && opts.seats[s] ? opts.seats[s].name : tx("player_n", { n: s + 1 }));
   if (cell.tile) parts.push(term("tile", cell.tile) + (cell.face_down ? " ▾" : ""));
   else if (cell.catastrophe) parts.push(tx("catastrophe_piece"));
   else parts.push(word(river ? "river" : "land"));

@@ -8,9 +8,13 @@ import { decisionPanel, handPanel, invitePanel, lastConflict, logBox, optionsCar
 import { endScreen } from "./results.js";
 import { lastMove } from "./log.js";
 import { statusText, supplyCard } from "./table.js";
+import { loadPrefs } from "./prefs.js";
+import { focusKey, installKeys, keysCard, restoreFocus } from "./keys.js";
 
 export async function gamePage(id, replayMode) {
-  const ui = { coords: false, kingdoms: true, strengths: false, sel: null, swap: null };
+  const prefs = loadPrefs();
+  const ui = { coords: prefs.coords, kingdoms: prefs.kingdoms, strengths: prefs.strengths, palette: prefs.palette, zoom: prefs.zoom, sel: null, swap: null, cell: null };
+  document.body.classList.toggle("zoom", !!ui.zoom);
   const local = store.get(id);
   const hashToks = (new URLSearchParams(location.hash.slice(1)).get("t") || "").split(",").filter(Boolean);
   local.tokens = local.tokens || {};
@@ -29,6 +33,7 @@ export async function gamePage(id, replayMode) {
   $(".brand").textContent = CAT.title;
 
   const ctx = { id, ui, act, send, render };
+  installKeys(ui);
   function send(conn, msg) { if (conn && conn.ws && conn.ws.readyState === 1) conn.ws.send(JSON.stringify(msg)); }
   function act(action) {
     const c = shown; if (!c || !c.msg) return;
@@ -48,14 +53,14 @@ export async function gamePage(id, replayMode) {
           toast(m.message);
           // no reconnecting after these: the link is wrong, or another window plays the seat now
           if (["bad-token", "no-game", "taken-over"].includes(m.code)) conn.dead = true;
-          if (m.code === "taken-over") $("#status").textContent = "playing in another window";
+          if (m.code === "taken-over") $("#status").textContent = tx("taken_over");
           return;
         }
         if (m.type !== "view") return;
         conn.seat = m.seat; conn.log = m.log_reset ? m.log : conn.log.concat(m.log); conn.msg = m;
         choose(); render();
       };
-      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); $("#status").textContent = "reconnecting…"; } };
+      ws.onclose = () => { if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 8000); $("#status").textContent = tx("reconnecting"); } };
     };
     open();
   }
@@ -88,6 +93,7 @@ export async function gamePage(id, replayMode) {
   function render() {
     if (replayMode) return renderReplay();
     const c = shown; if (!c || !c.msg) return;
+    const focus = focusKey();
     const m = c.msg, v = m.view, seats = m.seats, me = m.seat;
     const legal = v.legal_actions || [];
     document.body.dataset.seq = m.seq;
@@ -108,11 +114,13 @@ export async function gamePage(id, replayMode) {
     else { const last = lastConflict(c.log, seats); if (last) panels.push(last); }
     if (me !== null && !passFor && !v.over) panels.push(handPanel(ctx, v, legal, me, m.can_undo, c));
     panels.push(supplyCard(v));
-    panels.push(h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, me, c)))));
+    panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, me, c)))));
     panels.push(toggles(ctx));
     panels.push(invitePanel(ctx));
-    panels.push(h("div", { class: "card" }, h("h3", {}, "Log"), logBox(c.log, seats, ui.coords)));
+    panels.push(keysCard());
+    panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
     side.replaceChildren(...panels.filter(Boolean));
+    restoreFocus(focus);
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
     if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, hotseat ? null : me, () => { ui.endClosed = true; }));
@@ -145,9 +153,10 @@ export async function gamePage(id, replayMode) {
   }
   function renderReplay() {
     if (!replay) return;
+    const focus = focusKey();
     const v = replay.view, seats = replay.seats, step = replay.step;
     document.body.dataset.step = step;
-    $("#status").textContent = `Replay · step ${step} / ${replay.total}`;
+    $("#status").textContent = tx("replay_status", { step, total: replay.total });
     const done = moves ? moves.log.slice(0, step) : [];
     boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(done), targets: {}, onCell: () => {} }));
     const slider = h("input", { type: "range", id: "slider", min: 0, max: replay.total, value: step,
@@ -159,19 +168,20 @@ export async function gamePage(id, replayMode) {
       const i = moves.log.findIndex(e => String(e.seq) === el.dataset.seq);
       el.addEventListener("click", () => loadStep(i + 1));
     }
-    side.replaceChildren(h("div", { class: "card", id: "replay" }, h("h3", {}, "Replay"),
-      h("div", { class: "actions" }, h("button", { onclick: () => loadStep(0), title: "start" }, "«"), h("button", { id: "prev", onclick: () => stepBy(-1) }, "◀"),
+    side.replaceChildren(h("div", { class: "card", id: "replay" }, h("h3", {}, tx("replay")),
+      h("div", { class: "actions" }, h("button", { onclick: () => loadStep(0), title: tx("replay_first") }, "«"), h("button", { id: "prev", onclick: () => stepBy(-1) }, "◀"),
         h("button", { id: "play", onclick: togglePlay }, playing ? "⏸ " + tx("replay_pause") : "▶ " + tx("replay_play")),
-        h("button", { id: "next", onclick: () => stepBy(1) }, "▶"), h("button", { onclick: () => loadStep(replay.total), title: "end" }, "»")),
+        h("button", { id: "next", onclick: () => stepBy(1) }, "▶"), h("button", { onclick: () => loadStep(replay.total), title: tx("replay_last") }, "»")),
       slider,
       h("p", { id: "replay-action" }, replay.action ? `${seatName(seats, replay.actor)} — ${actionText(replay.action)}` : tx("replay_start")),
-      h("a", { href: `/api/games/${id}/record`, download: "" }, "Download the record")),
+      h("a", { href: `/api/games/${id}/record`, download: "" }, tx("download_record"))),
       conflict,
       optionsCard(v),
-      h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, null, {})))),
+      h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, null, {})))),
       supplyCard(v),
       toggles(ctx),
       list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null);
+    restoreFocus(focus);
     const lb = $("#log"), cur = $("#log .entry.current");
     if (lb && cur) lb.scrollTop = cur.offsetTop - lb.clientHeight / 2;
   }

@@ -1,28 +1,28 @@
 // The lobby: a new game's seats and options, and the list of games a page at a time.
 import { $, api, app, h, store, toast } from "./dom.js";
-import { loadCatalogue, optionChips, term } from "./words.js";
+import { CAT, loadCatalogue, optionChips, term, tx } from "./words.js";
 
 export async function lobby() {
-  document.title = "Tigris & Euphrates";
   const [meta] = await Promise.all([api("/api/meta"), loadCatalogue({ ruleset: "classic" })]);
-  const seatOpts = () => [h("option", { value: "here" }, "Me (this browser)"),
-    h("option", { value: "friend" }, "A friend (online link)"),
-    ...meta.bot_levels.map(l => h("option", { value: "bot:" + l }, "Bot — " + l))];
+  document.title = CAT.title;
+  const seatOpts = () => [h("option", { value: "here" }, tx("seat_here")),
+    h("option", { value: "friend" }, tx("seat_friend")),
+    ...meta.bot_levels.map(l => h("option", { value: "bot:" + l }, tx("seat_bot", { level: l })))];
   const seatsBox = h("div");
   const nSel = h("select", { id: "players", onchange: drawSeats },
-    [2, 3, 4].map(n => h("option", { value: n }, n + " players")));
+    [2, 3, 4].map(n => h("option", { value: n }, tx("n_players", { n }))));
   function drawSeats() {
     const n = +nSel.value, old = [...seatsBox.querySelectorAll("select")].map(s => s.value);
     seatsBox.replaceChildren();
     for (let i = 0; i < n; i++) {
       const sel = h("select", { "data-seat": i }, seatOpts());
       sel.value = old[i] || (i === 0 ? "here" : "bot:" + meta.default_level);
-      seatsBox.append(h("div", { class: "seatrow" }, h("b", {}, "Seat " + (i + 1)), sel,
-        h("input", { placeholder: i === 0 ? "Your name" : "Name", "data-name": i })));
+      seatsBox.append(h("div", { class: "seatrow" }, h("b", {}, tx("seat_n", { n: i + 1 })), sel,
+        h("input", { placeholder: i === 0 ? tx("your_name") : tx("name"), "data-name": i })));
     }
   }
   drawSeats();
-  const board = h("select", { id: "board" }, meta.boards.map(b => h("option", { value: b }, b)));
+  const board = h("select", { id: "board" }, meta.boards.map(b => h("option", { value: b }, term("board", b))));
   const english = h("input", { type: "checkbox", id: "english" });
   const open = h("input", { type: "checkbox", id: "open" });
   const wonder = h("input", { type: "checkbox", id: "wonder" });
@@ -54,38 +54,38 @@ export async function lobby() {
       const toks = Object.values(mine);
       location.href = "/game/" + g.id + (toks.length ? "#t=" + toks.join(",") : "");
     } catch (e) { toast(e.message); create.disabled = false; }
-  } }, "Start game");
+  } }, tx("start_game"));
   const list = h("tbody");
   app.replaceChildren(h("div", { class: "lobby" },
-    h("div", { class: "card" }, h("h2", {}, "New game"),
-      h("p", { class: "muted" }, "Press “Start game” to play against the computer. In the game, click a tile or a leader of your hand, then one of the highlighted cells."),
+    h("div", { class: "card" }, h("h2", {}, tx("new_game")),
+      h("p", { class: "muted" }, tx("lobby_intro")),
       h("div", {}, nSel), seatsBox,
-      h("p", {}, h("label", {}, "Rules ", ruleset), " ", h("label", {}, "Board ", board)),
-      h("p", {}, h("label", {}, english, " English variant (support limits in conflicts)")),
-      h("p", {}, h("label", {}, open, " Open scoring (everyone's points are shown)")),
-      h("p", {}, h("label", {}, wonder, " Wonder (a plus of five tiles; one point a turn for the king in its kingdom)")),
-      h("p", {}, h("label", {}, buildings, " Civilization buildings (extra points for long lines of tiles)")),
-      h("p", { class: "muted" }, "Galaxy: the game in space, with a few rules of its own (no monuments, so no wonder or buildings)."),
+      h("p", {}, h("label", {}, tx("rules") + " ", ruleset), " ", h("label", {}, tx("board") + " ", board)),
+      h("p", {}, h("label", {}, english, " " + tx("english_label"))),
+      h("p", {}, h("label", {}, open, " " + tx("open_label"))),
+      h("p", {}, h("label", {}, wonder, " " + tx("wonder_label"))),
+      h("p", {}, h("label", {}, buildings, " " + tx("buildings_label"))),
+      h("p", { class: "muted" }, tx("galaxy_note")),
       create,
-      h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
-    h("div", { class: "card" }, h("h2", {}, "Games"),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Options"), h("th", {}, "State"), h("th", {}))), list))));
+      h("p", { class: "muted" }, tx("hotseat_note"))),
+    h("div", { class: "card" }, h("h2", {}, tx("games")),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list))));
   const mineIds = new Set(store.games());
   // the lobby comes a page at a time: "More games" asks for the next one
   async function more(cursor) {
     const page = await api("/api/games" + (cursor ? "?before=" + encodeURIComponent(cursor) : ""));
     $("#more")?.remove();
-    if (!cursor && !page.games.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No games yet.")));
+    if (!cursor && !page.games.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, tx("no_games"))));
     for (const g of page.games) {
-      const names = g.seats.map(s => s.name || (s.kind === "bot" ? "Bot " + s.level : "Player " + (s.seat + 1))).join(", ");
-      const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
-        : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
+      const names = g.seats.map(s => s.name || (s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: s.seat + 1 }))).join(", ");
+      const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, tx("replay"))
+        : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? tx("resume") : tx("watch"));
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
         h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")),
-        h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
+        h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },
-      h("button", { onclick: () => more(page.next) }, "More games"))));
+      h("button", { onclick: () => more(page.next) }, tx("more_games")))));
   }
   await more(null);
 }

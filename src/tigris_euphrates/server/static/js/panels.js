@@ -4,27 +4,35 @@ import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tile
 import { scoreOf, seatName } from "./text.js";
 import { logLines } from "./log.js";
 import { warRows } from "./table.js";
+import { savePref } from "./prefs.js";
+import { applyPalette } from "./words.js";
 
 export function optionsCard(v) {
   const o = v.options || {};
-  return h("div", { class: "card options", id: "options" }, h("b", {}, CAT.title), " · ", `${o.players} players`,
+  return h("div", { class: "card options", id: "options" }, h("b", {}, CAT.title), " · ", tx("n_players", { n: o.players }),
     h("div", { class: "chips" }, optionChips(o).map(t => h("span", { class: "chip option" }, t))));
 }
 export function toggles(ctx) {
   return h("div", { class: "card toggles" }, toggle(ctx, word("kingdoms").replace(/^./, x => x.toUpperCase()), "kingdoms"),
-    toggle(ctx, `${tx("strengths")} (${tx("strength_legend")})`, "strengths"), toggle(ctx, "Coordinates", "coords"));
+    toggle(ctx, `${tx("strengths")} (${tx("strength_legend")})`, "strengths"), toggle(ctx, tx("coordinates"), "coords"), toggle(ctx, tx("palette"), "palette"), toggle(ctx, tx("zoom"), "zoom"));
 }
 export function lastConflict(log, seats) {
   // the result of a conflict stays on screen until two more actions have been played
   for (const e of log.slice(-3).reverse()) for (const ev of e.events) if (ev.type === "conflict_resolved")
     return h("div", { class: "card", id: "conflict-result" }, h("h3", {}, tx("conflict_result_title", ev)),
       h("div", { class: "vs" }, h("div", {}, h("b", {}, seatName(seats, ev.winner)), h("div", { class: "big" }, ev.winner === ev.loser ? "" : (ev.kind && ev.attacker_total !== undefined ? Math.max(ev.attacker_total, ev.defender_total) : ""))),
-        h("div", {}, "beats"), h("div", {}, h("b", {}, seatName(seats, ev.loser)), h("div", { class: "big" }, Math.min(ev.attacker_total, ev.defender_total)))),
+        h("div", {}, tx("beats")), h("div", {}, h("b", {}, seatName(seats, ev.loser)), h("div", { class: "big" }, Math.min(ev.attacker_total, ev.defender_total)))),
       h("p", { class: "muted" }, tx("conflict_result_text", { attacker: ev.attacker_total, defender: ev.defender_total, loser: seatName(seats, ev.loser), colour: ev.colour })));
   return null;
 }
 export function toggle(ctx, label, key) {
-  return h("label", {}, h("input", { type: "checkbox", checked: ctx.ui[key], onchange: e => { ctx.ui[key] = e.target.checked; ctx.render(); } }), " " + label);
+  // a board preference: kept for this browser (prefs.js)
+  return h("label", {}, h("input", { type: "checkbox", checked: ctx.ui[key], "data-pref": key, onchange: e => {
+    ctx.ui[key] = e.target.checked; savePref(key, ctx.ui[key]);
+    if (key === "palette") applyPalette();
+    document.body.classList.toggle("zoom", !!ctx.ui.zoom);
+    ctx.render();
+  } }), " " + label);
 }
 export function decisionPanel(ctx, v, seats, legal) {
   const p = v.pending, box = h("div", { class: "card decision", id: "decision", "data-stage": p.stage });
@@ -32,11 +40,11 @@ export function decisionPanel(ctx, v, seats, legal) {
     const k = p.conflict;
     box.append(h("h3", {}, tx("conflict_title", k)),
       h("div", { class: "vs" },
-        h("div", {}, h("div", {}, "Attacker"), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
-          h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "…" : "+" + k.attacker_commit))),
-        h("div", { class: "big" }, "vs"),
-        h("div", {}, h("div", {}, "Defender"), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
-          h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "waits" : "…")))),
+        h("div", {}, h("div", {}, tx("attacker_title")), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
+          h("div", { class: "muted" }, tx("base")), h("div", {}, k.attacker_commit === null ? tx("support_open") : tx("support_n", { n: k.attacker_commit }))),
+        h("div", { class: "big" }, tx("vs")),
+        h("div", {}, h("div", {}, tx("defender_title")), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
+          h("div", { class: "muted" }, tx("base")), h("div", {}, k.attacker_commit === null ? tx("support_waits") : tx("support_open")))),
       h("p", { class: "muted" }, tx(k.kind === "revolt" ? "support_revolt" : "support_war", k)));
   } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")), warRows(v, seats, legal, ctx.act));
   else if (p.stage === "monument" && p.monument.centres) box.append(h("h3", {}, tx("wonder_offer")), h("p", { class: "muted" }, tx("wonder_text", p.monument)));
@@ -94,12 +102,12 @@ export function handPanel(ctx, v, legal, me, canUndo, c) {
       const a = "swap " + parts.join(",");
       const what = parts.length ? tileCounts(ui.swap) : tx("swap_none");
       buttons.push(h("button", { id: "swapgo", class: "primary", disabled: !swapLegal.includes(a), onclick: () => act(a) }, tx("swap_go", { what })),
-        h("button", { onclick: () => { ui.swap = null; render(); } }, "Cancel"));
+        h("button", { onclick: () => { ui.swap = null; render(); } }, tx("cancel")));
     }
   }
   for (const a of legal.filter(a => a.startsWith("withdraw") || a === "pass"))
     buttons.push(h("button", { "data-action": a, onclick: () => act(a) }, label(a)));
-  if (canUndo) buttons.push(h("button", { id: "undo", onclick: () => ctx.send(c, { type: "undo", seq: c.msg.seq }) }, "Undo"));
+  if (canUndo) buttons.push(h("button", { id: "undo", onclick: () => ctx.send(c, { type: "undo", seq: c.msg.seq }) }, tx("undo")));
   const hint = !legal.length ? tx("not_your_turn") : ui.swap ? tx("swap_hint")
     : ui.sel ? tx("hint_selected") : (v.pending ? "" : tx("hint_idle"));
   return h("div", { class: "card" + (legal.length ? " decision" : ""), id: "hand" }, h("h3", {}, tx("hand_title", { name: seatName(c.msg.seats, me), symbol: sym })),
@@ -115,9 +123,9 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   const id = ctx.id;
   const s = seats[p.seat], sym = dynSymbol(p.dynasty);
   const rows = [h("div", { class: "top" }, h("span", {}, h("span", { class: "dot" + (s.online ? " on" : "") }),
-    h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " (you)" : "")),
+    h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " " + tx("you_mark") : "")),
     h("span", {}, p.score ? tx("score", { n: scoreOf(p.score) }) : tx("score_hidden")))];
-  rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? ` · bot ${s.level}` : "")));
+  rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? " · " + tx("bot_level", { level: s.level }) : "")));
   if (p.score) rows.push(scoreChips(p.score));
   if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
     COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));
@@ -127,19 +135,19 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
   if (s.kind === "human" && !v.over && token)
     rows.push(h("button", { class: "tobot", onclick: async () => {
-      if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
+      if (!confirm(tx("to_bot_confirm", { name: s.name }))) return;
       try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
-    } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
+    } }, p.seat === me ? tx("leave_to_bot") : tx("seat_to_bot")));
   if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
     rows.push(h("button", { class: "tohuman", onclick: async () => {
       try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
-    } }, "Take my seat back"));
+    } }, tx("take_back")));
   return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
 }
 export function invitePanel(ctx) {
   const inv = store.get(ctx.id).invites; if (!inv) return null;
-  return h("details", { class: "card invite" }, h("summary", {}, "Invite links"),
-    Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? "Spectators" : "Seat " + (+k + 1), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
+  return h("details", { class: "card invite" }, h("summary", {}, tx("invite_links")),
+    Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? tx("spectators") : tx("seat_n", { n: +k + 1 }), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
 }
 export function logBox(log, seats, coords, current) {
   // one block per entry: the mover's lines in words; ``current`` marks an entry (replay)

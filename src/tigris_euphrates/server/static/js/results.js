@@ -47,7 +47,7 @@ export function endScreen(ctx, v, seats, stats, me, onClose) {
     h("p", { class: "muted" }, tx("end_text", { end: res.end })),
     h("table", { id: "final" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("score", { n: "" }).trim()), h("th", {}, tx("end_colours")))), h("tbody", {}, rows)),
     statsTable(stats, seats, v.options, me),
-    h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, "Download record")),
-      h("a", { href: "/replay/" + id }, h("button", {}, "Replay")), h("a", { href: "/" }, h("button", { class: "primary" }, "New game")),
-      h("button", { id: "seeboard", onclick: e => { if (onClose) onClose(); e.target.closest(".overlay").remove(); } }, "See the board"))));
+    h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, tx("end_record"))),
+      h("a", { href: "/replay/" + id }, h("button", {}, tx("replay"))), h("a", { href: "/" }, h("button", { class: "primary" }, tx("new_game"))),
+      h("button", { id: "seeboard", onclick: e => { if (onClose) onClose(); e.target.closest(".overlay").remove(); } }, tx("see_board")))));
 }

@@ -1,5 +1,5 @@
 // Scores, names and the log's words: events and actions in the catalogue's language.
-import { CAT, COLOURS, fill, tileCounts } from "./words.js";
+import { CAT, COLOURS, fill, tileCounts, tx } from "./words.js";
 
 export function scoreOf(score) {
   if (!score) return null;
@@ -8,7 +8,7 @@ export function scoreOf(score) {
   while (t-- > 0) { v[0]++; v.sort((a, b) => a - b); }
   return v[0];
 }
-export function seatName(seats, i) { return seats && seats[i] ? seats[i].name : "Player " + (i + 1); }
+export function seatName(seats, i) { return seats && seats[i] ? seats[i].name : tx("player_n", { n: i + 1 }); }
 export function eventText(ev, seats) {
   const tpl = (CAT.events || {})[ev.type];
   if (!tpl) return null;

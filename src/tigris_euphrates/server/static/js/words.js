@@ -1,10 +1,12 @@
 // The words and look of the game: its catalogue (language × theme), served by
 // /api/catalogues and loaded before a game is drawn; no theme word is written in the page.
-import { api, svg } from "./dom.js";
+import { api, h, svg } from "./dom.js";
+import { SAFE_PALETTE, loadPrefs, savePref } from "./prefs.js";
 
 export const COLOURS = ["red", "blue", "green", "black"];
 export let CAT = { words: {}, terms: {}, events: {}, actions: {}, ui: {}, style: {} };
-export const LANG = "en";
+export let LANG = "en";
+export let LANGUAGES = ["en"];
 export const SEAT_RING = ["#ff9800", "#00bcd4", "#e91e63", "#8bc34a"];
 export const CS = 40; // cell size in SVG units
 
@@ -16,7 +18,7 @@ export function fill(tpl, fields = {}, nameOf = null) {
     if (at) return word(a);
     if (b === undefined) { const v = fields[a]; return v === undefined || v === null ? "" : String(v); }
     const v = fields[b];
-    if (a === "name") return nameOf ? nameOf(v) : "Player " + (+v + 1);
+    if (a === "name") return nameOf ? nameOf(v) : tx("player_n", { n: +v + 1 });
     return term(a, v);
   });
 }
@@ -31,11 +33,39 @@ export async function loadCatalogue(options) {
   const list = await api("/api/catalogues");
   const ruleset = (options && options.ruleset) || "classic";
   const theme = list.themes.includes(ruleset) ? ruleset : "classic";
-  const lang = list.languages.includes(LANG) ? LANG : list.default_language;
-  CAT = await api(`/api/catalogues/${lang}/${theme}`);
-  for (const [k, v] of Object.entries((CAT.style || {}).palette || {})) document.documentElement.style.setProperty(k, v);
+  LANGUAGES = list.languages;
+  LANG = pickLanguage(list.languages, list.default_language);
+  CAT = await api(`/api/catalogues/${LANG}/${theme}`);
+  document.documentElement.lang = LANG;
+  languageSwitch(list.names || {});
+  applyPalette();
   document.body.dataset.theme = CAT.theme;
   return CAT;
+}
+export function pickLanguage(available, fallback) {
+  // the switch's choice, else the first of the browser's languages the page speaks
+  const chosen = loadPrefs().lang;
+  if (chosen && available.includes(chosen)) return chosen;
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (available.includes(base)) return base;
+  }
+  return fallback;
+}
+function languageSwitch(names) {
+  // the header's language switch: the choice is kept for this browser and the page reloads
+  const old = document.getElementById("lang");
+  const sel = h("select", { id: "lang", title: tx("language"), "aria-label": tx("language"),
+    onchange: () => { savePref("lang", sel.value); location.reload(); } },
+  LANGUAGES.map(l => h("option", { value: l, selected: l === LANG }, names[l] || l)));
+  if (old) old.replaceWith(sel); else document.querySelector("header").append(sel);
+}
+export function applyPalette() {
+  // the theme's colours, with the colour-blind-safe tile colours over them when chosen
+  const safe = loadPrefs().palette, root = document.documentElement.style;
+  for (const [k, v] of Object.entries((CAT.style || {}).palette || {})) root.setProperty(k, v);
+  if (safe) for (const [k, v] of Object.entries(SAFE_PALETTE)) root.setProperty(k, v);
+  document.body.dataset.palette = safe ? "safe" : "theme";
 }
 export function optionChips(o) {
   // the options in force, shown to every player and spectator of the game

@@ -114,6 +114,7 @@ def create_app(
     tune_gc: bool = False,
     limits: Limits | None = None,
     client_seeds: bool = False,
+    confirm_seconds: float = 5.0,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
@@ -122,6 +123,9 @@ def create_app(
     (default ``Limits()``) bounds what one client may ask. ``client_seeds`` accepts a
     client's seed for every game, even with several people (tests and local study: whoever
     chooses the seed knows every hand); by default only games without another person.
+    ``confirm_seconds``: how long the page holds the last step of a player's turn, with
+    "End turn" and "Cancel", before sending it by itself (0: no confirmation, no question
+    before a pass; scripted tests).
     """
 
     @asynccontextmanager
@@ -231,6 +235,7 @@ def create_app(
             "rulesets": list(RULESETS),
             "seat_absence_seconds": hub_of(request).limits.seat_absence_seconds,
             "chat_max": MAX_CHAT,
+            "confirm_seconds": confirm_seconds,
         }
 
     @app.get("/api/games")

@@ -1,0 +1,134 @@
+// The table around the game: the connection banner, the confirmation of a turn's last step,
+// the "your turn" signals (title, sound, notification), the table chat and the rematch.
+import { api, h, store, toast } from "./dom.js";
+import { CAT, fill } from "./words.js";
+import { actionText } from "./text.js";
+
+// A catalogue word, or its English text until the catalogues carry it.
+export const say = (key, english, fields = {}) => fill((CAT.ui || {})[key] ?? english, fields);
+
+// --- preferences of this browser (sound, notifications, first-game hints) -----------------
+const PREFS = "tne.table";
+export const prefs = {
+  get() {
+    const base = { sound: false, notify: false, hints: false, confirm: true };
+    try { return { ...base, ...JSON.parse(localStorage.getItem(PREFS) || "{}") }; } catch { return base; }
+  },
+  set(key, value) { const p = prefs.get(); p[key] = value; localStorage.setItem(PREFS, JSON.stringify(p)); },
+};
+
+// --- the connection: input waits while the view on screen may be stale -------------------
+export function offlineBanner(reason) {
+  // covers the page below the header: no click reaches a board that may be out of date
+  return h("div", { id: "offline", role: "alert" }, h("div", { class: "card" },
+    h("b", {}, say("offline_title", "Connection lost")),
+    h("p", {}, reason || say("offline_text", "Reconnecting… The board may be out of date: your clicks wait until it is fresh again."))));
+}
+
+// --- the last step of a turn waits for "End turn" -----------------------------------------
+// How long the turn's last step waits (the server's setting; 0, or this browser's
+// preference off: no waiting and no question before a pass).
+export function confirmSeconds(meta) { return prefs.get().confirm ? (meta.confirm_seconds ?? 5) : 0; }
+// Whether `action` may end the turn of seat `me` (its turn's last action, or a decision after
+// it): then it is held until confirmed, so that it can still be cancelled. Passing asks instead.
+export function needsConfirm(v, me, action) {
+  return me !== null && !v.over && v.turn && v.turn.player === me && v.turn.actions_left <= 1 && action !== "pass";
+}
+export function confirmPanel(held, onGo, onCancel) {
+  const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
+  return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, say("confirm_title", "End your turn?")),
+    h("p", {}, say("confirm_text", "Last step of your turn: {what}.", { what: actionText(held.action) })),
+    h("p", { class: "muted", id: "countdown" }, say("confirm_countdown", "Ends by itself in {n} s.", { n: left })),
+    h("div", { class: "actions" },
+      h("button", { class: "primary", id: "endturn", onclick: onGo }, say("end_turn", "End turn")),
+      h("button", { id: "cancelturn", onclick: onCancel }, say("cancel_turn", "Cancel"))));
+}
+export function passPanel(onYes, onNo) {
+  return h("div", { class: "card decision", id: "askpass" }, h("h3", {}, say("pass_ask", "Pass this action?")),
+    h("p", { class: "muted" }, say("pass_ask_text", "You give up this action: nothing is placed.")),
+    h("div", { class: "actions" }, h("button", { class: "primary", id: "passyes", onclick: onYes }, say("pass_yes", "Yes, pass")),
+      h("button", { id: "passno", onclick: onNo }, say("pass_no", "No"))));
+}
+
+// --- "your turn": the tab's title, a sound, a notification when the page is in the background
+let wasMyTurn = false;
+export function turnSignals(myTurn, id) {
+  const title = CAT.title || "Tigris & Euphrates";
+  document.title = myTurn ? `▶ ${say("title_your_turn", "Your turn")} · ${title}` : title;
+  const began = myTurn && !wasMyTurn;
+  wasMyTurn = myTurn;
+  if (!began) return;
+  const p = prefs.get();
+  if (p.sound) beep();
+  if (p.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    const n = new Notification(title, { body: say("notify_your_turn", "Your turn"), tag: "tne-" + id });
+    n.onclick = () => { window.focus(); n.close(); };
+  }
+}
+function beep() {
+  try {
+    const ac = new (window.AudioContext || window.webkitAudioContext)(), o = ac.createOscillator(), g = ac.createGain();
+    o.frequency.value = 660; g.gain.setValueAtTime(0.15, ac.currentTime); g.gain.exponentialRampToValueAtTime(0.001, ac.currentTime + 0.35);
+    o.connect(g); g.connect(ac.destination); o.start(); o.stop(ac.currentTime + 0.35);
+  } catch { /* no audio here */ }
+}
+export function signalsCard(render) {
+  const p = prefs.get();
+  const box = (key, text, onOn) => h("label", {}, h("input", { type: "checkbox", id: "pref-" + key, checked: p[key], onchange: async e => {
+    let on = e.target.checked;
+    if (on && onOn) on = await onOn();
+    prefs.set(key, on); render();
+  } }), " " + text);
+  return h("div", { class: "card signals", id: "signals" },
+    box("confirm", say("pref_confirm", "Confirm the end of my turn")),
+    box("sound", say("pref_sound", "Sound on my turn")),
+    box("notify", say("pref_notify", "Notify me when the page is in the background"), async () => {
+      if (!("Notification" in window)) { toast(say("no_notifications", "This browser has no notifications")); return false; }
+      const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+      if (answer !== "granted") toast(say("notifications_refused", "Notifications are blocked for this page in the browser's settings"));
+      return answer === "granted";
+    }),
+    box("hints", say("pref_hints", "Hints (first game)")));
+}
+
+// --- the table chat ---------------------------------------------------------------------
+export function chatCard(lines, policy, seat, max, sendLine) {
+  const mayWrite = policy === "everyone" || (policy === "players" && seat !== null);
+  const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
+    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat }, h("b", {}, l.name + ": "), h("span", {}, l.text))));
+  if (!lines.length) list.append(h("div", { class: "muted" }, say("chat_empty", "No messages yet.")));
+  const input = h("input", { id: "chatinput", maxlength: max, placeholder: say("chat_placeholder", "Say something to the table"), autocomplete: "off" });
+  const go = () => { const t = input.value.trim(); if (!t) return; if (sendLine(t)) input.value = ""; };
+  input.addEventListener("keydown", e => { if (e.key === "Enter") go(); e.stopPropagation(); });
+  const foot = policy === "off" ? h("p", { class: "muted" }, say("chat_off", "The chat is off at this table."))
+    : !mayWrite ? h("p", { class: "muted" }, say("chat_players_only", "Only the players write here; spectators read."))
+      : h("div", { class: "chatform" }, input, h("button", { id: "chatsend", onclick: go }, say("chat_send", "Send")));
+  return h("details", { class: "card", id: "chat", open: true }, h("summary", {}, say("chat_title", "Table chat")), list, foot);
+}
+
+// --- rematch ------------------------------------------------------------------------------
+// Opening the rematch: the tokens of this game open the same seats there (the server keeps
+// them), so this browser's seats, invitations and creator's token go along.
+export function goToRematch(id, newId) {
+  const local = store.get(id), mine = Object.values(local.tokens || {});
+  const invites = Object.fromEntries(Object.entries(local.invites || {}).map(([k, url]) => [k, url.replace("/game/" + id, "/game/" + newId)]));
+  store.set(newId, { tokens: local.tokens || {}, invites, creator: local.creator });
+  location.href = "/game/" + newId + (mine.length ? "#t=" + mine.join(",") : "");
+}
+export function rematchBox(id, m, token) {
+  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" }, h("p", {}, say("rematch_ready", "A rematch has started: same seats, same options.")),
+    h("button", { class: "primary", id: "torematch", onclick: () => goToRematch(id, m.rematch) }, say("rematch_go", "Go to the rematch")));
+  if (!token) return null;
+  return h("div", { class: "rematch" }, h("button", { class: "primary", id: "rematch", onclick: async e => {
+    e.target.disabled = true;
+    try { const r = await api(`/api/games/${id}/rematch`, { token }); goToRematch(id, r.id); }
+    catch (err) { toast(err.message); e.target.disabled = false; }
+  } }, say("rematch", "Rematch")));
+}
+
+// --- not found ----------------------------------------------------------------------------
+export function notFoundPage(what) {
+  document.title = say("not_found_title", "Not found") + " · Tigris & Euphrates";
+  return h("div", { class: "card notfound", id: "notfound" }, h("h2", {}, say("not_found_title", "Not found")),
+    h("p", {}, what), h("p", {}, h("a", { href: "/", id: "tolobby" }, say("to_lobby", "Go to the lobby"))));
+}

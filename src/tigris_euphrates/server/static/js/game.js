@@ -175,8 +175,8 @@ export async function gamePage(id, replayMode) {
     boardBox.replaceChildren(drawBoard(v, { ...ui, targets, onCell: act }));
     if (ui.held) markHeld(ui.held.action);
     const panels = [optionsCard(v)];
-    if (v.over) panels.push(h("div", { class: "card" }, rematchBox(id, m, m.seat !== null ? c.token : store.get(id).creator)));
-    else if (m.rematch) panels.push(h("div", { class: "card" }, rematchBox(id, m, null)));
+    const rematchSide = v.over && rematchBox(id, m, m.seat !== null ? c.token : store.get(id).creator, "-side");
+    if (rematchSide) panels.push(h("div", { class: "card" }, rematchSide));
     if (ui.held) panels.push(confirmPanel(ui.held, endTurn, cancelHeld));
     if (ui.ask) panels.push(passPanel(() => { ui.ask = false; move(c, "pass"); render(); }, cancelHeld));
     if (prefs.get().hints && !passFor) panels.push(hintCard(v, ui, me, targets));

@@ -115,11 +115,12 @@ export function goToRematch(id, newId) {
   store.set(newId, { tokens: local.tokens || {}, invites, creator: local.creator });
   location.href = "/game/" + newId + (mine.length ? "#t=" + mine.join(",") : "");
 }
-export function rematchBox(id, m, token) {
-  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" }, h("p", {}, say("rematch_ready", "A rematch has started: same seats, same options.")),
-    h("button", { class: "primary", id: "torematch", onclick: () => goToRematch(id, m.rematch) }, say("rematch_go", "Go to the rematch")));
+// `suffix` tells apart the end screen's box ("") and the side panel's ("-side").
+export function rematchBox(id, m, token, suffix = "") {
+  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" + suffix }, h("p", {}, say("rematch_ready", "A rematch has started: same seats, same options.")),
+    h("button", { class: "primary", id: "torematch" + suffix, onclick: () => goToRematch(id, m.rematch) }, say("rematch_go", "Go to the rematch")));
   if (!token) return null;
-  return h("div", { class: "rematch" }, h("button", { class: "primary", id: "rematch", onclick: async e => {
+  return h("div", { class: "rematch" }, h("button", { class: "primary", id: "rematch" + suffix, onclick: async e => {
     e.target.disabled = true;
     try { const r = await api(`/api/games/${id}/rematch`, { token }); goToRematch(id, r.id); }
     catch (err) { toast(err.message); e.target.disabled = false; }

@@ -34,9 +34,7 @@ def new_game(server: LiveServer, seats: list[dict[str, Any]], seed: int = 1, **b
     return r.json()
 
 
-def test_table_chat_players_write_spectators_read_as_text(
-    server: LiveServer, browser: Any
-) -> None:
+def test_table_chat_players_write_spectators_read_as_text(server: LiveServer, browser: Any) -> None:
     g = new_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     ann, rail = browser.new_page(), browser.new_page()
     ann.goto(server.url + g["seats"][0]["link"])
@@ -128,8 +126,13 @@ window.Notification = class {
 };
 window.AudioContext = class {
   constructor() { this.currentTime = 0; this.destination = {}; }
-  createOscillator() { return { frequency: {}, connect() {}, start() { window.__signals.push(["sound"]); }, stop() {} }; }
-  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect() {} }; }
+  createOscillator() {
+    const start = () => window.__signals.push(["sound"]);
+    return { frequency: {}, connect() {}, start, stop() {} };
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect() {} };
+  }
 };
 Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
 localStorage.setItem("tne.table", JSON.stringify({ sound: true, notify: true }));
@@ -187,7 +190,15 @@ def test_rules_help_and_first_game_hints(server: LiveServer, browser: Any) -> No
     page.click("#helpbtn")
     page.wait_for_selector("#help")
     text = page.locator("#help").inner_text()
-    for title in ("The goal", "Tiles", "Leaders", "Revolt", "War", "Catastrophes", "End of the game"):
+    for title in (
+        "The goal",
+        "Tiles",
+        "Leaders",
+        "Revolt",
+        "War",
+        "Catastrophes",
+        "End of the game",
+    ):
         assert title in text
     stages = page.locator("#help section[data-stage]").evaluate_all(
         "els => els.map(e => e.dataset.stage)"

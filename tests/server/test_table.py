@@ -63,7 +63,12 @@ def test_only_games_their_creator_lists_are_in_the_public_lobby(server: LiveServ
 
 
 def test_unknown_games_and_paths_answer_a_404_page(server: LiveServer) -> None:
-    for path in ("/game/000000000000", "/replay/ffffffffffff", "/game/no%20such", "/nowhere/at/all"):
+    for path in (
+        "/game/000000000000",
+        "/replay/ffffffffffff",
+        "/game/no%20such",
+        "/nowhere/at/all",
+    ):
         r = httpx.get(server.url + path)
         assert r.status_code == 404, path
         assert r.headers["content-type"].startswith("text/html") and "js/main.js" in r.text

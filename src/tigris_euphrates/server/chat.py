@@ -57,8 +57,7 @@ async def say(hub: Hub, game: LiveGame, conn: Conn, text: str) -> None:
     if not conn.chat_rate.take():
         raise GameError(
             "chat-too-fast",
-            f"at most {CHAT_BURST} chat lines at once, then one every "
-            f"{1 / CHAT_PER_SECOND:g} s",
+            f"at most {CHAT_BURST} chat lines at once, then one every {1 / CHAT_PER_SECOND:g} s",
             retry_after=1 / CHAT_PER_SECOND,
         )
     name = "Spectator" if conn.seat is None else str(game.public_seats()[conn.seat]["name"])

@@ -1,4 +1,5 @@
-"""The store: SQLAlchemy Core tables ``games``, ``actions`` and ``chat`` and a small synchronous API.
+"""The store: SQLAlchemy Core tables ``games``, ``actions`` and ``chat``, and a small
+synchronous API.
 
 Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
 needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
@@ -394,8 +395,9 @@ class Store:
             return [str(r.id) for r in conn.execute(query)]
 
     def list_games(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
-        """A page of the games the lobby lists (``listed``), newest first: at most ``limit`` created before ``before`` (the
-        ``(created, id)`` of the last game of the previous page)."""
+        """A page of the games the lobby lists (``listed``), newest first: at most ``limit``
+        created before ``before`` (the ``(created, id)`` of the last game of the previous
+        page)."""
         g = self.games.c
         query = (
             select(self.games)

@@ -749,7 +749,8 @@ class Hub:
         if game.online() != online:
             self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
-        conn.send(chat_frame(game.chat, reset=True))
+        if game.chat:
+            conn.send(chat_frame(game.chat, reset=True))  # the chat so far (none: no frame)
         if self.cluster is not None and seat is not None:
             self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}")
         return key, conn

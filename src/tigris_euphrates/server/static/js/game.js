@@ -22,10 +22,9 @@ export async function gamePage(id, replayMode) {
   let replay = null;
 
   const [summary, meta] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
-  await loadCatalogue(summary.options);
+  const words = loadCatalogue(summary.options);
+  let ready = false; // views that arrive before the catalogue wait for it
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
-  app.replaceChildren(h("div", { class: "game" }, boardBox, side));
-  $(".brand").textContent = CAT.title;
 
   const ctx = { id, ui, act, send, render, meta };
   // a message goes only on a connection whose view is fresh; otherwise the player is told
@@ -156,6 +155,7 @@ export async function gamePage(id, replayMode) {
     return t;
   }
   function render() {
+    if (!ready) return;
     if (replayMode) return renderReplay();
     const c = shown; if (!c || !c.msg) return;
     const m = c.msg, v = m.view, seats = m.seats, me = m.seat;
@@ -242,7 +242,14 @@ export async function gamePage(id, replayMode) {
     if (replayMode && replay && e.key === "ArrowRight") loadStep(Math.min(replay.total, replay.step + 1));
     if (replayMode && replay && e.key === "ArrowLeft") loadStep(Math.max(0, replay.step - 1));
   });
+  if (!replayMode) { // the connections open while the words load
+    const toks = Object.values(local.tokens);
+    if (!toks.length) connect(null); else toks.forEach(connect);
+  }
+  await words;
+  ready = true;
+  app.replaceChildren(h("div", { class: "game" }, boardBox, side));
+  $(".brand").textContent = CAT.title;
   if (replayMode) return loadStep(0);
-  const toks = Object.values(local.tokens);
-  if (!toks.length) connect(null); else toks.forEach(connect);
+  render();
 }

@@ -216,3 +216,49 @@ def test_no_rematch_before_the_end(server: LiveServer) -> None:
         f"{server.url}/api/games/{g['id']}/rematch", json={"token": g["seats"][0]["token"]}
     )
     assert r.status_code == 409 and r.json()["error"] == "not-over"
+
+
+def test_chat_and_rematch_cross_server_processes(tmp_path: Any) -> None:
+    """On PostgreSQL with two processes, a line written through one reaches the readers on
+    the other, and a rematch made through one is announced to the old table on the other."""
+    from serving import ServerProcess, postgres_url
+
+    url = postgres_url()
+    if url is None:
+        pytest.skip("PostgreSQL is not reachable: PostgreSQL tests skipped")
+    import uuid
+
+    from tigris_euphrates.store import Store
+
+    prefix = f"t{uuid.uuid4().hex[:10]}_"
+    fast = {"messages_per_second": 10_000, "message_burst": 10_000}
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=fast)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=fast)
+    try:
+        with a, b:
+            g = httpx.post(f"{a.url}/api/games", json={"seats": HUMANS}).json()
+            ann = SeatClient(a.ws_url, g["id"], g["seats"][0]["token"])
+            watcher = SeatClient(b.ws_url, g["id"], None)
+            ann.wait_view()
+            watcher.wait_view()
+            ann.send({"type": "chat", "text": "across"})
+            [line] = chat_lines(watcher, 1, timeout=20)
+            assert line["text"] == "across" and line["name"] == "Ann"
+            ann.close()
+            watcher.close()
+            bots = [{"kind": "bot", "level": "random"}] * 2
+            done = httpx.post(f"{a.url}/api/games", json={"seats": bots}).json()
+            deadline = time.monotonic() + 120
+            while httpx.get(f"{a.url}/api/games/{done['id']}").json()["status"] != "over":
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+            rail = SeatClient(b.ws_url, done["id"], None)
+            rail.wait_view()
+            r = httpx.post(
+                f"{a.url}/api/games/{done['id']}/rematch", json={"token": done["creator_token"]}
+            )
+            new = r.json()["id"]
+            assert rail.wait_view(lambda m: m["rematch"] == new, timeout=20)["rematch"] == new
+            rail.close()
+    finally:
+        Store(url, prefix).drop_all()

@@ -23,12 +23,12 @@ pytestmark = pytest.mark.browser
 CONFIRM = 4.0
 
 
-def live(data: Path, port: int | None = None) -> LiveServer:
+def live(data: Path, port: int | None = None, **limits: float) -> LiveServer:
     srv = LiveServer(
         data_dir=data,
         database_url=f"sqlite:///{data}/t.sqlite3",
         client_seeds=True,
-        limits=Limits(messages_per_second=10_000, message_burst=10_000),
+        limits=Limits(messages_per_second=10_000, message_burst=10_000, **limits),
         confirm_seconds=CONFIRM,
     )
     if port is not None:  # the same address again (a restarted server)
@@ -256,3 +256,30 @@ def test_leaving_picks_the_bot_level_and_a_friend_gets_a_fair_chance(
     page.wait_for_selector(".player.me button.tobot")
     assert "· bot" not in page.locator(".player.me").inner_text()
     context.close()
+
+
+def test_the_creator_hands_an_absent_friends_seat_to_a_bot_after_the_wait(
+    tmp_path: Path, browser: Any
+) -> None:
+    with live(tmp_path, seat_absence_seconds=3) as srv:
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.goto(srv.url + "/")
+        page.wait_for_selector("#create")
+        page.select_option("select[data-seat='1']", "friend")
+        page.fill("[data-name='1']", "Bob")
+        page.click("#create")
+        page.wait_for_selector("#hand")
+        bob = page.locator(".player[data-seat='1']")
+        # the wait is over: the page offers the seat by itself, with a level to choose
+        bob.locator("button.tobot").wait_for(timeout=15_000)
+        assert bob.locator(".tobot-wait").count() == 0
+        bob.locator("select.tobot-level").select_option("random")
+        page.on("dialog", lambda d: d.accept())
+        bob.locator("button.tobot").click()
+        page.wait_for_function(
+            "() => document.querySelector(\".player[data-seat='1']\").innerText"
+            ".includes('bot random')"
+        )
+        context.close()

@@ -48,7 +48,7 @@ export async function gamePage(id, replayMode) {
   }
   // the turn's last step waits for "End turn" or the end of a short countdown
   function hold(action, wait) {
-    ui.held = { action, until: Date.now() + wait * 1000, seq: shown.msg.seq };
+    ui.held = { action, until: Date.now() + wait * 1000, seq: shown.msg.seq, decision: !!shown.msg.view.pending };
     clearInterval(heldTimer);
     heldTimer = setInterval(() => {
       if (!ui.held) return clearInterval(heldTimer);

@@ -36,8 +36,11 @@ export function needsConfirm(v, me, action) {
 }
 export function confirmPanel(held, onGo, onCancel) {
   const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
-  return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, say("confirm_title", "End your turn?")),
-    h("p", {}, say("confirm_text", "Last step of your turn: {what}.", { what: actionText(held.action) })),
+  // an action ends the turn; a decision after it (support, a monument…) may end it
+  const title = held.decision ? say("confirm_decision_title", "Send this decision?") : say("confirm_title", "End your turn?");
+  const text = held.decision ? say("confirm_decision_text", "It may end your turn: {what}.", { what: actionText(held.action) })
+    : say("confirm_text", "Last step of your turn: {what}.", { what: actionText(held.action) });
+  return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, title), h("p", {}, text),
     h("p", { class: "muted", id: "countdown" }, say("confirm_countdown", "Ends by itself in {n} s.", { n: left })),
     h("div", { class: "actions" },
       h("button", { class: "primary", id: "endturn", onclick: onGo }, say("end_turn", "End turn")),

@@ -22,14 +22,15 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 def scripted_server(tmp: pytest.TempPathFactory, name: str) -> Iterator[LiveServer]:
     """A live server for browser tests: seeded games of two people (positions the tests
-    know, never on a public server), and scripted seats far faster than people (no message
-    rate limit)."""
+    know, never on a public server), scripted seats far faster than people (no message
+    rate limit), and a turn's last step sent at once (no "End turn" countdown)."""
     data = tmp.mktemp(name)
     with LiveServer(
         data_dir=data,
         database_url=f"sqlite:///{data}/t.sqlite3",
         client_seeds=True,
         limits=Limits(messages_per_second=10_000, message_burst=10_000),
+        confirm_seconds=0,
     ) as srv:
         yield srv
 

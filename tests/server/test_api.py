@@ -43,7 +43,7 @@ def test_lobby_meta_and_page(server: LiveServer) -> None:
     page = httpx.get(f"{server.url}/")
     assert page.status_code == 200 and "js/main.js" in page.text
     assert httpx.get(f"{server.url}/static/js/main.js").status_code == 200
-    g = create(server, HUMANS)
+    g = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "listed": True}).json()
     assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
     assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()["games"]]
 

@@ -5,10 +5,13 @@ import time. Protocol (JSON frames) on ``/ws/games/{id}``:
 
 - client → ``{"type": "join", "token": "..."}`` first (no token: spectator), then
   ``{"type": "move", "seq": N, "action": "tile red e4" | {"type": "tile", ...}}``,
-  ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``.
-- server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "log", "log_reset"}``
-  after every change, and ``{"type": "error", "code", "message", "seq"}`` to the sender of
-  a refused message, always followed by a fresh view.
+  ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``, ``{"type": "chat", "text": "..."}``.
+- server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "chat", "rematch",
+  "log", "log_reset"}`` after every change, ``{"type": "chat", "lines", "reset"}`` (the
+  table chat: all of it on joining, then each new line), and ``{"type": "error", "code",
+  "message", "seq"}`` to the sender of a refused message, followed by a fresh view.
+
+Pages and JSON answers are compressed (br, else gzip) when the browser accepts it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
+from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -39,14 +43,18 @@ from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from .catalogues import router as catalogue_router
+from .chat import say
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
     GAME_ID_PATTERN,
+    MAX_CHAT,
     BadMessage,
+    Chat,
     CreateGame,
     Join,
     Move,
     Ping,
+    Rematch,
     SeatChange,
     SeatReturn,
     Sync,
@@ -55,6 +63,7 @@ from .inputs import (
     read_message,
 )
 from .limits import Limits
+from .rematch import rematch
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
@@ -72,7 +81,11 @@ STATUS = {
     "rate-limited": 429,
     "too-many-games": 429,
     "too-many-bot-games": 429,
+    "not-over": 409,
 }
+#: Paths whose unknown addresses answer JSON; any other unknown address gets the page,
+#: which shows "not found" with a link to the lobby (status 404).
+API_PREFIXES = ("/api/", "/ws/", "/static/")
 #: The lobby's page cursor: ``created:id`` of the last game of the previous page.
 CURSOR_PATTERN = r"^[0-9]{1,12}(\.[0-9]{1,12})?:[0-9A-Za-z_-]{1,32}$"
 
@@ -101,6 +114,7 @@ def create_app(
     tune_gc: bool = False,
     limits: Limits | None = None,
     client_seeds: bool = False,
+    confirm_seconds: float = 5.0,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
@@ -109,6 +123,9 @@ def create_app(
     (default ``Limits()``) bounds what one client may ask. ``client_seeds`` accepts a
     client's seed for every game, even with several people (tests and local study: whoever
     chooses the seed knows every hand); by default only games without another person.
+    ``confirm_seconds``: how long the page holds the last step of a player's turn, with
+    "End turn" and "Cancel", before sending it by itself (0: no confirmation, no question
+    before a pass; scripted tests).
     """
 
     @asynccontextmanager
@@ -150,6 +167,8 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(catalogue_router)
     app.add_middleware(BodyLimit, limit=(limits or Limits()).body_bytes)
+    # br for the browsers that accept it (all current ones), gzip for the others
+    app.add_middleware(BrotliMiddleware, quality=5, minimum_size=400, gzip_fallback=True)
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -178,6 +197,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and not request.url.path.startswith(API_PREFIXES):
+            return not_found()
         code = {404: "not-found", 405: "bad-method", 409: "conflict", 413: "too-large"}
         return SafeJSONResponse(
             {"error": code.get(exc.status_code, "bad-request"), "message": str(exc.detail)},
@@ -187,19 +208,34 @@ def create_app(
 
     page = STATIC / "index.html"
 
+    def not_found() -> FileResponse:
+        return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})
+
     @app.get("/", include_in_schema=False)
     @app.get("/game/{game_id}", include_in_schema=False)
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def index(game_id: str | None = None) -> FileResponse:
+    async def index(request: Request, game_id: str | None = None) -> FileResponse:
+        """The page; 404 (the same page, which then says so) for a game that does not exist."""
+        if game_id is not None:
+            hub = hub_of(request)
+            known = game_id in hub.games or (
+                re.fullmatch(GAME_ID_PATTERN, game_id) is not None
+                and await hub.db(hub.store.has_game, game_id)
+            )
+            if not known:
+                return not_found()
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(request: Request) -> dict[str, Any]:
         return {
             "bot_levels": bot_levels(),
             "default_level": default_level(),
             "boards": ["standard", "advanced"],
             "rulesets": list(RULESETS),
+            "seat_absence_seconds": hub_of(request).limits.seat_absence_seconds,
+            "chat_max": MAX_CHAT,
+            "confirm_seconds": confirm_seconds,
         }
 
     @app.get("/api/games")
@@ -225,7 +261,12 @@ def create_app(
         options = {**body.options, "players": len(body.seats)}
         seats = [seat.model_dump() for seat in body.seats]
         game, tokens, creator = await hub_of(request).create(
-            options, seats, body.seed, client=client_of(request)
+            options,
+            seats,
+            body.seed,
+            client=client_of(request),
+            listed=body.listed,
+            settings={"chat": body.chat},
         )
         return {
             "id": game.id,
@@ -318,6 +359,15 @@ def create_app(
         game = await hub.get(game_id)
         await hub.hand_to_bot(game, body.token, seat, body.level)
         return game.summary()
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def game_rematch(game_id: GameId, body: Rematch, request: Request) -> dict[str, Any]:
+        """The finished game's rematch (created by the first player who asks): its id and
+        its page. The tokens of the old game open the same seats of the new one."""
+        hub = hub_of(request)
+        game = await hub.get(game_id)
+        new = await rematch(hub, game, body.token, client_of(request))
+        return {"id": new, "link": f"/game/{new}"}
 
     @app.post("/api/games/{game_id}/seats/{seat}/human")
     async def seat_to_human(
@@ -433,6 +483,8 @@ def create_app(
                         conn.due(full_log=True)
                     elif isinstance(msg, Ping):
                         conn.send({"type": "pong", "t": msg.t})
+                    elif isinstance(msg, Chat):
+                        await say(hub, game, conn, msg.text)
                     else:
                         raise GameError("joined", "this connection has joined already")
                 except BadMessage as err:
@@ -521,7 +573,7 @@ async def receive_text(ws: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping:
+def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping | Chat:
     """A client message, checked; raises ``BadMessage`` naming what is wrong."""
     if text is None:
         raise BadMessage("text-only", "messages are JSON text frames, not binary ones")

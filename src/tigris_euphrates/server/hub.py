@@ -41,7 +41,8 @@ from ..engine import (
     to_action,
 )
 from ..stats import game_stats
-from ..store import GameRow, StepTaken, Store, UnknownGame
+from ..store import ChatLine, GameRow, StepTaken, Store, UnknownGame
+from .chat import CHAT_BURST, CHAT_PER_SECOND, chat_frame, read_chat
 from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 
@@ -138,6 +139,7 @@ class Conn:
         #: whether its claim of the seat came back in the cluster's common order
         self.announced = False
         self.limited_at = -1.0  # when the last rate-limited error frame was queued
+        self.chat_rate = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
 
     def send(self, frame: dict[str, Any]) -> None:
         """Queue a frame that is not a view (an error, a pong)."""
@@ -224,6 +226,13 @@ class LiveGame:
         self.seats = [dict(s) for s in row.seats]
         self.creator = row.creator
         self.created = row.created
+        self.listed = row.listed
+        #: the table's settings: who may chat (``chat``), the rematch's id (``rematch``)
+        self.settings = dict(row.settings)
+        #: the last lines of the table chat (``chat.HISTORY`` at most)
+        self.chat: list[ChatLine] = []
+        #: the number of the last chat line stored (lines are numbered from 1)
+        self.chat_n = 0
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
@@ -420,6 +429,8 @@ class LiveGame:
             "view": view,
             "seats": self._seats_now,
             "can_undo": self.can_undo(seat),
+            "chat": self.settings.get("chat", "players"),
+            "rematch": self.settings.get("rematch"),
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
             "stats": self.stats() if self.over else None,
@@ -586,6 +597,8 @@ class Hub:
         if game is not None:  # created here meanwhile
             return game
         game = LiveGame(row)
+        lines = await self.db(self.store.chat_lines, game_id)
+        game.chat, game.chat_n = lines, lines[-1].n if lines else 0
         self.games[game_id] = game
         if game.over and row.status != "over":
             await self.db(self.store.finish, game_id, result(game.state))
@@ -601,11 +614,18 @@ class Hub:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         client: str = "",
-    ) -> tuple[LiveGame, list[str | None], str]:
+        *,
+        listed: bool = False,
+        settings: dict[str, Any] | None = None,
+        same_people: LiveGame | None = None,
+    ) -> tuple[LiveGame, list[str | None], str | None]:
         """A new game created by ``client`` (a hash of its address; ``""`` for the server's
         own callers, which no per-client limit counts); returns it, each human seat's secret
         token (bots: None) and the creator's secret token (it may hand an absent player's
-        seat to a bot)."""
+        seat to a bot). ``listed``: the public lobby shows it; ``settings``: the table's
+        settings (who may chat). ``same_people`` (a rematch): each human seat keeps that
+        game's token and the creator keeps theirs, so the links people hold open the new
+        game too (no new token is returned for them)."""
         people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
         if seed is not None and people > 1 and not self.client_seeds:
             raise GameError(
@@ -633,6 +653,10 @@ class Hub:
                     )
                 stored.append({"kind": "bot", "level": level, "name": name})
                 tokens.append(None)
+            elif kind == "human" and same_people is not None:
+                kept = same_people.seats[i]["token"]
+                stored.append({"kind": "human", "name": name or f"Player {i + 1}", "token": kept})
+                tokens.append(None)
             elif kind == "human":
                 token = secrets.token_urlsafe(18)
                 stored.append(
@@ -644,7 +668,10 @@ class Hub:
         if client:
             await self._check_client(client, any(seat["kind"] == "bot" for seat in stored))
         game_id = secrets.token_hex(6)
-        creator = secrets.token_urlsafe(18)
+        creator: str | None = secrets.token_urlsafe(18)
+        creator_hash = hash_token(creator) if creator else None
+        if same_people is not None:
+            creator, creator_hash = None, same_people.creator
         row = GameRow(
             game_id,
             options,
@@ -652,9 +679,11 @@ class Hub:
             stored,
             "active",
             time.time(),
-            creator=hash_token(creator),
+            creator=creator_hash,
             seed_source=seed_source,
             client=client,
+            listed=listed,
+            settings=dict(settings or {}),
         )
         await self.db(
             self.store.create_game,
@@ -665,6 +694,8 @@ class Hub:
             row.creator,
             seed_source,
             client or None,
+            listed,
+            row.settings,
         )
         game = LiveGame(row)
         self.games[game_id] = game
@@ -725,6 +756,8 @@ class Hub:
         if game.online() != online:
             self.broadcast(game, exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
+        if game.chat:
+            conn.send(chat_frame(game.chat, reset=True))  # the chat so far (none: no frame)
         if self.cluster is not None and seat is not None:
             self.cluster.publish(f"c|{self.cluster.proc}|{game.id}|{seat}|{conn.cid}")
         return key, conn
@@ -1023,6 +1056,15 @@ class Hub:
             game = self.games.get(rest[0])
             if game is not None:
                 self._presence(game, kind, proc, int(rest[1]), rest[2])
+        elif kind == "m" and len(rest) == 2 and rest[1].isdigit():
+            game = self.games.get(rest[0])
+            if game is not None and int(rest[1]) > game.chat_n:
+                self._spawn(read_chat(self, game))
+        elif kind == "r" and len(rest) == 2:
+            game = self.games.get(rest[0])
+            if game is not None and game.settings.get("rematch") != rest[1]:
+                game.settings["rematch"] = rest[1]
+                self.broadcast(game)
         elif kind == "q" and len(rest) == 1:
             game = self.games.get(rest[0])
             if game is not None:

@@ -27,6 +27,8 @@ MAX_NAME = 40
 MAX_LEVEL = 32
 MAX_TOKEN = 64
 MAX_OPTION = 32
+#: The longest table chat line (``chat.CHAT_MAX``).
+MAX_CHAT = 300
 #: A game id is 12 hex digits (``secrets.token_hex(6)``); stored ids are at most 32
 #: characters. Checked before any database query: a NUL or a megabyte never reaches it.
 GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,32}$"
@@ -90,6 +92,10 @@ class CreateGame(Strict):
         default_factory=dict
     )
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] | None = None
+    #: whether the public lobby lists the game (anyone may then watch it from there)
+    listed: bool = False
+    #: who may write in the table chat (see ``chat``)
+    chat: Literal["players", "everyone", "off"] = "players"
 
 
 class SeatChange(Strict):
@@ -97,6 +103,12 @@ class SeatChange(Strict):
 
     token: Token
     level: Level | None = None
+
+
+class Rematch(Strict):
+    """``POST /api/games/{id}/rematch``: a seat's token or the creator's."""
+
+    token: Token
 
 
 class SeatReturn(Strict):
@@ -179,6 +191,20 @@ class Sync(Strict):
     type: Literal["sync"]
 
 
+def _chat_text(value: str) -> str:
+    value = check_text(value, MAX_CHAT).strip()
+    if not value:
+        raise ValueError("an empty line")
+    return value
+
+
+class Chat(Strict):
+    """A line of the table chat: plain text, at most ``MAX_CHAT`` characters."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(_chat_text)]
+
+
 class Ping(Strict):
     """Answered with ``{"type": "pong", "t": t}``."""
 
@@ -186,11 +212,11 @@ class Ping(Strict):
     t: int | float | Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
-ClientMessage = Annotated[Join | Move | Undo | Sync | Ping, Field(discriminator="type")]
-MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Join | Move | Undo | Sync | Ping | Chat, Field(discriminator="type")]
+MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
 
 
-def read_message(text: str) -> Join | Move | Undo | Sync | Ping:
+def read_message(text: str) -> Join | Move | Undo | Sync | Ping | Chat:
     """One websocket message; raises ``BadMessage`` naming the problem."""
     try:
         return MESSAGE.validate_json(text)

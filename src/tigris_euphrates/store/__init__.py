@@ -6,6 +6,7 @@ writer of the same step fails at the database (``StepTaken``), even across proce
 """
 
 from .db import (
+    ChatLine,
     GameRow,
     ServerLock,
     StepTaken,
@@ -17,6 +18,7 @@ from .db import (
 )
 
 __all__ = [
+    "ChatLine",
     "GameRow",
     "ServerLock",
     "StepTaken",

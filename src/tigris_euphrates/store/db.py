@@ -1,4 +1,5 @@
-"""The store: SQLAlchemy Core tables ``games`` and ``actions`` and a small synchronous API.
+"""The store: SQLAlchemy Core tables ``games``, ``actions`` and ``chat``, and a small
+synchronous API.
 
 Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
 needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
@@ -71,6 +72,22 @@ class GameRow:
     seed_source: str = "server"
     #: who created the game (a hash of its address; ``""``: unknown)
     client: str = ""
+    #: whether the public lobby lists the game (its creator chose so)
+    listed: bool = True
+    #: the table's settings: ``chat`` (who may write) and ``rematch`` (the rematch's id)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ChatLine:
+    """One line of a game's table chat: its number in the game, the writer's seat
+    (``None``: a spectator), the name shown, the text and when it was said."""
+
+    n: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
 
 
 def normalise_url(url: str) -> str:
@@ -130,6 +147,10 @@ class Store:
             # the per-client limits count them
             Column("client", String(64), nullable=True),
             Column("bots", Integer, nullable=True),
+            # 1: the public lobby lists the game; NULL (older versions) counts as listed
+            Column("listed", Integer, nullable=True),
+            # the table's settings as JSON: who may chat, the rematch's id
+            Column("settings", Text, nullable=True),
         )
         self.by_client = Index(f"ix_{table_prefix}games_client", self.games.c.client)
         self.actions = Table(
@@ -139,6 +160,16 @@ class Store:
             Column("seq", Integer, primary_key=True, autoincrement=False),
             Column("seat", Integer, nullable=True),
             Column("action", String(200), nullable=False),
+            Column("created", Float, nullable=False),
+        )
+        self.chat = Table(
+            f"{table_prefix}chat",
+            self.meta,
+            Column("game_id", String(32), primary_key=True),
+            Column("n", Integer, primary_key=True, autoincrement=False),
+            Column("seat", Integer, nullable=True),
+            Column("name", String(64), nullable=False),
+            Column("text", String(1000), nullable=False),
             Column("created", Float, nullable=False),
         )
         self._append_sql = text(
@@ -196,10 +227,13 @@ class Store:
         creator: str | None = None,
         seed_source: str | None = None,
         client: str | None = None,
+        listed: bool = True,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
-        client chose the seed, ``client`` who created it (for the per-client limits)."""
+        client chose the seed, ``client`` who created it (for the per-client limits),
+        ``listed`` whether the public lobby shows it, ``settings`` the table's settings."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -216,6 +250,8 @@ class Store:
                     seed_source=seed_source,
                     client=client,
                     bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
+                    listed=1 if listed else 0,
+                    settings=json.dumps(settings or {}),
                 )
             )
 
@@ -267,6 +303,47 @@ class Store:
                 .values(status="over", result=json.dumps(result), updated=time.time())
             )
 
+    def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+        """Replace the game's table settings (e.g. when a rematch is created)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.games)
+                .where(self.games.c.id == game_id)
+                .values(settings=json.dumps(settings))
+            )
+
+    def add_chat(self, game_id: str, n: int, seat: int | None, name: str, said: str) -> float:
+        """Store line ``n`` (1-based) of the game's chat; raises ``StepTaken`` when another
+        writer stored that line first. Returns when it was said."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(self.chat).values(
+                        game_id=game_id, n=n, seat=seat, name=name, text=said, created=now
+                    )
+                )
+        except IntegrityError as exc:
+            raise StepTaken(game_id, n) from exc
+        return now
+
+    def chat_lines(self, game_id: str, after: int = 0, limit: int = 200) -> list[ChatLine]:
+        """The game's chat lines after line ``after``, oldest first; at most the last
+        ``limit`` of them."""
+        c = self.chat.c
+        query = (
+            select(c.n, c.seat, c.name, c.text, c.created)
+            .where(c.game_id == game_id, c.n > after)
+            .order_by(c.n.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            ChatLine(int(r.n), r.seat, repair_text(r.name), repair_text(r.text), float(r.created))
+            for r in reversed(rows)
+        ]
+
     # --- reads ----------------------------------------------------------------------------
 
     def load(self, game_id: str) -> GameRow:
@@ -282,6 +359,12 @@ class Store:
         game = _row(row)
         game.actions = [(int(a.seq), a.seat, str(a.action)) for a in acts]
         return game
+
+    def has_game(self, game_id: str) -> bool:
+        """Whether a game ``game_id`` exists (one indexed lookup, nothing loaded)."""
+        with self.engine.connect() as conn:
+            query = select(self.games.c.id).where(self.games.c.id == game_id)
+            return conn.execute(query).first() is not None
 
     def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, str]]:
         """The game's log entries after ``seq``, in order: what a process whose copy is at
@@ -312,9 +395,15 @@ class Store:
             return [str(r.id) for r in conn.execute(query)]
 
     def list_games(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
-        """A page of games, newest first: at most ``limit`` created before ``before`` (the
-        ``(created, id)`` of the last game of the previous page)."""
-        query = select(self.games).order_by(self.games.c.created.desc(), self.games.c.id.desc())
+        """A page of the games the lobby lists (``listed``), newest first: at most ``limit``
+        created before ``before`` (the ``(created, id)`` of the last game of the previous
+        page)."""
+        g = self.games.c
+        query = (
+            select(self.games)
+            .where(or_(g.listed.is_(None), g.listed != 0))
+            .order_by(g.created.desc(), g.id.desc())
+        )
         if before is not None:
             created, game_id = before
             query = query.where(
@@ -371,6 +460,8 @@ def _row(row: Any) -> GameRow:
         creator=row.creator,
         seed_source=row.seed_source or "server",
         client=row.client or "",
+        listed=row.listed is None or bool(row.listed),
+        settings=json.loads(row.settings) if row.settings else {},
     )
 
 

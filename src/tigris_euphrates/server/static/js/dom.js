@@ -30,7 +30,7 @@ export async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.message || data.detail || r.statusText);
+  if (!r.ok) throw Object.assign(new Error(data.message || data.detail || r.statusText), { status: r.status });
   return data;
 }
 export const store = {

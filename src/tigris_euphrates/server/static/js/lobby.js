@@ -1,6 +1,7 @@
 // The lobby: a new game's seats and options, and the list of games a page at a time.
 import { $, api, app, h, store, toast } from "./dom.js";
 import { CAT, loadCatalogue, optionChips, term, tx } from "./words.js";
+import { prefs } from "./table.js";
 
 export async function lobby() {
   const [meta] = await Promise.all([api("/api/meta"), loadCatalogue({ ruleset: "classic" })]);
@@ -27,6 +28,12 @@ export async function lobby() {
   const open = h("input", { type: "checkbox", id: "open" });
   const wonder = h("input", { type: "checkbox", id: "wonder" });
   const buildings = h("input", { type: "checkbox", id: "buildings" });
+  // private unless listed: friend links and hotseat games stay out of the public list
+  const listed = h("input", { type: "checkbox", id: "listed" });
+  const chat = h("select", { id: "chatpolicy" }, h("option", { value: "players" }, "players write, spectators read"),
+    h("option", { value: "everyone" }, "everyone writes"), h("option", { value: "off" }, "off"));
+  // a browser that never played here gets the first-game hints
+  const hints = h("input", { type: "checkbox", id: "hints", checked: prefs.get().hints || !store.games().length });
   // RULES §11: the galaxy ruleset has no monuments, so neither the wonder nor the buildings
   const ruleset = h("select", { id: "ruleset", onchange: () => {
     const galaxy = ruleset.value === "galaxy";
@@ -43,7 +50,8 @@ export async function lobby() {
       if (ruleset.value !== "classic") options.ruleset = ruleset.value;
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
-      const g = await api("/api/games", { seats, options });
+      const g = await api("/api/games", { seats, options, listed: listed.checked, chat: chat.value });
+      prefs.set("hints", hints.checked);
       const mine = {}, invites = {};
       g.seats.forEach((s, i) => {
         if (kinds[i] === "here") mine[i] = s.token;
@@ -56,6 +64,8 @@ export async function lobby() {
     } catch (e) { toast(e.message); create.disabled = false; }
   } }, tx("start_game"));
   const list = h("tbody");
+  const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, "Your games"),
+    h("p", { class: "muted" }, "The games this browser plays or created, listed or private."), h("table", {}, mineList));
   app.replaceChildren(h("div", { class: "lobby" },
     h("div", { class: "card" }, h("h2", {}, tx("new_game")),
       h("p", { class: "muted" }, tx("lobby_intro")),
@@ -66,10 +76,13 @@ export async function lobby() {
       h("p", {}, h("label", {}, wonder, " " + tx("wonder_label"))),
       h("p", {}, h("label", {}, buildings, " " + tx("buildings_label"))),
       h("p", { class: "muted" }, tx("galaxy_note")),
+      h("p", {}, h("label", {}, listed, " List in the public lobby (anyone may watch)")),
+      h("p", {}, h("label", {}, "Table chat: ", chat)),
+      h("p", {}, h("label", {}, hints, " Hints for a first game (what is legal, and why)")),
       create,
       h("p", { class: "muted" }, tx("hotseat_note"))),
-    h("div", { class: "card" }, h("h2", {}, tx("games")),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list))));
+    h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, "Public games"),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list)))));
   const mineIds = new Set(store.games());
   // the lobby comes a page at a time: "More games" asks for the next one
   async function more(cursor) {
@@ -88,5 +101,14 @@ export async function lobby() {
       h("button", { onclick: () => more(page.next) }, tx("more_games")))));
   }
   await more(null);
+  // this browser's own games, newest first (private games are in no public list)
+  const own = await Promise.all(store.games().slice(-20).map(id => api(`/api/games/${id}`).catch(() => null)));
+  for (const g of own.filter(Boolean).sort((a, b) => b.created - a.created)) {
+    const names = g.seats.map(s => s.name).join(", ");
+    mineList.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
+      h("td", {}, g.status === "over" ? "finished" : "in play"),
+      h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? "Replay" : "Resume"))));
+  }
+  if (mineList.children.length) mineCard.hidden = false;
 }
 

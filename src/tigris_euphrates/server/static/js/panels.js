@@ -3,7 +3,7 @@ import { api, h, store, toast } from "./dom.js";
 import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
 import { logLines } from "./log.js";
-import { warRows } from "./table.js";
+import { warRows } from "./status.js";
 import { savePref } from "./prefs.js";
 import { applyPalette } from "./words.js";
 
@@ -133,16 +133,30 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   // a seat goes to a bot by its own player, or by the game's creator while its player is away
   const creator = store.get(id).creator;
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
-  if (s.kind === "human" && !v.over && token)
-    rows.push(h("button", { class: "tobot", onclick: async () => {
-      if (!confirm(tx("to_bot_confirm", { name: s.name }))) return;
-      try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
-    } }, p.seat === me ? tx("leave_to_bot") : tx("seat_to_bot")));
+  if (s.kind === "human" && !v.over && token) rows.push(seatToBot(ctx, p.seat, s, p.seat === me, token));
   if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
     rows.push(h("button", { class: "tohuman", onclick: async () => {
       try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
     } }, tx("take_back")));
   return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
+}
+// "Leave: a bot takes my seat" with the bot's level; for the creator, "Hand this seat to a
+// bot" only once its player had a fair chance to come (offline for the server's absence
+// time): until then the panel says when it will be offered.
+function seatToBot(ctx, seat, s, mine, token) {
+  const meta = ctx.meta || {}, levels = meta.bot_levels || [], wait = meta.seat_absence_seconds || 0;
+  if (!mine) {
+    const away = s.offline_since ? Date.now() / 1000 - s.offline_since : 0;
+    if (away < wait) {
+      setTimeout(ctx.render, (wait - away) * 1000 + 500);
+      return h("div", { class: "muted tobot-wait" }, `${s.name} is away; their seat can be handed to a bot after ${Math.ceil((wait - away) / 60)} min without them.`);
+    }
+  }
+  const level = h("select", { class: "tobot-level", "aria-label": "bot level" }, levels.map(l => h("option", { value: l, selected: l === meta.default_level }, l)));
+  return h("div", { class: "chips" }, h("button", { class: "tobot", onclick: async () => {
+    if (!confirm(mine ? `Leave the table? A ${level.value} bot plays your seat until you take it back.` : `Let a ${level.value} bot play ${s.name}'s seat from now on? ${s.name} can take it back.`)) return;
+    try { await api(`/api/games/${ctx.id}/seats/${seat}/bot`, { token, level: level.value }); } catch (e) { toast(e.message); }
+  } }, mine ? "Leave: a bot takes my seat" : "Hand this seat to a bot"), level);
 }
 export function invitePanel(ctx) {
   const inv = store.get(ctx.id).invites; if (!inv) return null;

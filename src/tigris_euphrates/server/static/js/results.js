@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { COLOURS, term, tx } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
-import { allocate } from "./table.js";
+import { allocate } from "./status.js";
 
 function winnerLine(res, seats, me) {
   const top = (res.ranking || [])[0];

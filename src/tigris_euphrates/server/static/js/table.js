@@ -1,53 +1,138 @@
-// The table around the board: the status line (whose turn, plainly), the supply (the bag,
-// the treasures on the board, the monuments still in the box) and the wars of a union with
-// their strengths, for the placer's choice.
-import { h } from "./dom.js";
-import { COLOURS, term, tx } from "./words.js";
-import { seatName } from "./text.js";
+// The table around the game: the connection banner, the confirmation of a turn's last step,
+// the "your turn" signals (title, sound, notification), the table chat and the rematch.
+import { api, h, store, toast } from "./dom.js";
+import { CAT, fill } from "./words.js";
+import { actionText } from "./text.js";
 
-export function statusText(v, seats, me, hotseat) {
-  // "Your turn — 2 actions left", in hotseat "Ann's turn — …", a decision by whoever takes it
-  const name = i => seatName(seats, i), n = v.turn.actions_left, turn = v.turn.player, actor = v.to_act;
-  const bag = " · " + tx("status_bag", { n: v.bag_size });
-  if (v.over) return tx("game_over_status", { n: v.bag_size });
-  if (v.pending && actor !== null && actor !== undefined) {
-    if (actor === me && !hotseat) return tx("status_decide_you", { turn: turn === me ? name(me) : name(turn) }) + bag;
-    if (actor === me) return tx("status_decide_named", { name: name(actor), turn: name(turn) }) + bag;
-    return tx("status_decide", { name: name(actor), turn: name(turn) }) + bag;
-  }
-  if (turn === me && !hotseat) return tx(n === 1 ? "status_yours_one" : "status_yours", { n }) + bag;
-  return tx(n === 1 ? "status_named_one" : "status_named", { name: name(turn), n }) + bag;
+// A catalogue word, or its English text until the catalogues carry it.
+export const say = (key, english, fields = {}) => fill((CAT.ui || {})[key] ?? english, fields);
+
+// --- preferences of this browser (sound, notifications, first-game hints) -----------------
+const PREFS = "tne.table";
+export const prefs = {
+  get() {
+    const base = { sound: false, notify: false, hints: false, confirm: true };
+    try { return { ...base, ...JSON.parse(localStorage.getItem(PREFS) || "{}") }; } catch { return base; }
+  },
+  set(key, value) { const p = prefs.get(); p[key] = value; localStorage.setItem(PREFS, JSON.stringify(p)); },
+};
+
+// --- the connection: input waits while the view on screen may be stale -------------------
+export function offlineBanner(reason) {
+  // covers the page below the header: no click reaches a board that may be out of date
+  return h("div", { id: "offline", role: "alert" }, h("div", { class: "card" },
+    h("b", {}, say("offline_title", "Connection lost")),
+    h("p", {}, reason || say("offline_text", "Reconnecting… The board may be out of date: your clicks wait until it is fresh again."))));
 }
-export function supplyCard(v) {
-  // what is left, as a player at the table could count it
-  const treasures = Object.values(v.cells).filter(c => c.treasure).length;
-  const rows = [h("div", { id: "supply-bag" }, tx("supply_bag", { n: v.bag_size })),
-    h("div", { id: "supply-treasures" }, tx("supply_treasures", { n: treasures }))];
-  if (v.options && v.options.ruleset !== "galaxy") {
-    const left = v.monuments_left || [];
-    rows.push(h("div", { id: "monument-box" }, left.length ? tx("supply_monuments") : tx("supply_monuments_none"), " ",
-      left.map(m => { const [a, b] = m.split("-");
-        return h("span", { class: "monument-chip", "data-monument": m, title: `${term("colour", a)}-${term("colour", b)}` },
-          h("span", { class: "mono-outer c-" + a }, h("span", { class: "mono-inner c-" + b }))); })));
-  }
-  return h("div", { class: "card supply", id: "supply" }, h("h3", {}, tx("supply")), rows);
+
+// --- the last step of a turn waits for "End turn" -----------------------------------------
+// How long the turn's last step waits (the server's setting; 0, or this browser's
+// preference off: no waiting and no question before a pass).
+export function confirmSeconds(meta) { return prefs.get().confirm ? (meta.confirm_seconds ?? 5) : 0; }
+// Whether `action` may end the turn of seat `me` (its turn's last action, or a decision after
+// it): then it is held until confirmed, so that it can still be cancelled. Passing asks instead.
+export function needsConfirm(v, me, action) {
+  return me !== null && !v.over && v.turn && v.turn.player === me && v.turn.actions_left <= 1 && action !== "pass";
 }
-export function warRows(v, seats, legal, act) {
-  // each war of the union: its button (when the viewer chooses) and both sides' strengths
-  const wars = (v.pending && v.pending.wars) || [];
-  return h("div", { class: "wars" }, wars.map(w => {
-    const a = "war " + w.colour;
-    return h("div", { class: "war-row", "data-war": w.colour },
-      legal.includes(a) ? h("button", { "data-action": a, onclick: () => act(a) }, tx("label_war", { colour: w.colour })) : h("b", {}, term("leaders", w.colour)),
-      h("span", { class: "war-strengths" }, tx("war_strengths", w, i => seatName(seats, i))));
-  }));
+export function confirmPanel(held, onGo, onCancel) {
+  const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
+  // an action ends the turn; a decision after it (support, a monument…) may end it
+  const title = held.decision ? say("confirm_decision_title", "Send this decision?") : say("confirm_title", "End your turn?");
+  const text = held.decision ? say("confirm_decision_text", "It may end your turn: {what}.", { what: actionText(held.action) })
+    : say("confirm_text", "Last step of your turn: {what}.", { what: actionText(held.action) });
+  return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, title), h("p", {}, text),
+    h("p", { class: "muted", id: "countdown" }, say("confirm_countdown", "Ends by itself in {n} s.", { n: left })),
+    h("div", { class: "actions" },
+      h("button", { class: "primary", id: "endturn", onclick: onGo }, say("end_turn", "End turn")),
+      h("button", { id: "cancelturn", onclick: onCancel }, say("cancel_turn", "Cancel"))));
 }
-export function allocate(score) {
-  // each colour's total with the treasures placed where they raise the weakest colour
-  const out = Object.fromEntries(COLOURS.map(c => [c, { base: score[c], extra: 0 }]));
-  for (let t = score.treasure; t > 0; t--) {
-    const low = COLOURS.reduce((m, c) => (out[c].base + out[c].extra < out[m].base + out[m].extra ? c : m), COLOURS[0]);
-    out[low].extra++;
+export function passPanel(onYes, onNo) {
+  return h("div", { class: "card decision", id: "askpass" }, h("h3", {}, say("pass_ask", "Pass this action?")),
+    h("p", { class: "muted" }, say("pass_ask_text", "You give up this action: nothing is placed.")),
+    h("div", { class: "actions" }, h("button", { class: "primary", id: "passyes", onclick: onYes }, say("pass_yes", "Yes, pass")),
+      h("button", { id: "passno", onclick: onNo }, say("pass_no", "No"))));
+}
+
+// --- "your turn": the tab's title, a sound, a notification when the page is in the background
+let wasMyTurn = false;
+export function turnSignals(myTurn, id) {
+  const title = CAT.title || "Tigris & Euphrates";
+  document.title = myTurn ? `▶ ${say("title_your_turn", "Your turn")} · ${title}` : title;
+  const began = myTurn && !wasMyTurn;
+  wasMyTurn = myTurn;
+  if (!began) return;
+  const p = prefs.get();
+  if (p.sound) beep();
+  if (p.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    const n = new Notification(title, { body: say("notify_your_turn", "Your turn"), tag: "tne-" + id });
+    n.onclick = () => { window.focus(); n.close(); };
   }
-  return out;
+}
+function beep() {
+  try {
+    const ac = new (window.AudioContext || window.webkitAudioContext)(), o = ac.createOscillator(), g = ac.createGain();
+    o.frequency.value = 660; g.gain.setValueAtTime(0.15, ac.currentTime); g.gain.exponentialRampToValueAtTime(0.001, ac.currentTime + 0.35);
+    o.connect(g); g.connect(ac.destination); o.start(); o.stop(ac.currentTime + 0.35);
+  } catch { /* no audio here */ }
+}
+export function signalsCard(render) {
+  const p = prefs.get();
+  const box = (key, text, onOn) => h("label", {}, h("input", { type: "checkbox", id: "pref-" + key, checked: p[key], onchange: async e => {
+    let on = e.target.checked;
+    if (on && onOn) on = await onOn();
+    prefs.set(key, on); render();
+  } }), " " + text);
+  return h("div", { class: "card signals", id: "signals" },
+    box("confirm", say("pref_confirm", "Confirm the end of my turn")),
+    box("sound", say("pref_sound", "Sound on my turn")),
+    box("notify", say("pref_notify", "Notify me when the page is in the background"), async () => {
+      if (!("Notification" in window)) { toast(say("no_notifications", "This browser has no notifications")); return false; }
+      const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+      if (answer !== "granted") toast(say("notifications_refused", "Notifications are blocked for this page in the browser's settings"));
+      return answer === "granted";
+    }),
+    box("hints", say("pref_hints", "Hints (first game)")));
+}
+
+// --- the table chat ---------------------------------------------------------------------
+export function chatCard(lines, policy, seat, max, sendLine) {
+  const mayWrite = policy === "everyone" || (policy === "players" && seat !== null);
+  const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
+    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat }, h("b", {}, l.name + ": "), h("span", {}, l.text))));
+  if (!lines.length) list.append(h("div", { class: "muted" }, say("chat_empty", "No messages yet.")));
+  const input = h("input", { id: "chatinput", maxlength: max, placeholder: say("chat_placeholder", "Say something to the table"), autocomplete: "off" });
+  const go = () => { const t = input.value.trim(); if (!t) return; if (sendLine(t)) input.value = ""; };
+  input.addEventListener("keydown", e => { if (e.key === "Enter") go(); e.stopPropagation(); });
+  const foot = policy === "off" ? h("p", { class: "muted" }, say("chat_off", "The chat is off at this table."))
+    : !mayWrite ? h("p", { class: "muted" }, say("chat_players_only", "Only the players write here; spectators read."))
+      : h("div", { class: "chatform" }, input, h("button", { id: "chatsend", onclick: go }, say("chat_send", "Send")));
+  return h("details", { class: "card", id: "chat", open: true }, h("summary", {}, say("chat_title", "Table chat")), list, foot);
+}
+
+// --- rematch ------------------------------------------------------------------------------
+// Opening the rematch: the tokens of this game open the same seats there (the server keeps
+// them), so this browser's seats, invitations and creator's token go along.
+export function goToRematch(id, newId) {
+  const local = store.get(id), mine = Object.values(local.tokens || {});
+  const invites = Object.fromEntries(Object.entries(local.invites || {}).map(([k, url]) => [k, url.replace("/game/" + id, "/game/" + newId)]));
+  store.set(newId, { tokens: local.tokens || {}, invites, creator: local.creator });
+  location.href = "/game/" + newId + (mine.length ? "#t=" + mine.join(",") : "");
+}
+// `suffix` tells apart the end screen's box ("") and the side panel's ("-side").
+export function rematchBox(id, m, token, suffix = "") {
+  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" + suffix }, h("p", {}, say("rematch_ready", "A rematch has started: same seats, same options.")),
+    h("button", { class: "primary", id: "torematch" + suffix, onclick: () => goToRematch(id, m.rematch) }, say("rematch_go", "Go to the rematch")));
+  if (!token) return null;
+  return h("div", { class: "rematch" }, h("button", { class: "primary", id: "rematch" + suffix, onclick: async e => {
+    e.target.disabled = true;
+    try { const r = await api(`/api/games/${id}/rematch`, { token }); goToRematch(id, r.id); }
+    catch (err) { toast(err.message); e.target.disabled = false; }
+  } }, say("rematch", "Rematch")));
+}
+
+// --- not found ----------------------------------------------------------------------------
+export function notFoundPage(what) {
+  document.title = say("not_found_title", "Not found") + " · Tigris & Euphrates";
+  return h("div", { class: "card notfound", id: "notfound" }, h("h2", {}, say("not_found_title", "Not found")),
+    h("p", {}, what), h("p", {}, h("a", { href: "/", id: "tolobby" }, say("to_lobby", "Go to the lobby"))));
 }

@@ -77,7 +77,7 @@ def test_the_last_step_of_a_turn_waits_for_end_turn(server: LiveServer, browser:
     seq = seq_of(page)
     place_black_leader(page)
     wait_seq_change(page, seq)
-    assert "actions left: 1" in page.locator("#status").inner_text()
+    assert "1 action left" in page.locator("#status").inner_text()
     # the second one waits: a panel with a countdown, the step outlined on the board
     seq = seq_of(page)
     page.click(".hand-tile[data-colour='red']")
@@ -94,7 +94,7 @@ def test_the_last_step_of_a_turn_waits_for_end_turn(server: LiveServer, browser:
     assert page.locator("#confirm").count() == 0 and seq_of(page) == seq
     page.click("#undo")
     wait_seq_change(page, seq)
-    assert "actions left: 2" in page.locator("#status").inner_text()
+    assert "2 actions left" in page.locator("#status").inner_text()
     assert page.locator("#boardsvg circle").count() == 0
     # both actions again; "End turn" sends the second at once
     seq = seq_of(page)
@@ -125,7 +125,7 @@ def test_passing_asks_and_the_countdown_ends_the_turn(server: LiveServer, browse
     page.click("[data-action='pass']")
     page.click("#passyes")
     wait_seq_change(page, seq)
-    assert "actions left: 1" in page.locator("#status").inner_text()
+    assert "1 action left" in page.locator("#status").inner_text()
     # the last step, left alone, is sent when its countdown ends
     seq = seq_of(page)
     page.click(".hand-tile[data-colour='red']")

@@ -121,7 +121,8 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
         "els => els.map(e => [e.dataset.colour, e.title,"
         " e.querySelector('svg path').getAttribute('d')])"
     )
-    by_colour = {colour: (title, d) for colour, title, d in glyphs}
+    # a title names the tile, then the key that selects it ("temple [key 1]")
+    by_colour = {colour: (title.split(" [")[0], d) for colour, title, d in glyphs}
     assert len(by_colour) >= 2 and len({d for _, d in by_colour.values()}) == len(by_colour)
     assert {t for t, _ in by_colour.values()} <= {"temple", "farm", "market", "settlement"}
     chips = ann.locator("#hand .leader-chip").all_inner_texts()

@@ -159,7 +159,9 @@ def update_readme(text: str) -> None:
     content = readme.read_text()
     pattern = re.compile(r"(<!-- bench:page -->).*?(<!-- /bench:page -->)", re.S)
     if pattern.search(content):
-        readme.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content))
+        readme.write_text(
+            pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content)
+        )
 
 
 def main() -> None:

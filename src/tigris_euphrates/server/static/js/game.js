@@ -6,7 +6,7 @@ import { drawBoard } from "./board.js";
 import { actionText, seatName } from "./text.js";
 import { decisionPanel, endScreen, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
 import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, say, signalsCard, turnSignals } from "./table.js";
-import { hintCard } from "./help.js";
+import { helpPanelText, hintCard } from "./help.js";
 
 export async function gamePage(id, replayMode) {
   const ui = { coords: false, kingdoms: true, strengths: false, sel: null, swap: null };
@@ -193,6 +193,9 @@ export async function gamePage(id, replayMode) {
     panels.push(h("div", { class: "card" }, h("h3", {}, "Log"), logBox(c.log, seats)));
     const input = $("#chatinput"), typed = input ? input.value : "", focused = document.activeElement === input;
     side.replaceChildren(...panels.filter(Boolean));
+    const decision = side.querySelector("#decision[data-stage]");
+    const explained = decision && helpPanelText(pend && pend.conflict ? "conflict" : decision.dataset.stage);
+    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, say("what_is_this", "What is this?")), h("p", { class: "muted" }, explained)));
     renderChat();
     const again = $("#chatinput");
     if (again) { again.value = typed; if (focused) again.focus(); }

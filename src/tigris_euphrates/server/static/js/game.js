@@ -21,9 +21,8 @@ export async function gamePage(id, replayMode) {
   let passFor = null; // hotseat: waiting for this seat's player to take the device
   let replay = null;
 
-  const [summary, meta] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
-  const words = loadCatalogue(summary.options);
-  let ready = false; // views that arrive before the catalogue wait for it
+  let meta = {}; // the server's settings (/api/meta), read while the connections open
+  let ready = false; // views that arrive before the game's words wait for them
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
@@ -66,6 +65,7 @@ export async function gamePage(id, replayMode) {
   function cancelHeld() { ui.held = null; ui.ask = false; clearInterval(heldTimer); render(); }
   function fresh() {
     // the page takes input only while the view on screen is the server's latest
+    if (!ready) return;
     const ok = conns.some(c => c.fresh) && (!shown || shown.fresh);
     document.body.dataset.online = ok ? "1" : "0";
     const banner = $("#offline");
@@ -245,14 +245,17 @@ export async function gamePage(id, replayMode) {
     if (replayMode && replay && e.key === "ArrowRight") loadStep(Math.min(replay.total, replay.step + 1));
     if (replayMode && replay && e.key === "ArrowLeft") loadStep(Math.max(0, replay.step - 1));
   });
-  if (!replayMode) { // the connections open while the words load
+  if (!replayMode) { // the connections open while the game's summary, settings and words load
     const toks = Object.values(local.tokens);
     if (!toks.length) connect(null); else toks.forEach(connect);
   }
-  await words;
+  const [summary, settings] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
+  meta = ctx.meta = settings;
+  await loadCatalogue(summary.options);
   ready = true;
   app.replaceChildren(h("div", { class: "game" }, boardBox, side));
   $(".brand").textContent = CAT.title;
   if (replayMode) return loadStep(0);
   render();
+  fresh();
 }

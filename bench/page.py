@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import re
 import shutil
@@ -126,7 +127,9 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"Measured with `{result['command']}` on {result['cpu']}, Chromium headless, "
-            f"localhost, {result['date']} (median of {result['runs']} loads, empty cache).",
+            f"localhost, {result['date']} (median of {result['runs']} loads, empty cache; "
+            f"load average {result['load_average']:.1f} on {result['cores']} cores: the "
+            "paint times grow with the machine's other work).",
             "",
             "| figure | game page | target |",
             "|---|---:|---:|",
@@ -159,7 +162,9 @@ def update_readme(text: str) -> None:
     content = readme.read_text()
     pattern = re.compile(r"(<!-- bench:page -->).*?(<!-- /bench:page -->)", re.S)
     if pattern.search(content):
-        readme.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content))
+        readme.write_text(
+            pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content)
+        )
 
 
 def main() -> None:
@@ -169,12 +174,16 @@ def main() -> None:
     a = ap.parse_args()
     lifted = {"games_per_minute": 1000, "games_per_client": 1000, "bot_games_per_client": 1000}
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, limits=lifted) as srv:
+        load = os.getloadavg()[0]
         result = measure(srv.url, a.runs)
+        load = (load + os.getloadavg()[0]) / 2
     result.update(
         command="python bench/page.py" + (f" --runs {a.runs}" if a.runs != 7 else ""),
         cpu=cpu_name(),
         date=datetime.date.today().isoformat(),
         python=platform.python_version(),
+        load_average=round(load, 1),
+        cores=os.cpu_count(),
     )
     OUT.write_text(json.dumps(result, indent=1) + "\n")
     text = table(result)

@@ -219,6 +219,10 @@ def test_private_games_stay_out_of_the_public_lobby(server: LiveServer, browser:
     assert public in listed and friends not in listed
     mine = page.locator("#mygames").inner_text()
     assert public in mine and friends in mine  # this browser still finds its private game
+    rows = {
+        r.locator("code").inner_text(): r.inner_text() for r in page.locator("#mygames tr").all()
+    }
+    assert "private" in rows[friends] and "public" in rows[public]
     shot(page, "lobby-private")
     # another browser sees only the listed game
     other = browser.new_page()

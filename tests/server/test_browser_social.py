@@ -209,3 +209,26 @@ def test_rules_help_and_first_game_hints(server: LiveServer, browser: Any) -> No
     page.click("#helpclose")
     assert page.locator("#help").count() == 0
     page.close()
+
+
+def test_every_decision_panel_explains_itself(server: LiveServer, browser: Any) -> None:
+    g = new_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    ann, bob = browser.new_page(), browser.new_page()
+    for page, seat in ((ann, 0), (bob, 1)):
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.goto(server.url + g["seats"][seat]["link"])
+        page.wait_for_selector("#hand")
+    # seed 1: Ann's king beside the temple f3, then Bob's king into the same kingdom
+    ann.click(".leader-chip[data-leader='black']")
+    ann.click("[data-cell='g3'].legal")
+    ann.wait_for_function("() => document.body.dataset.seq === '1'")
+    ann.click("[data-action='pass']")
+    bob.wait_for_function("() => document.body.dataset.myturn === '1'")
+    bob.click(".leader-chip[data-leader='black']")
+    bob.click("[data-cell='f4'].legal")
+    bob.wait_for_selector("#decision .vs")
+    bob.click("#decision .explain summary")
+    assert "the attacker commits first" in bob.locator("#decision .explain").inner_text()
+    shot(bob, "decision-explained")
+    ann.close()
+    bob.close()

@@ -455,6 +455,7 @@ class LiveGame:
             "seq": self.seq,
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
+            "listed": self.listed,
         }
 
 

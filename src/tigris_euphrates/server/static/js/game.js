@@ -11,7 +11,7 @@ import { statusText, supplyCard } from "./status.js";
 import { loadPrefs } from "./prefs.js";
 import { focusKey, installKeys, keysCard, restoreFocus } from "./keys.js";
 import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, say, signalsCard, turnSignals } from "./table.js";
-import { hintCard } from "./help.js";
+import { helpPanelText, hintCard } from "./help.js";
 
 export async function gamePage(id, replayMode) {
   const saved = loadPrefs();
@@ -28,9 +28,8 @@ export async function gamePage(id, replayMode) {
   let passFor = null; // hotseat: waiting for this seat's player to take the device
   let replay = null;
 
-  const [summary, meta] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
-  const words = loadCatalogue(summary.options);
-  let ready = false; // views that arrive before the catalogue wait for it
+  let meta = {}; // the server's settings (/api/meta), read while the connections open
+  let ready = false; // views that arrive before the game's words wait for them
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
@@ -74,6 +73,7 @@ export async function gamePage(id, replayMode) {
   function cancelHeld() { ui.held = null; ui.ask = false; clearInterval(heldTimer); render(); }
   function fresh() {
     // the page takes input only while the view on screen is the server's latest
+    if (!ready) return;
     const ok = conns.some(c => c.fresh) && (!shown || shown.fresh);
     document.body.dataset.online = ok ? "1" : "0";
     const banner = $("#offline");
@@ -204,6 +204,9 @@ export async function gamePage(id, replayMode) {
     panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
     const input = $("#chatinput"), typed = input ? input.value : "", focused = document.activeElement === input;
     side.replaceChildren(...panels.filter(Boolean));
+    const decision = side.querySelector("#decision[data-stage]");
+    const explained = decision && helpPanelText(pend && pend.conflict ? "conflict" : decision.dataset.stage);
+    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, say("what_is_this", "What is this?")), h("p", { class: "muted" }, explained)));
     renderChat();
     const again = $("#chatinput");
     if (again) { again.value = typed; if (focused) again.focus(); }
@@ -292,11 +295,13 @@ export async function gamePage(id, replayMode) {
     if (replayMode && replay && e.key === "ArrowRight") { e.preventDefault(); stepBy(1); }
     if (replayMode && replay && e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1); }
   });
-  if (!replayMode) { // the connections open while the words load
+  if (!replayMode) { // the connections open while the game's summary, settings and words load
     const toks = Object.values(local.tokens);
     if (!toks.length) connect(null); else toks.forEach(connect);
   }
-  await words;
+  const [summary, settings] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
+  meta = ctx.meta = settings;
+  await loadCatalogue(summary.options);
   ready = true;
   app.replaceChildren(h("div", { class: "game" }, boardBox, side));
   $(".brand").textContent = CAT.title;
@@ -305,4 +310,5 @@ export async function gamePage(id, replayMode) {
     return loadStep(0);
   }
   render();
+  fresh();
 }

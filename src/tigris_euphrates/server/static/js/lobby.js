@@ -106,7 +106,7 @@ export async function lobby() {
   for (const g of own.filter(Boolean).sort((a, b) => b.created - a.created)) {
     const names = g.seats.map(s => s.name).join(", ");
     mineList.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-      h("td", {}, g.status === "over" ? "finished" : "in play"),
+      h("td", { class: "muted" }, g.listed ? "public" : "private"), h("td", {}, g.status === "over" ? "finished" : "in play"),
       h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? "Replay" : "Resume"))));
   }
   if (mineList.children.length) mineCard.hidden = false;

@@ -143,12 +143,13 @@ export function playerPanel(ctx, v, p, seats, me, c) {
 // "Leave: a bot takes my seat" with the bot's level; for the creator, "Hand this seat to a
 // bot" only once its player had a fair chance to come (offline for the server's absence
 // time): until then the panel says when it will be offered.
+const fairChance = {}; // by seat: the render that offers the seat once the wait is over
 function seatToBot(ctx, seat, s, mine, token) {
   const meta = ctx.meta || {}, levels = meta.bot_levels || [], wait = meta.seat_absence_seconds || 0;
   if (!mine) {
     const away = s.offline_since ? Date.now() / 1000 - s.offline_since : 0;
     if (away < wait) {
-      setTimeout(ctx.render, (wait - away) * 1000 + 500);
+      clearTimeout(fairChance[seat]); fairChance[seat] = setTimeout(ctx.render, (wait - away) * 1000 + 500);
       return h("div", { class: "muted tobot-wait" }, `${s.name} is away; their seat can be handed to a bot after ${Math.ceil((wait - away) / 60)} min without them.`);
     }
   }

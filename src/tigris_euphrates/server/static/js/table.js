@@ -98,7 +98,8 @@ export function signalsCard(render) {
 export function chatCard(lines, policy, seat, max, sendLine) {
   const mayWrite = policy === "everyone" || (policy === "players" && seat !== null);
   const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
-    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat }, h("b", {}, l.name + ": "), h("span", {}, l.text))));
+    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat, title: new Date(l.at * 1000).toLocaleString() },
+      h("b", {}, l.name + ": "), h("span", {}, l.text))));
   if (!lines.length) list.append(h("div", { class: "muted" }, say("chat_empty", "No messages yet.")));
   const input = h("input", { id: "chatinput", maxlength: max, placeholder: say("chat_placeholder", "Say something to the table"), autocomplete: "off" });
   const go = () => { const t = input.value.trim(); if (!t) return; if (sendLine(t)) input.value = ""; };

@@ -1,0 +1,67 @@
+"""The store's table data on SQLite and on the real PostgreSQL: which games the lobby
+lists, the table settings, and the chat lines with their (game, n) key."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from serving import POSTGRES_TEST_URL, postgres_url
+from tigris_euphrates.store import StepTaken, Store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
+    """(url, table prefix) of an empty store on each database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"t{uuid.uuid4().hex[:10]}_"
+    yield url, prefix
+    Store(url, prefix).drop_all()
+
+
+def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -> None:
+    url, prefix = db
+    store = Store(url, prefix)
+    store.create_game("old", {"players": 2}, 1, [])
+    with store.engine.begin() as conn:  # a table of a version without the listing
+        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "listed"'))
+        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "settings"'))
+    store.close()
+    store = Store(url, prefix)  # upgraded in place
+    store.create_game("private", {"players": 2}, 1, [], listed=False)
+    store.create_game("public", {"players": 2}, 1, [], listed=True, settings={"chat": "off"})
+    assert [g.id for g in store.list_games()] == ["public", "old"]
+    assert store.load("old").listed and store.load("old").settings == {}
+    assert not store.load("private").listed
+    store.set_settings("public", {"chat": "off", "rematch": "abc"})
+    assert store.load("public").settings == {"chat": "off", "rematch": "abc"}
+    assert store.has_game("private") and not store.has_game("nothing")
+    store.close()
+
+
+def test_chat_lines_are_numbered_once_and_read_in_order(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    store.create_game("g", {"players": 2}, 1, [])
+    store.add_chat("g", 1, 0, "Ann", "hello")
+    store.add_chat("g", 2, None, "Spectator", "hi")
+    with pytest.raises(StepTaken):  # another writer's line 2
+        store.add_chat("g", 2, 1, "Bob", "me too")
+    lines = store.chat_lines("g")
+    assert [(ln.n, ln.seat, ln.name, ln.text) for ln in lines] == [
+        (1, 0, "Ann", "hello"),
+        (2, None, "Spectator", "hi"),
+    ]
+    assert [ln.n for ln in store.chat_lines("g", after=1)] == [2]
+    for n in range(3, 13):
+        store.add_chat("g", n, 0, "Ann", f"line {n}")
+    assert [ln.n for ln in store.chat_lines("g", limit=3)] == [10, 11, 12]
+    assert store.chat_lines("other") == []
+    store.close()

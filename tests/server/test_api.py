@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from serving import LiveServer, SeatClient
+from tigris_euphrates.server.app import STATIC
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.stats import record_stats
 
@@ -43,6 +45,12 @@ def test_lobby_meta_and_page(server: LiveServer) -> None:
     page = httpx.get(f"{server.url}/")
     assert page.status_code == 200 and "js/main.js" in page.text
     assert httpx.get(f"{server.url}/static/js/main.js").status_code == 200
+    # the page asks for every module at once (a module no page preloads would load late)
+    modules = sorted(p.name for p in (STATIC / "js").glob("*.js"))
+    preloaded = sorted(re.findall(r'rel="modulepreload" href="/static/js/([a-z]+\.js)"', page.text))
+    assert preloaded == modules
+    for name in modules:
+        assert httpx.get(f"{server.url}/static/js/{name}").status_code == 200
     g = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "listed": True}).json()
     assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
     assert g["id"] in [x["id"] for x in httpx.get(f"{server.url}/api/games").json()["games"]]

@@ -56,13 +56,13 @@ export function restoreFocus(key) {
   if (gone && el) el.focus({ preventScroll: true });
 }
 function annotate() {
-  // each button says its key (aria-keyshortcuts, and in its tooltip)
+  // each button tells its key to assistive technology (aria-keyshortcuts); a button that
+  // shows only a glyph is named by its tooltip
   const mark = (el, key) => {
     if (!el) return;
     el.setAttribute("aria-keyshortcuts", key);
-    const base = el.getAttribute("title") || el.textContent.trim();
-    if (base && !(el.getAttribute("title") || "").includes("[")) el.setAttribute("title", `${base} [${tx("key_hint", { key })}]`);
-    if (!el.getAttribute("aria-label") && el.getAttribute("title") && !el.textContent.trim()) el.setAttribute("aria-label", base);
+    const title = el.getAttribute("title");
+    if (title && !el.getAttribute("aria-label") && !el.textContent.trim()) el.setAttribute("aria-label", title);
   };
   COLOURS.forEach((c, i) => {
     for (const t of $$(`#hand .hand-tile[data-colour="${c}"]`)) mark(t, String(i + 1));

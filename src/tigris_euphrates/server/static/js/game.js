@@ -33,7 +33,7 @@ export async function gamePage(id, replayMode) {
   $(".brand").textContent = CAT.title;
 
   const ctx = { id, ui, act, send, render };
-  installKeys(ui);
+  installKeys(ui, replayMode);
   function send(conn, msg) { if (conn && conn.ws && conn.ws.readyState === 1) conn.ws.send(JSON.stringify(msg)); }
   function act(action) {
     const c = shown; if (!c || !c.msg) return;

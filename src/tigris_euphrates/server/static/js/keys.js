@@ -79,11 +79,12 @@ export function keysCard() {
   return h("details", { class: "card keys", id: "keys" }, h("summary", {}, tx("keys_title"), " (?)"),
     h("ul", {}, ["keys_board", "keys_hand", "keys_actions", "keys_decision"].map(k => h("li", {}, tx(k, f)))));
 }
-export function installKeys(ui) {
+export function installKeys(ui, replay) {
+  // in a replay the arrow keys step through the game (game.js), even on the board
   document.addEventListener("keydown", e => {
     if (e.ctrlKey || e.altKey || e.metaKey || typing(e.target)) return;
     const el = document.activeElement, onCell = el && el.classList && el.classList.contains("hit");
-    if (onCell && e.key.startsWith("Arrow")) {
+    if (onCell && !replay && e.key.startsWith("Arrow")) {
       const [c, r] = cellPos(el.dataset.cell);
       const [dc, dr] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
       const nc = Math.max(0, Math.min(15, c + dc)), nr = Math.max(0, Math.min(10, r + dr));

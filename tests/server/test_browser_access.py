@@ -126,8 +126,10 @@ def test_a_game_by_keyboard_with_the_focus_kept(server: LiveServer, browser) -> 
     assert "Arrow keys" in keys and "Shift+1–4" in keys and "P: pass" in keys
     # Shift+4: the king; the focus goes to the board, on a cell where he may go
     ann.keyboard.press("Shift+Digit4")
-    assert ann.locator("#hand .leader-chip[data-leader='black']").get_attribute("class").endswith(
-        "sel"
+    assert (
+        ann.locator("#hand .leader-chip[data-leader='black']")
+        .get_attribute("class")
+        .endswith("sel")
     )
     assert ann.evaluate("() => document.activeElement.classList.contains('legal')")
     walk_to(ann, "g3")
@@ -143,6 +145,10 @@ def test_a_game_by_keyboard_with_the_focus_kept(server: LiveServer, browser) -> 
         "aria-label"
     )
     assert "temple" in ann.locator("#boardsvg .piece[data-at='f3']").get_attribute("aria-label")
+    # W: to the withdraw buttons (the king on the board may be withdrawn)
+    ann.keyboard.press("w")
+    assert ann.evaluate("() => document.activeElement.dataset.action") == "withdraw black"
+    assert ann.locator("[data-action='withdraw black']").get_attribute("aria-keyshortcuts") == "W"
     # a tile by its number key (1-4: red, blue, green, black), then N: the next legal cell
     colour = ann.locator("#hand .hand-tile").first.get_attribute("data-colour")
     key = str(COLOURS.index(colour) + 1)
@@ -192,6 +198,13 @@ def test_a_conflict_decided_by_number_keys(server: LiveServer, browser) -> None:
     seat = view["to_act"]
     page = open_seat(browser, server, g, seat)
     page.wait_for_selector("#decision [data-action]")
+    # 17: on a phone the decision comes before the hand and the log, on the first screen
+    page.set_viewport_size(PHONE)
+    tops = page.evaluate(
+        "() => ['#decision', '#log'].map(s => document.querySelector(s).getBoundingClientRect().top)"
+    )
+    assert tops[0] < tops[1] and tops[0] < PHONE["height"] - 100
+    page.set_viewport_size(VIEWPORT)
     buttons = page.locator("#decision button[data-action]")
     first = buttons.first.get_attribute("data-action")
     assert buttons.first.get_attribute("aria-keyshortcuts") == "1"
@@ -340,3 +353,24 @@ def test_the_page_in_german_from_the_browser_language(server: LiveServer, browse
     assert page.title().endswith("Euphrat & Tigris: Galaxy")
     assert not errors, errors
     context.close()
+
+
+def test_hotseat_by_keyboard(server: LiveServer, browser) -> None:
+    """16 in hotseat: P passes twice, the hand-over screen takes the focus, Enter shows the
+    next player's hand."""
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("select[data-seat='1']", "here")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    first = page.locator("#hand h3").inner_text()
+    press(page, "p")
+    press(page, "p")
+    page.wait_for_selector("#passdevice")
+    assert page.evaluate("() => document.activeElement.id") == "ready"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#hand")
+    assert page.locator("#passdevice").count() == 0
+    assert page.locator("#hand h3").inner_text() != first
+    page.close()

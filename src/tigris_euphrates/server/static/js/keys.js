@@ -73,6 +73,7 @@ function annotate() {
   mark(document.getElementById("swap") || document.getElementById("swapgo"), "S");
   mark(document.querySelector('#hand [data-action="pass"]'), "P");
   mark(document.getElementById("undo"), "U");
+  for (const w of $$('#hand [data-action^="withdraw"]')) mark(w, "W");
 }
 export function keysCard() {
   const f = Object.fromEntries(COLOURS.map(c => [c, c]));
@@ -110,6 +111,11 @@ export function installKeys(ui, replay) {
     else if (k === "s") press(document.getElementById("swapgo") || document.getElementById("swap"));
     else if (k === "p") press(document.querySelector('#hand [data-action="pass"]'));
     else if (k === "u") press(document.getElementById("undo"));
+    else if (k === "w") { // to the withdraw buttons, one after the other (Enter presses)
+      const all = $$('#hand [data-action^="withdraw"]'), i = all.indexOf(document.activeElement);
+      if (!all.length) return;
+      all[(i + 1) % all.length].focus();
+    }
     else if (k === "n") nextLegal(ui);
     else if (k === "b") toBoard(ui);
     else if (k === "h") { const t = document.querySelector("#hand button"); if (t) t.focus(); }

@@ -25,7 +25,10 @@ pytestmark = pytest.mark.browser
 VIEWPORT = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 COLOURS = ["red", "blue", "green", "black"]
-ACTIVE_CELL = "() => { const e = document.activeElement; return e && e.classList.contains('hit') ? e.dataset.cell : null; }"
+ACTIVE_CELL = (
+    "() => { const e = document.activeElement;"
+    " return e && e.classList.contains('hit') ? e.dataset.cell : null; }"
+)
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +204,8 @@ def test_a_conflict_decided_by_number_keys(server: LiveServer, browser) -> None:
     # 17: on a phone the decision comes before the hand and the log, on the first screen
     page.set_viewport_size(PHONE)
     tops = page.evaluate(
-        "() => ['#decision', '#log'].map(s => document.querySelector(s).getBoundingClientRect().top)"
+        "() => ['#decision', '#log']"
+        ".map(s => document.querySelector(s).getBoundingClientRect().top)"
     )
     assert tops[0] < tops[1] and tops[0] < PHONE["height"] - 100
     page.set_viewport_size(VIEWPORT)
@@ -286,7 +290,8 @@ def test_preferences_persist_after_a_reload(server: LiveServer, browser) -> None
     assert page.evaluate("() => document.body.dataset.palette") == "safe"
     # the hand's red tiles and the board's temples take the safe red
     fill = page.evaluate(
-        "() => getComputedStyle(document.querySelector('#boardsvg .piece[data-tile=red] rect')).fill"
+        "() => getComputedStyle("
+        "document.querySelector('#boardsvg .piece[data-tile=red] rect')).fill"
     )
     assert fill == "rgb(213, 94, 0)"
     # another game in the same browser starts with the same choices

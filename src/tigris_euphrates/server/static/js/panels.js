@@ -40,10 +40,10 @@ export function decisionPanel(ctx, v, seats, legal) {
     const k = p.conflict;
     box.append(h("h3", {}, tx("conflict_title", k)),
       h("div", { class: "vs" },
-        h("div", {}, h("div", {}, tx("attacker_title")), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
+        h("div", {}, h("div", { class: "role-attacker" }, tx("attacker_title")), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
           h("div", { class: "muted" }, tx("base")), h("div", {}, k.attacker_commit === null ? tx("support_open") : tx("support_n", { n: k.attacker_commit }))),
         h("div", { class: "big" }, tx("vs")),
-        h("div", {}, h("div", {}, tx("defender_title")), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
+        h("div", {}, h("div", { class: "role-defender" }, tx("defender_title")), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
           h("div", { class: "muted" }, tx("base")), h("div", {}, k.attacker_commit === null ? tx("support_waits") : tx("support_open")))),
       h("p", { class: "muted" }, tx(k.kind === "revolt" ? "support_revolt" : "support_war", k)));
   } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")), warRows(v, seats, legal, ctx.act));

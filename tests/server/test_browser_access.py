@@ -310,6 +310,7 @@ def test_preferences_persist_after_a_reload(server: LiveServer, browser) -> None
     page.reload()
     page.wait_for_selector("#hand")
     assert page.locator("#hand h3").inner_text().startswith("Votre main")
+    shot(page, "access-french")
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     assert page.locator("#create").inner_text() == "Commencer la partie"
@@ -333,6 +334,9 @@ def test_the_page_in_german_from_the_browser_language(server: LiveServer, browse
     for words in ("Neues Spiel", "Spiel starten", "Englische Variante", "Spiele", "Regeln"):
         assert words in text, words
     assert page.title() == "Euphrat & Tigris"
+    assert page.locator("header .brand").inner_text() == "Euphrat & Tigris"
+    bots = page.locator("select[data-seat='1'] option").all_inner_texts()
+    assert "Bot — schwer" in bots and "Ich (dieser Browser)" in bots
     g = create(server, 1)
     page.goto(server.url + g["seats"][0]["link"])
     page.wait_for_selector("#hand")

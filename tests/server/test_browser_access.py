@@ -280,6 +280,11 @@ def test_preferences_persist_after_a_reload(server: LiveServer, browser) -> None
     for pref, on in (("kingdoms", False), ("strengths", True), ("coords", True), ("palette", True)):
         box = page.locator(f"input[data-pref='{pref}']")
         box.set_checked(on)
+    # the page was drawn again: the toggle keeps the focus, Space toggles it back and forth
+    assert page.evaluate("() => document.activeElement.dataset.pref") == "palette"
+    page.keyboard.press("Space")
+    page.keyboard.press("Space")
+    assert page.locator("input[data-pref='palette']").is_checked()
     assert page.evaluate(red) == "#d55e00"
     page.reload()
     page.wait_for_selector("#hand")

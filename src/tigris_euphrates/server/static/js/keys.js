@@ -43,7 +43,7 @@ export function focusKey() {
   if (el.dataset && el.dataset.cell && el.classList.contains("hit")) return `#boardsvg .hit[data-cell="${el.dataset.cell}"]`;
   if (el.id) return "#" + el.id;
   const box = el.closest("[id]"), scope = box ? "#" + box.id + " " : "";
-  for (const attr of ["data-action", "data-colour", "data-leader", "data-seq"])
+  for (const attr of ["data-action", "data-colour", "data-leader", "data-pref", "data-seq"])
     if (el.getAttribute(attr) !== null) return `${scope}${el.tagName.toLowerCase()}[${attr}="${el.getAttribute(attr)}"]`;
   return null;
 }

@@ -148,6 +148,7 @@ def test_a_game_by_keyboard_with_the_focus_kept(server: LiveServer, browser) -> 
         "aria-label"
     )
     assert "temple" in ann.locator("#boardsvg .piece[data-at='f3']").get_attribute("aria-label")
+    assert ann.locator("#status").get_attribute("aria-live") == "polite"  # turns are announced
     # W: to the withdraw buttons (the king on the board may be withdrawn)
     ann.keyboard.press("w")
     assert ann.evaluate("() => document.activeElement.dataset.action") == "withdraw black"

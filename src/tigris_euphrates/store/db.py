@@ -1,4 +1,4 @@
-"""The store: SQLAlchemy Core tables ``games`` and ``actions`` and a small synchronous API.
+"""The store: SQLAlchemy Core tables (``store/schema.py``) and a small synchronous API.
 
 Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
 needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
@@ -16,21 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     and_,
     case,
     create_engine,
     event,
     func,
     insert,
-    inspect,
     or_,
     select,
     text,
@@ -38,6 +29,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+
+from . import migrate
+from .schema import make_tables
 
 ENV_URL = "TNE_DATABASE_URL"
 
@@ -110,37 +104,12 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.meta = MetaData()
-        self.games = Table(
-            f"{table_prefix}games",
-            self.meta,
-            Column("id", String(32), primary_key=True),
-            Column("created", Float, nullable=False),
-            Column("updated", Float, nullable=False),
-            Column("options", Text, nullable=False),
-            # decimal text: the server's seeds are 128 bits, wider than any integer column
-            Column("seed", Text, nullable=False),
-            Column("seats", Text, nullable=False),
-            Column("status", String(16), nullable=False, index=True),
-            Column("result", Text, nullable=True),
-            Column("creator", String(64), nullable=True),
-            # "client" when a client chose the seed (games without another person)
-            Column("seed_source", String(16), nullable=True),
-            # who created the game (a hash of its address) and how many bot seats it had:
-            # the per-client limits count them
-            Column("client", String(64), nullable=True),
-            Column("bots", Integer, nullable=True),
-        )
-        self.by_client = Index(f"ix_{table_prefix}games_client", self.games.c.client)
-        self.actions = Table(
-            f"{table_prefix}actions",
-            self.meta,
-            Column("game_id", String(32), primary_key=True),
-            Column("seq", Integer, primary_key=True, autoincrement=False),
-            Column("seat", Integer, nullable=True),
-            Column("action", String(200), nullable=False),
-            Column("created", Float, nullable=False),
-        )
+        tables = make_tables(table_prefix)
+        self.tables = tables
+        self.meta = tables.meta
+        self.games = tables.games
+        self.by_client = tables.by_client
+        self.actions = tables.actions
         self._append_sql = text(
             f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
             "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
@@ -148,42 +117,8 @@ class Store:
             "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
             "SELECT pg_notify(:channel, :payload) FROM changed"
         )
-        self.meta.create_all(self.engine)
-        self._add_missing_columns()
-        self._widen_seed_column()
-        self.by_client.create(self.engine, checkfirst=True)
-
-    def _add_missing_columns(self) -> None:
-        """Tables created by an older version get the nullable columns added since."""
-        have = {c["name"] for c in inspect(self.engine).get_columns(self.games.name)}
-        with self.engine.begin() as conn:
-            for column in self.games.columns:
-                if column.name not in have and column.nullable:
-                    kind = column.type.compile(dialect=self.engine.dialect)
-                    conn.execute(
-                        text(f'ALTER TABLE "{self.games.name}" ADD COLUMN "{column.name}" {kind}')
-                    )
-
-    def _widen_seed_column(self) -> None:
-        """Tables of an older version keep the seed in an integer column (31-bit seeds):
-        it becomes decimal text, which holds the 128-bit seeds exactly."""
-        games = self.games.name
-        column = next(c for c in inspect(self.engine).get_columns(games) if c["name"] == "seed")
-        if not isinstance(column["type"], Integer):
-            return
-        with self.engine.begin() as conn:
-            if self.is_sqlite:
-                for statement in (
-                    f'ALTER TABLE "{games}" RENAME COLUMN seed TO seed_int',
-                    f"ALTER TABLE \"{games}\" ADD COLUMN seed TEXT NOT NULL DEFAULT ''",
-                    f'UPDATE "{games}" SET seed = CAST(seed_int AS TEXT)',
-                    f'ALTER TABLE "{games}" DROP COLUMN seed_int',
-                ):
-                    conn.execute(text(statement))
-            else:
-                conn.execute(
-                    text(f'ALTER TABLE "{games}" ALTER COLUMN seed TYPE TEXT USING seed::text')
-                )
+        # the schema is Alembic's: a new database is created, an older one upgraded in place
+        migrate.upgrade(self.engine, table_prefix)
 
     # --- writes ---------------------------------------------------------------------------
 
@@ -341,8 +276,10 @@ class Store:
         self.engine.dispose()
 
     def drop_all(self) -> None:
-        """Drop this store's tables (tests)."""
+        """Drop this store's tables and its version table (tests)."""
         self.meta.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            conn.execute(text(f'DROP TABLE IF EXISTS "{self.prefix}alembic_version"'))
 
 
 def repair_text(value: Any) -> Any:

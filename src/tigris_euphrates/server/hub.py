@@ -223,6 +223,8 @@ class LiveGame:
         self.seats = [dict(s) for s in row.seats]
         self.creator = row.creator
         self.created = row.created
+        #: the result changes the players' ratings: only accounts take its seats
+        self.rated = row.rated
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
@@ -437,6 +439,7 @@ class LiveGame:
             "seq": self.seq,
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
+            "rated": self.rated,
         }
 
 
@@ -594,12 +597,20 @@ class Hub:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         client: str = "",
+        rated: bool = False,
     ) -> tuple[LiveGame, list[str | None], str]:
         """A new game created by ``client`` (a hash of its address; ``""`` for the server's
         own callers, which no per-client limit counts); returns it, each human seat's secret
         token (bots: None) and the creator's secret token (it may hand an absent player's
-        seat to a bot)."""
+        seat to a bot). A ``rated`` game is played between accounts only: no bot seat, and
+        the server's secret seed."""
         people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
+        if rated and (people != len(seats) or people < 2):
+            raise GameError(
+                "rated-seats", "a rated game is played between accounts only: no bot seats"
+            )
+        if rated and seed is not None:
+            raise GameError("seed-not-allowed", "a rated game gets a secret seed from the server")
         if seed is not None and people > 1 and not self.client_seeds:
             raise GameError(
                 "seed-not-allowed",
@@ -648,6 +659,7 @@ class Hub:
             creator=hash_token(creator),
             seed_source=seed_source,
             client=client,
+            rated=rated,
         )
         await self.db(
             self.store.create_game,
@@ -658,6 +670,7 @@ class Hub:
             row.creator,
             seed_source,
             client or None,
+            rated,
         )
         game = LiveGame(row)
         self.games[game_id] = game

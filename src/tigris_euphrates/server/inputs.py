@@ -90,6 +90,8 @@ class CreateGame(Strict):
         default_factory=dict
     )
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] | None = None
+    #: the result changes the players' ratings (the creator must be signed in)
+    rated: bool = False
 
 
 class SeatChange(Strict):
@@ -152,10 +154,12 @@ Seq = Annotated[int, Field(ge=0, lt=2**31)]
 
 
 class Join(Strict):
-    """The first message: a seat's token, or none to watch."""
+    """The first message: a seat's token, or a seat bound to the signed-in account (the
+    session cookie of the websocket's request), or neither to watch."""
 
     type: Literal["join"]
     token: Token | None = None
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
 
 
 class Move(Strict):

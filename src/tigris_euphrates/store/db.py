@@ -8,9 +8,11 @@ SHA-256 of each seat's secret token: the tokens themselves are never stored).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from . import migrate
 from .schema import make_tables
 
 ENV_URL = "TNE_DATABASE_URL"
+log = logging.getLogger("tigris_euphrates.store")
 
 
 class StepTaken(Exception):
@@ -65,6 +68,8 @@ class GameRow:
     seed_source: str = "server"
     #: who created the game (a hash of its address; ``""``: unknown)
     client: str = ""
+    #: the result changes the players' ratings (``store/ratings.py``)
+    rated: bool = False
 
 
 def normalise_url(url: str) -> str:
@@ -96,6 +101,8 @@ class Store:
         #: the PostgreSQL channel on which committed log entries are announced
         self.channel = f"{table_prefix}tne"
         self.prefix = table_prefix
+        #: called with a game's id after it is stored as finished (the ratings)
+        self.finish_hooks: list[Callable[[str], None]] = []
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -131,10 +138,12 @@ class Store:
         creator: str | None = None,
         seed_source: str | None = None,
         client: str | None = None,
+        rated: bool = False,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
-        client chose the seed, ``client`` who created it (for the per-client limits)."""
+        client chose the seed, ``client`` who created it (for the per-client limits),
+        ``rated`` whether its result changes the players' ratings."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -151,6 +160,7 @@ class Store:
                     seed_source=seed_source,
                     client=client,
                     bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
+                    rated=1 if rated else None,
                 )
             )
 
@@ -201,6 +211,11 @@ class Store:
                 .where(self.games.c.id == game_id)
                 .values(status="over", result=json.dumps(result), updated=time.time())
             )
+        for hook in self.finish_hooks:
+            try:
+                hook(game_id)
+            except Exception:  # the game is over whatever a hook does; the hook retries
+                log.exception("after the end of game %s", game_id)
 
     # --- reads ----------------------------------------------------------------------------
 
@@ -308,6 +323,7 @@ def _row(row: Any) -> GameRow:
         creator=row.creator,
         seed_source=row.seed_source or "server",
         client=row.client or "",
+        rated=bool(row.rated),
     )
 
 

@@ -49,6 +49,12 @@ NOT_IN_GALAXY = {
     "wonder",
     "point",
     "building",
+    "points_monument",
+    "points_wonder",
+    "points_building",
+    "stats_monuments",
+    "supply_monuments",
+    "supply_monuments_none",
 }
 CLASSIC_WORDS = re.compile(
     r"\b(tiles?|treasures?|catastrophes?|kingdoms?|temples?|farms?|markets?|settlements?|"
@@ -91,7 +97,7 @@ def test_a_theme_file_only_overrides_keys_the_base_has() -> None:
 @pytest.mark.parametrize("theme", catalogues.themes())
 def test_templates_name_existing_terms_and_words(theme: str) -> None:
     cat = catalogue("en", theme)
-    for section in ("events", "actions", "ui"):
+    for section in ("events", "actions", "log", "ui"):
         for key, template in cat[section].items():
             for word, term, field in PLACEHOLDER.findall(template):
                 if word:
@@ -116,10 +122,23 @@ def test_the_page_asks_only_for_keys_of_the_base_catalogue() -> None:
     assert words <= set(BASE["words"]), words - set(BASE["words"])
 
 
+def test_the_page_log_has_a_line_for_each_event_it_tells() -> None:
+    """The page's log (log.js) reads its sentences from the catalogues' ``log`` section:
+    every key it names, and one points line per reason points are scored for."""
+    js = (PAGE_JS / "log.js").read_text()
+    keys = set(re.findall(r'\bsay\("([a-z_]+)"', js))
+    keys |= {k for pair in re.findall(r'"([a-z_]+)" : "([a-z_]+)"', js) for k in pair}
+    keys = {k for k in keys if not k.endswith("_")}  # "points_" + reason: listed below
+    keys |= {f"points_{reason}" for reason in ("tile", "revolt", "war", "monument", "wonder")}
+    keys |= {"points_building", "at", "on_cells"}
+    for theme in catalogues.themes():
+        assert keys <= set(catalogue("en", theme)["log"]), keys - set(BASE["log"])
+
+
 def test_the_galaxy_reads_as_the_space_game() -> None:
     """Every text the galaxy game can show is free of the classic game's words."""
     found = []
-    for section in ("words", "events", "actions", "ui"):
+    for section in ("words", "events", "actions", "log", "ui"):
         for key, value in GALAXY[section].items():
             shown = PLACEHOLDER.sub("", value).lower()  # the words it prints, not its fields
             if key not in NOT_IN_GALAXY and CLASSIC_WORDS.search(shown):

@@ -304,3 +304,19 @@ def test_a_war_position_round_trips_through_to_position() -> None:
     again = from_position(to_position(s))
     assert to_act(again) == 1 and legal(again) == legal(s)
     assert to_position(again) == to_position(s)
+
+
+def test_the_war_choice_shows_every_war_with_its_sides_and_strengths() -> None:
+    """The view of the placer's choice lists each war of the union: who attacks (the placer
+    here) and both base strengths, the union tile excluded."""
+    from tigris_euphrates import player_view
+
+    s = st(THREE_WARS, leaders=THREE_LEADERS, hands=[{"black": 1}, {}])
+    s, _ = play(s, "tile black d2")
+    for seat in (0, 1, None):
+        wars = player_view(s, seat)["pending"]["wars"]
+        assert wars == [
+            {"colour": "red", "attacker": 0, "defender": 1, "attacker_base": 4, "defender_base": 4},
+            {"colour": "green", "attacker": 0, "defender": 1, "attacker_base": 0, "defender_base": 0},
+            {"colour": "black", "attacker": 0, "defender": 1, "attacker_base": 1, "defender_base": 1},
+        ]

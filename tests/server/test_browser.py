@@ -119,15 +119,15 @@ def test_two_players_resolve_a_revolt_through_the_panel(server: LiveServer, brow
     a.locator("#decision [data-action='commit 0']").click()
     a.wait_for_function("() => !document.querySelector('#decision .vs')")
     log = a.locator("#log").inner_text()
-    assert "revolt won by Bob" in log
-    b.wait_for_function("() => document.querySelector('#log').innerText.includes('revolt won')")
+    assert "Bob wins the revolt, 6 to 1" in log
+    b.wait_for_function("() => document.querySelector('#log').innerText.includes('wins the revolt')")
     b.wait_for_selector("#conflict-result")
     shot(b, "after-revolt")
     # a reload (or a dropped connection) returns Ann to her seat and the current view
     a.reload()
     a.wait_for_selector("#hand")
     assert "Ann" in a.locator("#hand h3").inner_text()
-    assert "revolt won by Bob" in a.locator("#log").inner_text()
+    assert "Bob wins the revolt" in a.locator("#log").inner_text()
     ctx_a.close()
     ctx_b.close()
 
@@ -255,12 +255,12 @@ def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, br
 
     place_black_leader()
     assert page.locator(leaders).count() == 1
-    assert "actions left: 1" in page.locator("#status").inner_text()
+    assert "Your turn — 1 action left" in page.locator("#status").inner_text()
     seq = page.evaluate("() => document.body.dataset.seq")
     page.click("#undo")
     wait_seq_change(page, seq)
     assert page.locator(leaders).count() == 0  # the leader is back in the hand
-    assert "actions left: 2" in page.locator("#status").inner_text()
+    assert "Your turn — 2 actions left" in page.locator("#status").inner_text()
     assert page.locator(".leader-chip[data-leader='black']").count() == 1
 
     place_black_leader()
@@ -273,7 +273,8 @@ def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, br
     assert page.locator(tint).count() == 2
     assert page.locator("#boardsvg text.strength").count() == 0
     toggles.nth(1).check()
-    assert page.locator("#boardsvg text.strength").all_text_contents() == ["1"]  # one temple
+    # the king at g3: one temple beside it (revolt), no black tile in its kingdom (war)
+    assert page.locator("#boardsvg text.strength").all_text_contents() == ["▲1", "▼0"]
     assert page.locator("#boardsvg text.coord").count() == 0
     toggles.nth(2).check()
     assert page.locator("#boardsvg text.coord").count() == 16 + 11

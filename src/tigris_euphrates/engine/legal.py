@@ -50,6 +50,7 @@ from .board import (
     RED,
     cells_of,
     halo,
+    region,
 )
 from .decisions import (
     BuildingOffer,
@@ -319,6 +320,31 @@ def war_colours(state: State) -> list[Colour]:
         if n >= 2:
             out.append(colour)
     return out
+
+
+def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
+    """(attacker, defender, attacker's base, defender's base) of the war of ``colour`` around
+    the union tile: the placer attacks when one of its leaders is in it, else the first seat
+    in turn order after the placer; a base is the face-up tiles of the colour in the
+    leader's own kingdom, the union tile excluded (RULES §6.2)."""
+    occ, around = around_union(state)
+    n = state.options.players
+    seats = [
+        seat
+        for seat in range(n)
+        if state.leaders[seat * 4 + colour] >= 0
+        and around >> state.leaders[seat * 4 + colour] & 1
+    ]
+    placer = state.turn
+    if placer in seats:
+        att = placer
+    else:
+        att = next((placer + i) % n for i in range(1, n) if (placer + i) % n in seats)
+    dfn = seats[0] if seats[1] == att else seats[1]
+    up = state.tiles[colour] & ~state.facedown
+    abase = (up & region(occ, 1 << state.leaders[att * 4 + colour])).bit_count()
+    dbase = (up & region(occ, 1 << state.leaders[dfn * 4 + colour])).bit_count()
+    return att, dfn, abase, dbase
 
 
 def _expand(mask: Mask, table: tuple[Action, ...], out: list[Action]) -> None:

@@ -87,7 +87,7 @@ from .events import (
     WonderBuilt,
 )
 from .kingdoms import region_at, regions_of, with_piece, without
-from .legal import around_union, check, grown_cache, war_colours
+from .legal import check, grown_cache, war_colours, war_sides
 from .scoring import result
 from .state import HAND_SIZE, State
 from .types import Cell, Colour, Mask, Seat
@@ -462,22 +462,7 @@ def _union_step(s: State, ev: Events) -> None:
 
 
 def _start_war(s: State, ev: Events, colour: Colour) -> None:
-    occ, around = around_union(s)
-    n = s.options.players
-    seats = [
-        seat
-        for seat in range(n)
-        if s.leaders[seat * 4 + colour] >= 0 and around >> s.leaders[seat * 4 + colour] & 1
-    ]
-    placer = s.turn
-    if placer in seats:
-        att = placer
-    else:
-        att = next((placer + i) % n for i in range(1, n) if (placer + i) % n in seats)
-    dfn = seats[0] if seats[1] == att else seats[1]
-    up = s.tiles[colour] & ~s.facedown
-    abase = (up & region(occ, 1 << s.leaders[att * 4 + colour])).bit_count()
-    dbase = (up & region(occ, 1 << s.leaders[dfn * 4 + colour])).bit_count()
+    att, dfn, abase, dbase = war_sides(s, colour)
     _push(s, Support(att, WAR, colour, att, dfn, abase, dbase))
     _announce_conflict(s, ev)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .board import COLOURS, MONUMENT_NAMES, TILE_TOTALS
 from .events import EVENTS, Event
-from .legal import legal_actions, to_act
+from .legal import legal_actions, to_act, war_colours, war_sides
 from .position import (
     board_buildings,
     board_cells,
@@ -85,7 +85,7 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
         "unseen": colour_counts(unseen_tiles(state, seat)),
         "turn": {"player": state.turn, "actions_left": state.actions_left},
         "to_act": actor,
-        "pending": pending(state),
+        "pending": _pending(state),
         "legal_actions": (
             [str(a) for a in legal_actions(state)] if seat is not None and actor == seat else []
         ),
@@ -98,6 +98,26 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
         view["end"] = state.end
         view["result"] = result(state)
     return view
+
+
+def _pending(state: State) -> dict[str, Any] | None:
+    """The open decision; the placer's choice of the next war also lists each war of the
+    union with its sides and base strengths (what the board shows everybody)."""
+    out = pending(state)
+    if out is not None and out["stage"] == "war":
+        out["wars"] = []
+        for colour in war_colours(state):
+            att, dfn, abase, dbase = war_sides(state, colour)
+            out["wars"].append(
+                {
+                    "colour": COLOURS[colour],
+                    "attacker": att,
+                    "defender": dfn,
+                    "attacker_base": abase,
+                    "defender_base": dbase,
+                }
+            )
+    return out
 
 
 def spectator_view(state: State) -> dict[str, Any]:

@@ -290,6 +290,24 @@ def create_app(
             "view": view,
         }
 
+    @app.get("/api/games/{game_id}/moves")
+    async def game_moves(game_id: GameId, request: Request) -> dict[str, Any]:
+        """The move list of a finished game, for its replay: every log entry (seat, action,
+        events) with nothing hidden any more, and the game's statistics."""
+        game = await hub_of(request).get(game_id)
+        if not game.over:
+            raise HTTPException(409, "only finished games can be replayed")
+        log = [
+            {
+                "seq": e.seq,
+                "seat": e.seat,
+                "action": e.action,
+                "events": [ev.to_dict() for ev in e.events],
+            }
+            for e in game.entries
+        ]
+        return {"id": game.id, "seats": game.public_seats(), "log": log, "stats": game.stats()}
+
     @app.post("/api/games/{game_id}/seats/{seat}/bot")
     async def seat_to_bot(
         game_id: GameId, seat: Seat, body: SeatChange, request: Request

@@ -40,6 +40,7 @@ from ..engine import (
     make_record,
     to_action,
 )
+from ..stats import game_stats
 from ..store import GameRow, StepTaken, Store, UnknownGame
 from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
@@ -423,7 +424,13 @@ class LiveGame:
             "can_undo": self.can_undo(seat),
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
+            "stats": self.stats() if self.over else None,
         }
+
+    def stats(self) -> dict[str, Any]:
+        """The game's statistics (``stats.game_stats``); published once the game is over,
+        when every score is public."""
+        return game_stats(len(self.seats), [e.events for e in self.entries])
 
     def touch(self) -> None:
         """Something a view shows changed: the frames built so far are stale."""

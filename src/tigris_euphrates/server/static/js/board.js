@@ -2,6 +2,7 @@
 // outlines and the click targets (the legal cells of the current selection, from the view).
 import { svg } from "./dom.js";
 import { CAT, CS, SEAT_RING, cellName, cellPos, dynSymbol, glyph, term, tx, word } from "./words.js";
+import { kingdomHue, kingdomsOf, strengths } from "./kingdoms.js";
 
 export function plusOutline(centre, inset) {
   // the outline of the five cells of a plus (a centre and its four neighbours) as one polygon
@@ -26,29 +27,20 @@ export function drawBoard(view, opts) {
     for (let c = 0; c < 16; c++) root.append(svg("text", { x: c * CS + CS / 2 - 3, y: -4, class: "coord" }, String.fromCharCode(97 + c)));
     for (let r = 0; r < 11; r++) root.append(svg("text", { x: -pad + 1, y: r * CS + CS / 2 + 3, class: "coord" }, r + 1));
   }
-  // kingdoms (connected tiles and leaders that hold at least one leader), tinted
-  const occ = new Map();
-  for (const [name, cell] of Object.entries(view.cells)) if (cell.tile) occ.set(name, "tile");
-  for (const l of view.leaders) occ.set(l.cell, "leader");
-  if (opts.kingdoms) {
-    const seen = new Set(); let k = 0;
-    const hues = [40, 200, 300, 120, 0, 260, 170, 80];
-    for (const start of occ.keys()) {
-      if (seen.has(start)) continue;
-      const comp = [], stack = [start]; seen.add(start); let leaders = 0;
-      while (stack.length) {
-        const cur = stack.pop(); comp.push(cur); if (occ.get(cur) === "leader") leaders++;
-        const [c, r] = cellPos(cur);
-        for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-          const nc = c + dc, nr = r + dr; if (nc < 0 || nc > 15 || nr < 0 || nr > 10) continue;
-          const n = cellName(nc, nr); if (occ.has(n) && !seen.has(n)) { seen.add(n); stack.push(n); }
-        }
-      }
-      if (!leaders) continue;
-      const hue = hues[k++ % hues.length];
-      for (const n of comp) { const [c, r] = cellPos(n);
-        root.append(svg("rect", { x: c * CS - 2, y: r * CS - 2, width: CS + 4, height: CS + 4, fill: `hsla(${hue},90%,50%,.45)` })); }
-    }
+  // kingdoms (connected tiles and leaders holding at least one leader), tinted under the
+  // pieces so a tile's own colour always shows; a kingdom's hue follows its first leader, so
+  // it keeps its tint from move to move. During a war its two sides are always tinted.
+  const king = kingdomsOf(view), pend = view.pending || {}, war = pend.conflict && pend.conflict.kind === "war" ? pend.conflict : null;
+  const sideOf = new Map();
+  if (war) for (const l of view.leaders) if (l.colour === war.colour && (l.seat === war.attacker || l.seat === war.defender)) {
+    const k = king.of.get(l.cell); if (k) sideOf.set(k, l.seat === war.attacker ? "attacker" : "defender");
+  }
+  for (const k of king.kingdoms) {
+    const side = sideOf.get(k);
+    if (!opts.kingdoms && !side) continue;
+    const fill = side ? (side === "attacker" ? "hsla(25,95%,50%,.55)" : "hsla(195,95%,45%,.55)") : `hsla(${kingdomHue(k.key)},90%,50%,.45)`;
+    for (const n of k.cells) { const [c, r] = cellPos(n);
+      root.append(svg("rect", { x: c * CS, y: r * CS, width: CS, height: CS, fill, class: "tint" + (side ? " war-side" : ""), "data-kingdom": k.key, "data-side": side || null, "data-at": n })); }
   }
   const treasure = style.treasure || {}, cat = style.catastrophe || {};
   for (let r = 0; r < 11; r++) for (let c = 0; c < 16; c++) {
@@ -103,25 +95,46 @@ export function drawBoard(view, opts) {
     g.append(svg("title", {}, tx("building_piece", { colour })));
     root.append(g);
   }
+  const conflict = pend.conflict || null;
   for (const l of view.leaders) {
     const [c, r] = cellPos(l.cell), x = c * CS + CS / 2, y = r * CS + CS / 2;
-    const dyn = view.players[l.seat].dynasty;
+    const dyn = view.players[l.seat].dynasty, st = strengths(view, king, l);
+    const owner = opts.seats && opts.seats[l.seat] ? opts.seats[l.seat].name : dynSymbol(dyn);
+    const g = svg("g", { class: "leader", "data-leader": l.colour, "data-seat": l.seat, "data-at": l.cell });
     const lead = svg("circle", { cx: x, cy: y, r: 15, class: "t-" + l.colour, stroke: SEAT_RING[l.seat], "stroke-width": 4 });
-    lead.append(svg("title", {}, `${term("leader", l.colour)} · ${term("dynasty", dyn)}`));
-    root.append(lead);
-    root.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, fill: "#fff", "pointer-events": "none" }, dynSymbol(dyn)));
+    g.append(lead, svg("title", {}, `${term("leader", l.colour)} · ${owner} · ${term("dynasty", dyn)} · ${tx("strength_tip", st)}`));
+    g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, fill: "#fff", "pointer-events": "none" }, dynSymbol(dyn)));
+    root.append(g);
     if (opts.strengths) {
-      let s = 0; // revolt strength: temples (red tiles) next to the leader
-      for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-        const n = c + dc >= 0 && c + dc < 16 && r + dr >= 0 && r + dr < 11 ? view.cells[cellName(c + dc, r + dr)] : null;
-        if (n && n.tile === "red") s++;
-      }
-      root.append(svg("text", { x: x + 10, y: y - 8, class: "strength" }, s));
+      root.append(svg("text", { x: x + 10, y: y - 8, class: "strength revolt", "data-at": l.cell }, "▲" + st.revolt));
+      root.append(svg("text", { x: x + 10, y: y + 18, class: "strength war", "data-at": l.cell }, "▼" + st.war));
     }
+    if (conflict && l.colour === conflict.colour && (l.seat === conflict.attacker || l.seat === conflict.defender)) {
+      const role = l.seat === conflict.attacker ? "attacker" : "defender";
+      const m = svg("g", { class: "combatant", "data-role": role, "data-at": l.cell });
+      m.append(svg("circle", { cx: x, cy: y, r: 19, fill: "none", stroke: role === "attacker" ? "#e65100" : "#0277bd", "stroke-width": 3, "stroke-dasharray": "5 3" }));
+      m.append(svg("text", { x: x - 19, y: y - 9, class: "role", fill: role === "attacker" ? "#e65100" : "#0277bd" }, tx(role).charAt(0).toUpperCase()));
+      m.append(svg("title", {}, tx(role)));
+      root.append(m);
+    }
+  }
+  if (pend.union) {
+    const [c, r] = cellPos(pend.union);
+    const u = svg("g", { id: "union", "data-at": pend.union });
+    u.append(svg("rect", { x: c * CS + 1, y: r * CS + 1, width: CS - 2, height: CS - 2, fill: "none", stroke: "#fff", "stroke-width": 3 }));
+    u.append(svg("rect", { x: c * CS + 1, y: r * CS + 1, width: CS - 2, height: CS - 2, fill: "none", stroke: "#d50000", "stroke-width": 3, "stroke-dasharray": "6 4" }));
+    u.append(svg("circle", { cx: c * CS + CS / 2, cy: r * CS + CS / 2, r: 6, fill: "#d50000", stroke: "#fff", "stroke-width": 2 }));
+    u.append(svg("title", {}, tx("union_tile")));
+    root.append(u);
+  }
+  // the last move (a bot's or another player's) stays marked until the next one
+  for (const at of (opts.last && opts.last.cells) || []) {
+    const [c, r] = cellPos(at);
+    if (c < 0 || c > 15 || r < 0 || r > 10) continue;
+    root.append(svg("rect", { x: c * CS + 1.5, y: r * CS + 1.5, width: CS - 3, height: CS - 3, rx: 4, class: "last-move", "data-at": at }));
   }
   // the open decision: outline each 2×2 block that may hold a monument, each plus that may
   // hold the wonder, the tile that offers a building
-  const pend = view.pending || {};
   const offer = pend.monument;
   if (offer) for (const at of offer.blocks) {
     const [c, r] = cellPos(at);
@@ -139,8 +152,32 @@ export function drawBoard(view, opts) {
     const name = cellName(c, r), act = targets[name];
     const el = svg("rect", { x: c * CS, y: r * CS, width: CS, height: CS, "data-cell": name, class: "hit" + (act ? " legal" : ""), "data-move": act || null });
     if (act) el.addEventListener("click", () => opts.onCell(act));
-    el.append(svg("title", {}, name));
+    el.append(svg("title", {}, cellTip(view, king, name, opts)));
     root.append(el);
   }
   return root;
+}
+export function cellTip(view, king, name, opts) {
+  // what is on a cell, its kingdom and the strengths of the kingdom's leaders
+  const [c, r] = cellPos(name), cell = view.cells[name] || {}, parts = [name];
+  const river = view.grid[r][c] === "~";
+  const seatName = s => (opts.seats && opts.seats[s] ? opts.seats[s].name : "P" + (s + 1));
+  if (cell.tile) parts.push(term("tile", cell.tile) + (cell.face_down ? " ▾" : ""));
+  else if (cell.catastrophe) parts.push(tx("catastrophe_piece"));
+  else parts.push(word(river ? "river" : "land"));
+  if (cell.treasure) parts.push(word("treasure"));
+  for (const [mon, at] of Object.entries(view.monuments || {})) {
+    const [mc, mr] = cellPos(at);
+    if (mon !== "wonder" && (c === mc || c === mc + 1) && (r === mr || r === mr + 1)) parts.push(word("monument") + " " + mon);
+  }
+  const here = view.leaders.find(l => l.cell === name);
+  if (here) parts.push(tx("cell_tip_leader", { colour: here.colour, name: seatName(here.seat) }));
+  const k = king.of.get(name);
+  if (k) {
+    parts.push(tx("cell_tip_kingdom", { n: k.cells.length }) + ": " + k.leaders.map(l => {
+      const st = strengths(view, king, l);
+      return `${tx("cell_tip_leader", { colour: l.colour, name: seatName(l.seat) })} (▲${st.revolt} ▼${st.war})`;
+    }).join(", "));
+  }
+  return parts.join(" · ");
 }

@@ -4,7 +4,10 @@ import { $, api, app, h, store, toast } from "./dom.js";
 import { CAT, loadCatalogue, tx } from "./words.js";
 import { drawBoard } from "./board.js";
 import { actionText, seatName } from "./text.js";
-import { decisionPanel, endScreen, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
+import { decisionPanel, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
+import { endScreen } from "./results.js";
+import { lastMove } from "./log.js";
+import { statusText, supplyCard } from "./table.js";
 
 export async function gamePage(id, replayMode) {
   const ui = { coords: false, kingdoms: true, strengths: false, sel: null, swap: null };
@@ -91,57 +94,97 @@ export async function gamePage(id, replayMode) {
     document.body.dataset.over = v.over ? "1" : "0";
     document.body.dataset.myturn = legal.length ? "1" : "0";
     document.body.dataset.stage = v.pending ? v.pending.stage : "action";
-    const actor = v.to_act, name = i => seatName(seats, i);
-    const turnOf = v.turn.player === me ? tx("turn_mine") : tx("turn_of", { name: name(v.turn.player) });
-    $("#status").textContent = v.over ? tx("game_over_status", { n: v.bag_size })
-      : (me !== null && actor === me ? tx(v.pending ? "your_decision" : "your_turn") : tx("to_act", { name: name(actor) }))
-        + ` · ${turnOf}, ${tx("actions_left", { n: v.turn.actions_left })} · ${tx("bag_size", { n: v.bag_size })}`;
+    const name = i => seatName(seats, i);
+    const hotseat = conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;
+    $("#status").textContent = statusText(v, seats, me, hotseat);
     document.title = (legal.length ? "▶ " : "") + CAT.title;
-    boardBox.replaceChildren(drawBoard(v, { ...ui, targets: targetsFor(v), onCell: act }));
+    boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(c.log), targets: targetsFor(v), onCell: act }));
     const panels = [optionsCard(v)];
-    // the decision panel (conflict, war order, monument or wonder, building, treasure, wonder point, harvest)
+    // the decision panel (conflict, war order, monument or wonder, building, treasure, wonder
+    // point, harvest); once the game is over nothing of the live game stays on screen
     const pend = v.pending;
-    if (pend && (pend.conflict || pend.stage !== "action")) panels.push(decisionPanel(ctx, v, seats, legal));
+    if (v.over) { /* the end screen says it all */ }
+    else if (pend && (pend.conflict || pend.stage !== "action")) panels.push(decisionPanel(ctx, v, seats, legal));
     else { const last = lastConflict(c.log, seats); if (last) panels.push(last); }
-    if (me !== null && !passFor) panels.push(handPanel(ctx, v, legal, me, m.can_undo, c));
+    if (me !== null && !passFor && !v.over) panels.push(handPanel(ctx, v, legal, me, m.can_undo, c));
+    panels.push(supplyCard(v));
     panels.push(h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, me, c)))));
     panels.push(toggles(ctx));
     panels.push(invitePanel(ctx));
-    panels.push(h("div", { class: "card" }, h("h3", {}, "Log"), logBox(c.log, seats)));
+    panels.push(h("div", { class: "card" }, h("h3", {}, "Log"), logBox(c.log, seats, ui.coords)));
     side.replaceChildren(...panels.filter(Boolean));
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
-    if (v.over) document.body.append(endScreen(ctx, v, seats));
+    if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, me, () => { ui.endClosed = true; }));
     else if (passFor) document.body.append(h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
       h("p", {}, tx("pass_device_text")),
       h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, tx("ready", { name: name(passFor.seat) })))));
   }
+  // the replay: the move list, a slider, play/pause and the step's board and conflict
+  // panel; every key press moves the wanted step at once, and only the newest answer is drawn
+  let want = 0, moves = null, playing = null;
   async function loadStep(n) {
-    try { replay = await api(`/api/games/${id}/replay/${n}`); renderReplay(); } catch (e) { toast(e.message); }
+    want = Math.max(0, Math.min(replay ? replay.total : n, n));
+    const asked = want;
+    try {
+      const r = await api(`/api/games/${id}/replay/${asked}`);
+      if (asked !== want) return;
+      replay = r; renderReplay();
+    } catch (e) { toast(e.message); }
+  }
+  function stepBy(d) { if (replay) loadStep(want + d); }
+  function togglePlay() {
+    if (playing) { clearInterval(playing); playing = null; renderReplay(); return; }
+    if (replay && want >= replay.total) want = -1;
+    playing = setInterval(() => {
+      if (!replay || want >= replay.total) { clearInterval(playing); playing = null; renderReplay(); return; }
+      stepBy(1);
+    }, 700);
+    stepBy(1);
   }
   function renderReplay() {
     if (!replay) return;
-    const v = replay.view, seats = replay.seats;
-    document.body.dataset.step = replay.step;
-    $("#status").textContent = `Replay · step ${replay.step} / ${replay.total}`;
-    boardBox.replaceChildren(drawBoard(v, { ...ui, targets: {}, onCell: () => {} }));
-    const go = n => () => loadStep(Math.max(0, Math.min(replay.total, n)));
-    side.replaceChildren(h("div", { class: "card" }, h("h3", {}, "Replay"),
-      h("div", { class: "actions" }, h("button", { onclick: go(0), title: "start" }, "«"), h("button", { id: "prev", onclick: go(replay.step - 1) }, "◀"),
-        h("button", { id: "next", onclick: go(replay.step + 1) }, "▶"), h("button", { onclick: go(replay.total), title: "end" }, "»")),
-      h("p", {}, replay.action ? `Last action: ${seatName(seats, replay.actor)} — ${actionText(replay.action)}` : "Start of the game"),
+    const v = replay.view, seats = replay.seats, step = replay.step;
+    document.body.dataset.step = step;
+    $("#status").textContent = `Replay · step ${step} / ${replay.total}`;
+    const done = moves ? moves.log.slice(0, step) : [];
+    boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(done), targets: {}, onCell: () => {} }));
+    const slider = h("input", { type: "range", id: "slider", min: 0, max: replay.total, value: step,
+      oninput: e => loadStep(+e.target.value) });
+    const pend = v.pending;
+    const conflict = pend && (pend.conflict || pend.stage === "war") ? decisionPanel(ctx, v, seats, []) : lastConflict(done, seats);
+    const list = moves ? logBox(moves.log, seats, ui.coords, step ? moves.log[step - 1].seq : null) : null;
+    if (list) for (const el of list.querySelectorAll(".entry")) {
+      const i = moves.log.findIndex(e => String(e.seq) === el.dataset.seq);
+      el.addEventListener("click", () => loadStep(i + 1));
+    }
+    side.replaceChildren(h("div", { class: "card", id: "replay" }, h("h3", {}, "Replay"),
+      h("div", { class: "actions" }, h("button", { onclick: () => loadStep(0), title: "start" }, "«"), h("button", { id: "prev", onclick: () => stepBy(-1) }, "◀"),
+        h("button", { id: "play", onclick: togglePlay }, playing ? "⏸ " + tx("replay_pause") : "▶ " + tx("replay_play")),
+        h("button", { id: "next", onclick: () => stepBy(1) }, "▶"), h("button", { onclick: () => loadStep(replay.total), title: "end" }, "»")),
+      slider,
+      h("p", { id: "replay-action" }, replay.action ? `${seatName(seats, replay.actor)} — ${actionText(replay.action)}` : tx("replay_start")),
       h("a", { href: `/api/games/${id}/record`, download: "" }, "Download the record")),
+      conflict,
       optionsCard(v),
       h("div", { class: "card" }, h("h3", {}, "Players"), h("div", { class: "players" }, v.players.map(p => playerPanel(ctx, v, p, seats, null, {})))),
-      toggles(ctx));
+      supplyCard(v),
+      toggles(ctx),
+      list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null);
+    const lb = $("#log"), cur = $("#log .entry.current");
+    if (lb && cur) lb.scrollTop = cur.offsetTop - lb.clientHeight / 2;
   }
   document.addEventListener("keydown", e => {
     if (e.key === "Escape") { ui.sel = null; ui.swap = null; render(); }
-    if (replayMode && replay && e.key === "ArrowRight") loadStep(Math.min(replay.total, replay.step + 1));
-    if (replayMode && replay && e.key === "ArrowLeft") loadStep(Math.max(0, replay.step - 1));
+    if (replayMode && e.target && e.target.id === "slider") return; // the slider moves itself
+    if (replayMode && replay && e.key === "ArrowRight") { e.preventDefault(); stepBy(1); }
+    if (replayMode && replay && e.key === "ArrowLeft") { e.preventDefault(); stepBy(-1); }
   });
-  if (replayMode) return loadStep(0);
+  if (replayMode) {
+    moves = await api(`/api/games/${id}/moves`).catch(() => null);
+    return loadStep(0);
+  }
   const toks = Object.values(local.tokens);
   if (!toks.length) connect(null); else toks.forEach(connect);
 }

@@ -1,7 +1,9 @@
 // The side panels of the game page. `ctx` is the page: { id, ui, act(action), send(conn, msg), render() }.
 import { api, h, store, toast } from "./dom.js";
 import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
-import { actionText, eventText, scoreOf, seatName } from "./text.js";
+import { scoreOf, seatName } from "./text.js";
+import { logLines } from "./log.js";
+import { warRows } from "./table.js";
 
 export function optionsCard(v) {
   const o = v.options || {};
@@ -10,7 +12,7 @@ export function optionsCard(v) {
 }
 export function toggles(ctx) {
   return h("div", { class: "card toggles" }, toggle(ctx, word("kingdoms").replace(/^./, x => x.toUpperCase()), "kingdoms"),
-    toggle(ctx, "Leader strengths", "strengths"), toggle(ctx, "Coordinates", "coords"));
+    toggle(ctx, `${tx("strengths")} (${tx("strength_legend")})`, "strengths"), toggle(ctx, "Coordinates", "coords"));
 }
 export function lastConflict(log, seats) {
   // the result of a conflict stays on screen until two more actions have been played
@@ -36,19 +38,19 @@ export function decisionPanel(ctx, v, seats, legal) {
         h("div", {}, h("div", {}, "Defender"), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
           h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "waits" : "…")))),
       h("p", { class: "muted" }, tx(k.kind === "revolt" ? "support_revolt" : "support_war", k)));
-  } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")));
+  } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")), warRows(v, seats, legal, ctx.act));
   else if (p.stage === "monument" && p.monument.centres) box.append(h("h3", {}, tx("wonder_offer")), h("p", { class: "muted" }, tx("wonder_text", p.monument)));
   else if (p.stage === "monument") box.append(h("h3", {}, tx("monument_offer")), h("p", { class: "muted" }, tx("monument_text", p.monument)));
   else if (p.stage === "treasure") box.append(h("h3", {}, tx("treasure_pick")));
   else if (p.stage === "building") box.append(h("h3", {}, tx("building_offer", p.building)), h("p", { class: "muted" }, tx("building_text", p.building)));
   else if (p.stage === "wonder_point") box.append(h("h3", {}, tx("wonder_point")), h("p", { class: "muted" }, tx("wonder_point_text")));
   else if (p.stage === "harvest") box.append(h("h3", {}, tx("harvest")), h("p", { class: "muted" }, tx("harvest_text")));
-  const buttons = legal.filter(a => /^(commit|war|decline|monument|wonder|point)/.test(a));
+  const buttons = legal.filter(a => /^(commit|decline|monument|wonder|point)/.test(a) || (a.startsWith("war ") && !(p.wars || []).length));
   if (buttons.length) box.append(h("div", { class: "actions" }, buttons.map(a => {
     const w = a.split(" "), colour = w[0] === "point" ? w[1] : null;
     return h("button", { "data-action": a, class: colour ? "c-" + colour + " point" : "", onclick: () => ctx.act(a) }, label(a));
   })));
-  else if (!legal.length) box.append(h("p", { class: "muted" }, tx("waiting_for", { name: seatName(seats, v.to_act) })));
+  else if (!legal.length && !v.over) box.append(h("p", { class: "muted" }, tx("waiting_for", { name: seatName(seats, v.to_act) })));
   return box;
 }
 export function label(a) {
@@ -79,9 +81,9 @@ export function handPanel(ctx, v, legal, me, canUndo, c) {
       } }, tileIcon(col)));
   }
   const leaders = p.leaders_off_board.map(col => h("button", { class: "leader-chip c-" + col + (ui.sel && ui.sel.kind === "leader" && ui.sel.colour === col ? " sel" : ""),
-    "data-leader": col, title: term("leader", col), onclick: () => { ui.sel = { kind: "leader", colour: col }; ui.swap = null; render(); } }, sym));
+    "data-leader": col, title: term("leader", col), onclick: () => { ui.sel = { kind: "leader", colour: col }; ui.swap = null; render(); } }, sym + " " + term("leader", col)));
   const onBoard = v.leaders.filter(l => l.seat === me).map(l => h("button", { class: "leader-chip c-" + l.colour + (ui.sel && ui.sel.kind === "leader" && ui.sel.colour === l.colour ? " sel" : ""),
-    "data-leader": l.colour, title: `${term("leader", l.colour)} (${l.cell})`, onclick: () => { ui.sel = { kind: "leader", colour: l.colour }; ui.swap = null; render(); } }, sym));
+    "data-leader": l.colour, title: `${term("leader", l.colour)} (${l.cell})`, onclick: () => { ui.sel = { kind: "leader", colour: l.colour }; ui.swap = null; render(); } }, sym + " " + term("leader", l.colour)));
   const buttons = [];
   if (legal.some(a => a.startsWith("catastrophe"))) buttons.push(h("button", { id: "catastrophe", class: ui.sel && ui.sel.kind === "catastrophe" ? "sel" : "",
     onclick: () => { ui.sel = { kind: "catastrophe" }; ui.swap = null; render(); } }, tx("catastrophe_button", { n: p.catastrophes })));
@@ -119,7 +121,7 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   if (p.score) rows.push(scoreChips(p.score));
   if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
     COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));
-  if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, tx("off_board"), p.leaders_off_board.map(col => h("span", { class: "chip c-" + col, title: term("leader", col) }, sym))));
+  if (p.leaders_off_board.length) rows.push(h("div", { class: "chips" }, tx("off_board"), p.leaders_off_board.map(col => h("span", { class: "chip c-" + col, title: term("leader", col), "data-leader": col }, sym + " " + term("leader", col)))));
   // a seat goes to a bot by its own player, or by the game's creator while its player is away
   const creator = store.get(id).creator;
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
@@ -139,24 +141,9 @@ export function invitePanel(ctx) {
   return h("details", { class: "card invite" }, h("summary", {}, "Invite links"),
     Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? "Spectators" : "Seat " + (+k + 1), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
 }
-export function logBox(log, seats) {
-  return h("div", { id: "log" }, log.map(e => {
-    const said = actionText(e.action), extra = e.events.map(ev => eventText(ev, seats)).filter(t => t && !t.endsWith(said));
-    return h("div", {}, h("b", {}, seatName(seats, e.seat) + ": "), h("span", { title: e.action }, said),
-      extra.length ? h("span", { class: "muted" }, " — " + extra.join("; ")) : null);
-  }));
-}
-export function endScreen(ctx, v, seats) {
-  const id = ctx.id;
-  const res = v.result || {};
-  const rows = (res.ranking || []).flatMap((r, place) => (Array.isArray(r) ? r : [r]).map(seat => h("tr", {},
-    h("td", {}, place + 1), h("td", {}, seatName(seats, seat)), h("td", {}, (res.scores[seat] || []).join(" · ")))));
-  return h("div", { class: "overlay", id: "endscreen" }, h("div", { class: "card" }, h("h2", {}, tx("game_over")),
-    h("p", {}, tx("end_text", { end: res.end })),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("end_column")))), h("tbody", {}, rows)),
-    h("div", { class: "players" }, v.players.map(p => h("div", { class: "player", "data-seat": p.seat },
-      h("b", {}, dynSymbol(p.dynasty) + " " + seatName(seats, p.seat)), p.score ? scoreChips(p.score) : null))),
-    h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, "Download record")),
-      h("a", { href: "/replay/" + id }, h("button", {}, "Replay")), h("a", { href: "/" }, h("button", { class: "primary" }, "New game")),
-      h("button", { onclick: e => e.target.closest(".overlay").remove() }, "See the board"))));
+export function logBox(log, seats, coords, current) {
+  // one block per entry: the mover's lines in words; ``current`` marks an entry (replay)
+  return h("div", { id: "log" }, logLines(log, seats, coords).filter(e => e.lines.length).map(e =>
+    h("div", { class: "entry" + (e.seq === current ? " current" : ""), "data-seq": e.seq, title: e.action },
+      e.lines.map(l => h("div", { class: "line " + l.cls }, l.text)))));
 }

@@ -43,7 +43,7 @@ export function optionChips(o) {
   if (o.ruleset && o.ruleset !== "classic") parts.push(term("ruleset", o.ruleset));
   parts.push(term("board", typeof o.board === "string" ? o.board : o.board ? "custom" : "standard"));
   if (o.english_variant) parts.push(tx("option_english"));
-  if (o.open_scoring) parts.push(tx("option_open"));
+  parts.push(tx(o.open_scoring ? "option_open" : "option_hidden"));
   if (o.wonder) parts.push(tx("option_wonder"));
   if (o.buildings) parts.push(tx("option_buildings"));
   return parts;

@@ -42,6 +42,7 @@ from ..engine import (
 )
 from ..stats import game_stats
 from ..store import GameRow, StepTaken, Store, UnknownGame
+from .clocks import Clock, Pace, advance, handed, returned, start, timed_out
 from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 
@@ -193,21 +194,27 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
-def seat_change(seat: int, kind: str, level: str | None = None) -> str:
+def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
     """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
-    bot) or ``seat 1 human`` (seat 1 taken back by its player)."""
-    return f"seat {seat} bot {level}" if kind == "bot" else f"seat {seat} human"
+    bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
+    human`` (seat 1 taken back by its player)."""
+    if kind != "bot":
+        return f"seat {seat} human"
+    return f"seat {seat} bot {level}" + (" timeout" if timeout else "")
 
 
-def parse_seat_change(text: str) -> tuple[int, str, str | None] | None:
-    """``(seat, kind, level)`` of a seat change entry; ``None`` for any other entry."""
+def parse_seat_change(text: str) -> tuple[int, str, str | None, bool] | None:
+    """``(seat, kind, level, timeout)`` of a seat change entry; ``None`` for any other
+    entry."""
     words = text.split()
     if len(words) < 3 or words[0] != "seat":
         return None
     if words[2] == "bot" and len(words) == 4:
-        return int(words[1]), "bot", words[3]
+        return int(words[1]), "bot", words[3], False
+    if words[2] == "bot" and len(words) == 5 and words[4] == "timeout":
+        return int(words[1]), "bot", words[3], True
     if words[2] == "human" and len(words) == 3:
-        return int(words[1]), "human", None
+        return int(words[1]), "human", None, False
     raise ValueError(f"not a seat change: {text!r}")
 
 
@@ -215,7 +222,13 @@ class LiveGame:
     """One game as this process knows it: the replay of its log (actions, undos and seat
     changes), its connections and its bots."""
 
-    def __init__(self, row: GameRow) -> None:
+    def __init__(
+        self,
+        row: GameRow,
+        pace: Pace | None = None,
+        times: dict[int, float] | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.id = row.id
         self.options = row.options
         self.seed = row.seed
@@ -248,37 +261,82 @@ class LiveGame:
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
+        #: the time as the hub reads it (injectable: tests pass their own)
+        self.now = now
+        #: the game's clock (``None``: an untimed game), replayed from the steps' times
+        self.pace = pace
+        self.clock: Clock | None = None
+        #: the seats whose time ran out: ``{"seat", "level", "seq", "back"}`` (``back``: the
+        #: step at which the player took the seat back, ``None`` while the bot holds it)
+        self.timeouts: list[dict[str, Any]] = []
+        times = times or {}
+        if pace is not None:
+            actor = self.actor()
+            person = actor is not None and self.seats[actor]["kind"] == "human"
+            self.clock = start(pace, len(self.seats), actor, person, row.created)
         for seq, seat, action in row.actions:
-            self._apply_row(seq, seat, action)
+            self._apply_row(seq, seat, action, times.get(seq))
 
     # --- state ----------------------------------------------------------------------------
 
-    def apply_row(self, seq: int, seat: int | None, action: str) -> None:
-        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change."""
-        self._apply_row(seq, seat, action)
+    def apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
+        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change,
+        stored at ``at`` (default: now)."""
+        self._apply_row(seq, seat, action, at)
 
-    def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
+    def _apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
         change = parse_seat_change(action)
+        self.seq = seq
         if change is not None:
-            self.change_seat(*change)
-        elif action == UNDO:
+            self.change_seat(*change, at=at)
+            return
+        if action == UNDO:
             self.entries.pop()
             self._rebuild()
         else:
             self.state, events = apply(self.state, action)
             self.entries.append(Entry(seq, seat, action, events))
-        self.seq = seq
+        self.tick(at)
 
-    def change_seat(self, seat: int, kind: str, level: str | None) -> None:
+    def tick(self, at: float | None = None) -> None:
+        """The clock after a step stored at ``at`` (default: now): the time goes to whoever
+        is to act now."""
+        if self.clock is None:
+            return
+        actor = self.actor()
+        person = actor is not None and self.seats[actor]["kind"] == "human"
+        self.clock = advance(self.clock, actor, person, self.now() if at is None else at)
+
+    def change_seat(
+        self,
+        seat: int,
+        kind: str,
+        level: str | None,
+        timeout: bool = False,
+        at: float | None = None,
+    ) -> None:
         """Apply a seat change: a bot plays the seat (its player's token still opens it, to
-        watch or to take it back), or its player takes it back."""
+        watch or to take it back; ``timeout``: because the player's time ran out), or its
+        player takes it back."""
         now = dict(self.seats[seat])
+        when = self.now() if at is None else at
         if kind == "bot":
             now["kind"], now["level"] = "bot", level
+            if timeout:
+                self.timeouts.append({"seat": seat, "level": level, "seq": self.seq, "back": None})
         else:
             now["kind"] = "human"
             now.pop("level", None)
+            for note in self.timeouts:
+                if note["seat"] == seat and note["back"] is None:
+                    note["back"] = self.seq
         self.seats[seat] = now
+        if self.clock is not None:
+            if kind == "bot":
+                change = timed_out if timeout else handed
+                self.clock = change(self.clock, seat, when)
+            else:
+                self.clock = returned(self.clock, seat, when)
 
     def _rebuild(self) -> None:
         state = new_game(self.options, self.seed)

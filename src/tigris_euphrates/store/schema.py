@@ -25,6 +25,8 @@ class Tables:
     rating_changes: Table
     login_failures: Table
     secrets: Table
+    clocks: Table
+    notify: Table
     by_client: Index
 
 
@@ -129,6 +131,29 @@ def make_tables(prefix: str = "") -> Tables:
         Column("name", String(32), primary_key=True),
         Column("value", Text, nullable=False),
     )
+    clocks = Table(
+        f"{prefix}clocks",
+        meta,
+        Column("game_id", String(32), primary_key=True),
+        # the pace as JSON: kind, base, increment, the bot level that takes a seat whose
+        # time ran out (server/clocks.py)
+        Column("pace", Text, nullable=False),
+        # when the running clock runs out (None: none runs), whose it is, at which step
+        Column("deadline", Float, nullable=True, index=True),
+        Column("seat", Integer, nullable=True),
+        Column("seq", Integer, nullable=False, server_default="0"),
+        # the last step after which the player to act was told by e-mail (sent once)
+        Column("notified", Integer, nullable=False, server_default="0"),
+    )
+    notify = Table(
+        f"{prefix}notify",
+        meta,
+        # an account's e-mail notifications: where to, and whether they are wanted
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("email", String(254), nullable=False),
+        Column("enabled", Integer, nullable=False),
+        Column("updated", Float, nullable=False),
+    )
     return Tables(
         meta=meta,
         games=games,
@@ -139,5 +164,7 @@ def make_tables(prefix: str = "") -> Tables:
         rating_changes=rating_changes,
         login_failures=login_failures,
         secrets=secrets,
+        clocks=clocks,
+        notify=notify,
         by_client=by_client,
     )

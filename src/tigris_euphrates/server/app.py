@@ -38,6 +38,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
+from .accounts import bind_on_join, check_csrf, seat_of_account, signed_in, start_accounts
+from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
@@ -72,7 +74,15 @@ STATUS = {
     "rate-limited": 429,
     "too-many-games": 429,
     "too-many-bot-games": 429,
+    "csrf": 403,
+    "sign-in": 401,
+    "sign-in-failed": 401,
+    "name-taken": 409,
+    "no-player": 404,
+    "one-seat": 409,
 }
+#: The refusals of a join that close the websocket as "forbidden" (4403).
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat")
 #: The lobby's page cursor: ``created:id`` of the last game of the previous page.
 CURSOR_PATTERN = r"^[0-9]{1,12}(\.[0-9]{1,12})?:[0-9A-Za-z_-]{1,32}$"
 
@@ -127,6 +137,7 @@ def create_app(
             client_seeds=client_seeds,
         )
         app.state.hub = hub
+        await start_accounts(app, hub)
         await hub.start()
         if tune_gc:
             # Long-lived objects (modules, loaded games) leave the collector's generations and
@@ -149,6 +160,7 @@ def create_app(
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(catalogue_router)
+    app.include_router(account_router)
     app.add_middleware(BodyLimit, limit=(limits or Limits()).body_bytes)
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -190,7 +202,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     @app.get("/game/{game_id}", include_in_schema=False)
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def index(game_id: str | None = None) -> FileResponse:
+    @app.get("/account", include_in_schema=False)
+    @app.get("/me", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/players/{name}", include_in_schema=False)
+    async def index(game_id: str | None = None, name: str | None = None) -> FileResponse:
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/meta")
@@ -224,8 +240,11 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         options = {**body.options, "players": len(body.seats)}
         seats = [seat.model_dump() for seat in body.seats]
+        if body.rated:  # a rated game is made by a signed-in player, from the page
+            check_csrf(request)
+            await signed_in(request)
         game, tokens, creator = await hub_of(request).create(
-            options, seats, body.seed, client=client_of(request)
+            options, seats, body.seed, client=client_of(request), rated=body.rated
         )
         return {
             "id": game.id,
@@ -240,6 +259,7 @@ def create_app(
             ],
             "spectator_link": f"/game/{game.id}",
             "creator_token": creator,
+            "rated": game.rated,
         }
 
     @app.get("/api/games/{game_id}")
@@ -360,7 +380,7 @@ def create_app(
             game = await hub.get(game_id)
             seat = await join(ws, hub, game)
         except GameError as err:
-            await refuse(ws, err, 4403 if err.code == "bad-token" else 4404)
+            await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
             return
         except (TimeoutError, WebSocketDisconnect):
             await refuse(ws, GameError("join-timeout", "no join message within 30 s"), 4408)
@@ -549,7 +569,11 @@ async def join(ws: WebSocket, hub: Hub, game: LiveGame) -> int | None:
                 raise GameError("bad-join", "too many messages that are not a join") from None
             await ws.send_text(_dumps({"type": "error", "code": err.code, "message": err.message}))
             continue
-        return hub.seat_for(game, msg.token)
+        if msg.token is None and msg.seat is not None:
+            return await seat_of_account(ws, game, msg.seat)
+        seat = hub.seat_for(game, msg.token)
+        await bind_on_join(ws, game, seat)
+        return seat
 
 
 class BodyLimit:

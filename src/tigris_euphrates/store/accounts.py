@@ -47,6 +47,8 @@ class AccountGame:
     rated: bool
     #: the seats of the game bound to accounts: seat -> account name
     players: dict[int, str]
+    #: the statistics of the finished game (``stats.game_stats``), once computed
+    stats: dict[str, Any] | None = None
 
 
 def name_key(name: str) -> str:
@@ -198,9 +200,44 @@ class Accounts:
                 result=json.loads(r.result) if r.result else None,
                 rated=bool(r.rated),
                 players=players.get(str(r.id), {}),
+                stats=json.loads(r.stats) if r.stats else None,
             )
             for r in rows
         ]
+
+    def set_game_stats(self, game_id: str, stats: dict[str, Any]) -> None:
+        g = self.t.games
+        with self.engine.begin() as conn:
+            conn.execute(update(g).where(g.c.id == game_id).values(stats=json.dumps(stats)))
+
+    def claim(self, account_id: int, pairs: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Bind to the account the seats whose secret tokens it shows (``(game, token
+        hash)`` pairs: a guest's games, from the browser that played them); a seat bound to
+        another account stays so, and in a rated game an account takes one seat at most.
+        Returns the ``(game, seat)`` pairs bound to it now."""
+        g = self.t.games
+        ids = sorted({game for game, _ in pairs})
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(g.c.id, g.c.seats, g.c.rated).where(g.c.id.in_(ids)))
+            games = {str(r.id): (json.loads(r.seats), bool(r.rated)) for r in rows}
+        bound: list[tuple[str, int]] = []
+        for game_id, digest in pairs:
+            if game_id not in games:
+                continue
+            seats, rated = games[game_id]
+            for i, seat in enumerate(seats):
+                token = seat.get("token")
+                if not (token and secrets.compare_digest(str(token), digest)):
+                    continue
+                if rated:
+                    mine = self.seats_of_game(game_id)
+                    if any(a == account_id and s != i for s, a in mine.items()):
+                        continue
+                if self.bind_seat(game_id, i, account_id) == account_id:
+                    bound.append((game_id, i))
+        return bound
 
     # --- failed sign-ins ------------------------------------------------------------------
 

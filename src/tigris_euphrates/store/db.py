@@ -102,7 +102,7 @@ class Store:
         self.channel = f"{table_prefix}tne"
         self.prefix = table_prefix
         #: called with a game's id after it is stored as finished (the ratings)
-        self.finish_hooks: list[Callable[[str], None]] = []
+        self.finish_hooks: list[Callable[[str], object]] = []
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}

@@ -53,6 +53,8 @@ def make_tables(prefix: str = "") -> Tables:
         Column("bots", Integer, nullable=True),
         # 1: the result changes the players' ratings (only accounts play it)
         Column("rated", Integer, nullable=True),
+        # the statistics of a finished game (``stats.game_stats``, JSON), once computed
+        Column("stats", Text, nullable=True),
     )
     by_client = Index(f"ix_{prefix}games_client", games.c.client)
     actions = Table(

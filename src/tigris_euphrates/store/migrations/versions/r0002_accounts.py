@@ -1,6 +1,7 @@
 """Accounts: players with a name and a password, the seats bound to them, their ratings and
 the history of their rating changes, failed sign-ins (rate limits), the server's secrets
-(the key that signs session cookies, shared by every process), and rated games.
+(the key that signs session cookies, shared by every process), rated games, and the
+statistics of finished games (kept for the players' statistics).
 
 Revision ID: 0002
 Revises: 0001
@@ -20,6 +21,7 @@ depends_on = None
 def upgrade() -> None:
     p: str = context.config.attributes.get("table_prefix", "")
     op.add_column(f"{p}games", sa.Column("rated", sa.Integer, nullable=True))
+    op.add_column(f"{p}games", sa.Column("stats", sa.Text, nullable=True))
     op.create_table(
         f"{p}accounts",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -82,4 +84,5 @@ def downgrade() -> None:
         op.drop_table(f"{p}{table}")
     op.drop_table(f"{p}accounts")
     with op.batch_alter_table(f"{p}games") as batch:
+        batch.drop_column("stats")
         batch.drop_column("rated")

@@ -22,7 +22,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -41,6 +41,7 @@ from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from .accounts import bind_on_join, check_csrf, seat_of_account, signed_in, start_accounts
 from .accounts import router as account_router
 from .catalogues import router as catalogue_router
+from .clocks import PaceError, pace_from_dict
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
     GAME_ID_PATTERN,
@@ -57,6 +58,8 @@ from .inputs import (
     read_message,
 )
 from .limits import Limits
+from .mail import Mailer, MailSettings
+from .notify import router as notify_router
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
@@ -111,6 +114,8 @@ def create_app(
     tune_gc: bool = False,
     limits: Limits | None = None,
     client_seeds: bool = False,
+    mail: MailSettings | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
@@ -119,6 +124,8 @@ def create_app(
     (default ``Limits()``) bounds what one client may ask. ``client_seeds`` accepts a
     client's seed for every game, even with several people (tests and local study: whoever
     chooses the seed knows every hand); by default only games without another person.
+    ``mail`` is where the turn e-mails go (default: ``MailSettings.from_env()``; none
+    configured: no e-mail is sent); ``clock`` the time the games' clocks read (tests).
     """
 
     @asynccontextmanager
@@ -127,6 +134,7 @@ def create_app(
         alone = ServerLock(url)  # SQLite serves one process: a second one is refused
         alone.acquire()
         store = await asyncio.to_thread(Store, url, table_prefix)
+        settings = mail if mail is not None else MailSettings.from_env()
         hub = Hub(
             store,
             bot_seconds=bot_seconds,
@@ -135,6 +143,8 @@ def create_app(
             bot_processes=bot_processes,
             limits=limits,
             client_seeds=client_seeds,
+            clock=clock,
+            mailer=Mailer(settings) if settings is not None else None,
         )
         app.state.hub = hub
         await start_accounts(app, hub)
@@ -161,6 +171,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(catalogue_router)
     app.include_router(account_router)
+    app.include_router(notify_router)
     app.add_middleware(BodyLimit, limit=(limits or Limits()).body_bytes)
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -243,8 +254,16 @@ def create_app(
         if body.rated:  # a rated game is made by a signed-in player, from the page
             check_csrf(request)
             await signed_in(request)
+        try:
+            pace = None
+            if body.pace is not None:
+                pace = pace_from_dict(
+                    {**body.pace.model_dump(), "level": body.pace.level or default_level()}
+                )
+        except PaceError as exc:
+            raise GameError("bad-pace", str(exc)) from None
         game, tokens, creator = await hub_of(request).create(
-            options, seats, body.seed, client=client_of(request), rated=body.rated
+            options, seats, body.seed, client=client_of(request), rated=body.rated, pace=pace
         )
         return {
             "id": game.id,

@@ -42,9 +42,12 @@ from ..engine import (
 )
 from ..stats import game_stats
 from ..store import GameRow, StepTaken, Store, UnknownGame
-from .clocks import Clock, Pace, advance, handed, returned, start, timed_out
+from ..store import clocks as clock_store
+from .clocks import Clock, Pace, advance, handed, pace_from_dict, returned, start, timed_out
 from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
+from .mail import Mailer
+from .timekeeper import Timekeeper
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -266,6 +269,8 @@ class LiveGame:
         #: the game's clock (``None``: an untimed game), replayed from the steps' times
         self.pace = pace
         self.clock: Clock | None = None
+        #: the step after which the person to act now started their move
+        self.turn_seq = 0
         #: the seats whose time ran out: ``{"seat", "level", "seq", "back"}`` (``back``: the
         #: step at which the player took the seat back, ``None`` while the bot holds it)
         self.timeouts: list[dict[str, Any]] = []
@@ -305,7 +310,10 @@ class LiveGame:
             return
         actor = self.actor()
         person = actor is not None and self.seats[actor]["kind"] == "human"
+        before = self.clock
         self.clock = advance(self.clock, actor, person, self.now() if at is None else at)
+        if self.clock.running and (before.actor != actor or not before.running):
+            self.turn_seq = self.seq  # a person's move starts here
 
     def change_seat(
         self,
@@ -463,6 +471,10 @@ class LiveGame:
         if text is None:
             text = json.dumps(self.message(conn.seat, start), separators=(",", ":"))
             self._texts[key] = text
+        if self.clock is not None:
+            # the server's time when the frame leaves, from which the page counts the
+            # clocks down (a shared frame may be sent long after it was built)
+            return f'{text[:-1]},"now":{self.now():.3f}}}'
         return text
 
     def message(self, seat: int | None, start: int = 0) -> dict[str, Any]:
@@ -480,6 +492,8 @@ class LiveGame:
             "view": view,
             "seats": self._seats_now,
             "can_undo": self.can_undo(seat),
+            "clock": None if self.clock is None else self.clock.public(),
+            "timeouts": self.timeouts,
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
             "stats": self.stats() if self.over else None,
@@ -505,6 +519,8 @@ class LiveGame:
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
             "rated": self.rated,
+            "clock": None if self.clock is None else self.clock.public(),
+            "timeouts": self.timeouts,
         }
 
 
@@ -533,8 +549,14 @@ class Hub:
         bot_processes: int = 1,
         limits: Limits | None = None,
         client_seeds: bool = False,
+        clock: Callable[[], float] = time.time,
+        mailer: Mailer | None = None,
     ) -> None:
         self.store = store
+        #: the time (seconds since the epoch) for the games' clocks: injectable for tests
+        self.clock = clock
+        #: enforces the clocks of the games this process owns and sends the turn e-mails
+        self.timekeeper = Timekeeper(self, mailer)
         self.limits = limits or Limits()
         self.client_seeds = client_seeds
         self.game_rates = ClientRates(
@@ -606,6 +628,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.closing = True
+        self.timekeeper.disarm_all()
         for task in [self._scanner, *self._catching.values(), *self._background]:
             if task is not None:
                 task.cancel()
@@ -646,7 +669,15 @@ class Hub:
         game = self.games.get(game_id)
         if game is not None:  # created here meanwhile
             return game
-        game = LiveGame(row)
+        pace_data = await self.db(clock_store.load_pace, self.store, game_id)
+        pace = times = None
+        if pace_data is not None:
+            pace = pace_from_dict(pace_data)
+            times = await self.db(clock_store.step_times, self.store, game_id)
+        game = self.games.get(game_id)
+        if game is not None:  # created here meanwhile
+            return game
+        game = LiveGame(row, pace, times, self.clock)
         self.games[game_id] = game
         if game.over and row.status != "over":
             await self.db(self.store.finish, game_id, result(game.state))
@@ -663,6 +694,7 @@ class Hub:
         seed: int | None = None,
         client: str = "",
         rated: bool = False,
+        pace: Pace | None = None,
     ) -> tuple[LiveGame, list[str | None], str]:
         """A new game created by ``client`` (a hash of its address; ``""`` for the server's
         own callers, which no per-client limit counts); returns it, each human seat's secret
@@ -710,6 +742,8 @@ class Hub:
                 tokens.append(token)
             else:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
+        if pace is not None and pace.level not in levels:
+            raise GameError("bad-level", f"unknown bot level {pace.level!r}: {', '.join(levels)}")
         if client:
             await self._check_client(client, any(seat["kind"] == "bot" for seat in stored))
         game_id = secrets.token_hex(6)
@@ -720,12 +754,14 @@ class Hub:
             seed,
             stored,
             "active",
-            time.time(),
+            self.clock(),
             creator=hash_token(creator),
             seed_source=seed_source,
             client=client,
             rated=rated,
         )
+        if pace is not None:  # before the game: no process ever loads it without its pace
+            await self.db(clock_store.save_pace, self.store, game_id, pace.to_dict())
         await self.db(
             self.store.create_game,
             game_id,
@@ -737,7 +773,7 @@ class Hub:
             client or None,
             rated,
         )
-        game = LiveGame(row)
+        game = LiveGame(row, pace, {}, self.clock)
         self.games[game_id] = game
         if self.cluster is not None:
             await self.cluster.try_locks([game_id])  # the creating process runs its bots
@@ -840,6 +876,7 @@ class Hub:
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
         """A fresh view is due to every connection (but ``exclude``)."""
+        self.timekeeper.arm(game)
         game.touch()
         for key, conn in game.conns.items():
             if key != exclude:
@@ -878,10 +915,11 @@ class Hub:
             except (ValueError, TypeError, KeyError) as exc:  # what the engine did not foresee
                 raise GameError("bad-action", f"not an action of this game: {exc}") from None
             notation = str(act)
-            await self._store_step(game, seat, notation)
+            at = await self._store_step(game, seat, notation)
             game.seq += 1
             game.state = state
             game.entries.append(Entry(game.seq, seat, notation, events))
+            game.tick(at)
             if game.over:
                 game.bots.clear()
                 await self.db(self.store.finish, game.id, result(state))
@@ -901,10 +939,11 @@ class Hub:
                     "only your own last action can be taken back, and only while it revealed "
                     "nothing (no tile drawn, no other player asked)",
                 )
-            await self._store_step(game, seat, UNDO)
+            at = await self._store_step(game, seat, UNDO)
             game.seq += 1
             game.entries.pop()
             game._rebuild()
+            game.tick(at)
             for conn in game.conns.values():
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
@@ -964,6 +1003,27 @@ class Hub:
                 if await self._log_seat_change(game, target, target, "human", None, attempt):
                     break
 
+    async def time_out(self, game: LiveGame) -> bool:
+        """If the clock of the person to act ran out (``self.clock()``), a bot of the pace's
+        level takes the seat (``seat N bot LEVEL timeout``); the player may take it back.
+        Returns whether it did. Called by the process that enforces the game's clock."""
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                clock = game.clock
+                if game.over or clock is None or clock.actor is None:
+                    return False
+                seat = clock.actor
+                if game.seats[seat]["kind"] != "human" or not clock.expired(self.clock()):
+                    return False
+                level = clock.pace.level
+                if await self._log_seat_change(game, None, seat, "bot", level, attempt, True):
+                    log.info(
+                        "game %s: seat %d ran out of time, a %s bot plays it", game.id, seat, level
+                    )
+                    break
+        self.kick(game)
+        return True
+
     def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
         try:
             return self.seat_for(game, token)
@@ -978,6 +1038,7 @@ class Hub:
         kind: str,
         level: str | None,
         attempt: int,
+        timeout: bool = False,
     ) -> bool:
         """Store the seat change as the game's next log entry (``by``: the seat whose player
         made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
@@ -985,13 +1046,13 @@ class Hub:
         when another process stored that step first, this copy reads the log on and the
         caller checks and tries again (``False``; the last attempt raises ``stale``)."""
         try:
-            await self._store_step(game, by, seat_change(seat, kind, level))
+            at = await self._store_step(game, by, seat_change(seat, kind, level, timeout))
         except GameError as err:
             if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
                 return False
             raise
         game.seq += 1
-        game.change_seat(seat, kind, level)
+        game.change_seat(seat, kind, level, timeout, at)
         self.broadcast(game)
         return True
 
@@ -1011,10 +1072,12 @@ class Hub:
             "here is the current position, please choose again"
         )
 
-    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> None:
+    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> float:
+        """Store the game's next log entry; returns the time it was stored at (the clock's)."""
         origin = self.cluster.proc if self.cluster is not None else ""
         try:
             await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin)
+            return self.clock()
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.
             await self._catch_up_locked(game)
@@ -1133,7 +1196,9 @@ class Hub:
             self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
 
     def _locks_lost(self) -> None:
-        """The session holding the games' locks ended: stop running their bots."""
+        """The session holding the games' locks ended: stop running their bots and
+        enforcing their clocks."""
+        self.timekeeper.disarm_all()
         for game in self.games.values():
             if game.bot_task is not None and not game.bot_task.done():
                 game.bot_task.cancel()
@@ -1185,7 +1250,9 @@ class Hub:
     # --- bots -----------------------------------------------------------------------------
 
     def kick(self, game: LiveGame) -> None:
-        """Start the game's bot loop if a bot is to act and none is running."""
+        """Start the game's bot loop if a bot is to act and none is running (and watch its
+        clock)."""
+        self.timekeeper.arm(game)
         if self.closing or game.over or not self.owns(game):
             return
         actor = game.actor()

@@ -81,6 +81,17 @@ class SeatSpec(Strict):
     name: Name | None = None
 
 
+class PaceSpec(Strict):
+    """A game's pace (``server/clocks.py``): ``realtime``, ``base`` seconds a seat plus
+    ``increment`` a turn, or ``turn`` (turn-based), ``base`` seconds a move; ``level``: the
+    bot that takes the seat of a player whose time ran out."""
+
+    kind: Literal["realtime", "turn"]
+    base: Annotated[float, Field(ge=0.5, le=30 * 24 * 3600)]
+    increment: Annotated[float, Field(ge=0, le=30 * 24 * 3600)] = 0.0
+    level: Level | None = None
+
+
 class CreateGame(Strict):
     """``POST /api/games``: the options are checked by the engine (``Options.from_dict``);
     ``seed`` only for games where no other person sits (see ``Hub.create``)."""
@@ -92,6 +103,8 @@ class CreateGame(Strict):
     seed: Annotated[int, Field(ge=0, lt=SEED_LIMIT)] | None = None
     #: the result changes the players' ratings (the creator must be signed in)
     rated: bool = False
+    #: a clock per player (none: the game waits for everybody as long as it takes)
+    pace: PaceSpec | None = None
 
 
 class SeatChange(Strict):

@@ -41,7 +41,9 @@ def step_times(store: Store, game_id: str) -> dict[int, float]:
         return {int(r.seq): float(r.created) for r in rows}
 
 
-def save_deadline(store: Store, game_id: str, deadline: float | None, seat: int | None, seq: int) -> None:
+def save_deadline(
+    store: Store, game_id: str, deadline: float | None, seat: int | None, seq: int
+) -> None:
     """The game's running deadline after step ``seq`` (only a newer step overwrites it)."""
     c = store.tables.clocks.c
     with store.engine.begin() as conn:

@@ -1,6 +1,8 @@
 // The lobby: a new game's seats and options, and the list of games a page at a time.
 import { $, api, app, h, store, toast } from "./dom.js";
 import { loadCatalogue, optionChips, term } from "./words.js";
+import { paceFields } from "./pacefields.js";
+import { notifyCard } from "./notifycard.js";
 
 export async function lobby() {
   document.title = "Tigris & Euphrates";
@@ -32,6 +34,7 @@ export async function lobby() {
     const galaxy = ruleset.value === "galaxy";
     for (const box of [wonder, buildings]) { box.disabled = galaxy; if (galaxy) box.checked = false; }
   } }, (meta.rulesets || ["classic"]).map(r => h("option", { value: r }, term("ruleset", r))));
+  const pace = paceFields(meta);
   const create = h("button", { class: "primary", id: "create", onclick: async () => {
     create.disabled = true;
     try {
@@ -43,7 +46,9 @@ export async function lobby() {
       if (ruleset.value !== "classic") options.ruleset = ruleset.value;
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
-      const g = await api("/api/games", { seats, options });
+      const body = { seats, options };
+      if (pace.value()) body.pace = pace.value();
+      const g = await api("/api/games", body);
       const mine = {}, invites = {};
       g.seats.forEach((s, i) => {
         if (kinds[i] === "here") mine[i] = s.token;
@@ -66,6 +71,7 @@ export async function lobby() {
       h("p", {}, h("label", {}, wonder, " Wonder (a plus of five tiles; one point a turn for the king in its kingdom)")),
       h("p", {}, h("label", {}, buildings, " Civilization buildings (extra points for long lines of tiles)")),
       h("p", { class: "muted" }, "Galaxy: the game in space, with a few rules of its own (no monuments, so no wonder or buildings)."),
+      pace.el,
       create,
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
     h("div", { class: "card" }, h("h2", {}, "Games"),
@@ -87,6 +93,7 @@ export async function lobby() {
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },
       h("button", { onclick: () => more(page.next) }, "More games"))));
   }
+  notifyCard().then(card => { if (card) $(".lobby").append(card); });
   await more(null);
 }
 

@@ -4,6 +4,7 @@ import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tile
 import { scoreOf, seatName } from "./text.js";
 import { logLines } from "./log.js";
 import { warRows } from "./table.js";
+import { clockLine, timeoutNote } from "./clocks.js";
 
 export function optionsCard(v) {
   const o = v.options || {};
@@ -118,6 +119,7 @@ export function playerPanel(ctx, v, p, seats, me, c) {
     h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " (you)" : "")),
     h("span", {}, p.score ? tx("score", { n: scoreOf(p.score) }) : tx("score_hidden")))];
   rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? ` · bot ${s.level}` : "")));
+  rows.push(clockLine(c.msg, p.seat), timeoutNote(c.msg, p.seat));
   if (p.score) rows.push(scoreChips(p.score));
   if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
     COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));

@@ -772,6 +772,7 @@ class Hub:
             seed_source,
             client or None,
             rated,
+            row.created,
         )
         game = LiveGame(row, pace, {}, self.clock)
         self.games[game_id] = game
@@ -1075,9 +1076,10 @@ class Hub:
     async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> float:
         """Store the game's next log entry; returns the time it was stored at (the clock's)."""
         origin = self.cluster.proc if self.cluster is not None else ""
+        at = self.clock()
         try:
-            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin)
-            return self.clock()
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin, at)
+            return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.
             await self._catch_up_locked(game)

@@ -139,12 +139,14 @@ class Store:
         seed_source: str | None = None,
         client: str | None = None,
         rated: bool = False,
+        now: float | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
         client chose the seed, ``client`` who created it (for the per-client limits),
-        ``rated`` whether its result changes the players' ratings."""
-        now = time.time()
+        ``rated`` whether its result changes the players' ratings; ``now`` when (default:
+        the time now; the clocks of timed games start then)."""
+        now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(
                 insert(self.games).values(
@@ -165,13 +167,20 @@ class Store:
             )
 
     def append(
-        self, game_id: str, seq: int, seat: int | None, action: str, origin: str = ""
+        self,
+        game_id: str,
+        seq: int,
+        seat: int | None,
+        action: str,
+        origin: str = "",
+        now: float | None = None,
     ) -> None:
         """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
         change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
         transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
-        it commits), with ``origin``, the process that wrote it."""
-        now = time.time()
+        it commits), with ``origin``, the process that wrote it. ``now``: when (default: the
+        time now; the clocks of timed games are replayed from these times)."""
+        now = time.time() if now is None else now
         try:
             if self.is_sqlite:
                 with self.engine.begin() as conn:

@@ -54,7 +54,7 @@ class Mailbox:
         self.port = free_port()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         msg = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(msg, EmailMessage)
         self.messages.append(msg)
@@ -144,7 +144,7 @@ def test_out_of_time_a_bot_takes_the_seat_and_the_player_takes_it_back(
         store.close()
         return game.id, tokens
 
-    gid, tokens = asyncio.run(first())
+    gid, _ = asyncio.run(first())
 
     async def second() -> None:
         # a restart: the same seats, timeouts and clock, rebuilt from the log's times

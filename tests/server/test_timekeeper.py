@@ -10,19 +10,17 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
-from serving import POSTGRES_TEST_URL, free_port, postgres_url
+from mailing import Mailbox
+from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates import player_view
 from tigris_euphrates.server.clocks import Pace
 from tigris_euphrates.server.hub import Hub, LiveGame
-from tigris_euphrates.server.mail import Mailer, MailSettings
+from tigris_euphrates.server.mail import Mailer
 from tigris_euphrates.server.timekeeper import unsubscribe_account
 from tigris_euphrates.store import Store
 from tigris_euphrates.store import clocks as clock_store
@@ -44,24 +42,6 @@ def db(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[tuple[str, str
     prefix = f"t{uuid.uuid4().hex[:10]}_"
     yield url, prefix
     Store(url, prefix).drop_all()
-
-
-class Mailbox:
-    """A local SMTP server (aiosmtpd) keeping every message it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-        self.port = free_port()
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        msg = message_from_bytes(envelope.content, policy=policy.default)
-        assert isinstance(msg, EmailMessage)
-        self.messages.append(msg)
-        return "250 OK"
-
-    def settings(self, public_url: str = "http://tne.test") -> MailSettings:
-        return MailSettings(host="127.0.0.1", port=self.port, public_url=public_url)
 
 
 @pytest.fixture

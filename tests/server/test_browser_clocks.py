@@ -142,7 +142,7 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     # the link in the e-mail opens her game: her move, her clock running
     page.goto(game_link)
     expect(page.locator(".timeout[data-timeout='0']")).to_have_text(
-        "Bob ran out of time: a bot (random) played for them"
+        "Bob ran out of time: a bot (random) plays for them"
     )
     expect(page.locator(".player[data-seat='0']")).to_contain_text("bot random")
     # Ann does not move either: a bot takes her seat, and she takes it back

@@ -52,21 +52,22 @@ export function clockLine(msg, seat) {
   latest = msg;
   const c = msg.clock, running = c.running && c.actor === seat;
   const el = h("div", { class: "clock" + (running ? " running" : ""), "data-clock-seat": seat, title: paceText(c.pace) },
-    h("span", { "aria-hidden": "true" }, "⏱ "), h("span", { class: "time" }, clockText(secondsLeft(msg, seat))));
+    h("span", { class: "muted" }, "time "), h("span", { class: "time" }, clockText(secondsLeft(msg, seat))));
   if (!ticker) ticker = setInterval(tick, 250);
   return el;
 }
-function noteText(t, seats) {
-  return `${seatName(seats, t.seat)} ran out of time: a bot (${t.level}) played for them` +
-    (t.back === null ? "" : ", until they took their seat back");
+function noteText(t, seats, over) {
+  const who = `${seatName(seats, t.seat)} ran out of time: a bot (${t.level})`;
+  if (t.back !== null) return `${who} played for them until they took their seat back`;
+  return over ? `${who} played for them` : `${who} plays for them`;
 }
 // under a seat: why a bot plays it
 export function timeoutNote(msg, seat) {
   const notes = (msg && msg.timeouts || []).filter(t => t.seat === seat && t.back === null);
-  return notes.length ? h("div", { class: "timeout", "data-timeout": seat }, noteText(notes[0], msg.seats)) : null;
+  return notes.length ? h("div", { class: "timeout", "data-timeout": seat }, noteText(notes[0], msg.seats, false)) : null;
 }
 // on the end screen: every seat whose time ran out
 export function timeoutList(timeouts, seats) {
   if (!timeouts || !timeouts.length) return null;
-  return h("ul", { id: "timeouts" }, timeouts.map(t => h("li", { "data-seat": t.seat }, noteText(t, seats))));
+  return h("ul", { id: "timeouts" }, timeouts.map(t => h("li", { "data-seat": t.seat }, noteText(t, seats, true))));
 }

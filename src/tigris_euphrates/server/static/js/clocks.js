@@ -64,7 +64,7 @@ function noteText(t, seats, over) {
 // under a seat: why a bot plays it
 export function timeoutNote(msg, seat) {
   const notes = (msg && msg.timeouts || []).filter(t => t.seat === seat && t.back === null);
-  return notes.length ? h("div", { class: "timeout", "data-timeout": seat }, noteText(notes[0], msg.seats, false)) : null;
+  return notes.length ? h("div", { class: "timeout", "data-timeout": seat }, noteText(notes[0], msg.seats, msg.view.over)) : null;
 }
 // on the end screen: every seat whose time ran out
 export function timeoutList(timeouts, seats) {

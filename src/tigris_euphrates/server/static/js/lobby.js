@@ -1,10 +1,13 @@
 // The lobby: a new game's seats and options, and the list of games a page at a time.
 import { $, api, app, h, store, toast } from "./dom.js";
 import { loadCatalogue, optionChips, term } from "./words.js";
+import { session } from "./account.js";
 
 export async function lobby() {
   document.title = "Tigris & Euphrates";
-  const [meta] = await Promise.all([api("/api/meta"), loadCatalogue({ ruleset: "classic" })]);
+  const [meta, { account }] = await Promise.all([api("/api/meta"), session, loadCatalogue({ ruleset: "classic" })]);
+  // a rated game: between accounts only (no bots); signed-in players choose it
+  const rated = h("input", { type: "checkbox", id: "rated" });
   const seatOpts = () => [h("option", { value: "here" }, "Me (this browser)"),
     h("option", { value: "friend" }, "A friend (online link)"),
     ...meta.bot_levels.map(l => h("option", { value: "bot:" + l }, "Bot — " + l))];
@@ -43,7 +46,7 @@ export async function lobby() {
       if (ruleset.value !== "classic") options.ruleset = ruleset.value;
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
-      const g = await api("/api/games", { seats, options });
+      const g = await api("/api/games", rated.checked ? { seats, options, rated: true } : { seats, options });
       const mine = {}, invites = {};
       g.seats.forEach((s, i) => {
         if (kinds[i] === "here") mine[i] = s.token;
@@ -66,6 +69,8 @@ export async function lobby() {
       h("p", {}, h("label", {}, wonder, " Wonder (a plus of five tiles; one point a turn for the king in its kingdom)")),
       h("p", {}, h("label", {}, buildings, " Civilization buildings (extra points for long lines of tiles)")),
       h("p", { class: "muted" }, "Galaxy: the game in space, with a few rules of its own (no monuments, so no wonder or buildings)."),
+      account ? h("p", {}, h("label", {}, rated, " Rated (between accounts, no bots: your friends sign in to take their seats)"))
+        : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to play rated games and find your games from any browser."),
       create,
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
     h("div", { class: "card" }, h("h2", {}, "Games"),

@@ -113,7 +113,7 @@ export async function leaderboardPage() {
       h("td", { class: "rating", title: `μ ${num(r.mu)}, σ ${num(r.sigma)}` }, num(r.ordinal)), h("td", {}, r.games)))));
   app.replaceChildren(h("div", { class: "card" }, h("h2", {}, "Leaderboard"), tabs,
     b.top.length ? table(b.top, "top") : h("p", { class: "muted" }, "No rated games of this kind yet."),
-    b.around.length ? [h("h3", {}, "Around you"), table(b.around, "around")] : null,
+    b.around.length && !b.top.some(r => r.me) ? [h("h3", {}, "Around you"), table(b.around, "around")] : null,
     h("p", { class: "muted" }, "Ratings are openskill (Plackett–Luce) estimates shown as μ − 3σ: they rise as a player's results become certain. Only rated games count: games between accounts, chosen at creation.")));
 }
 

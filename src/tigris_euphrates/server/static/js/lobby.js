@@ -86,7 +86,7 @@ export async function lobby() {
       const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
         : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-        h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")),
+        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? ["rated"] : [])].join(", ")),
         h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },

@@ -116,7 +116,7 @@ export async function gamePage(id, replayMode) {
     side.replaceChildren(...panels.filter(Boolean));
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
-    if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, me, () => { ui.endClosed = true; }));
+    if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, hotseat ? null : me, () => { ui.endClosed = true; }));
     else if (passFor) document.body.append(h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
       h("p", {}, tx("pass_device_text")),

@@ -48,7 +48,14 @@ class Player:
 class AccountSeat(SeatClient):
     """A websocket opened with a player's cookies; ``join`` is the first message."""
 
-    def __init__(self, ws_url: str, game_id: str, cookie: str, join: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        ws_url: str,
+        game_id: str,
+        cookie: str,
+        join: dict[str, Any],
+        origin: str | None = None,
+    ) -> None:
         from websockets.sync.client import connect
 
         self._cm = connect(
@@ -56,6 +63,7 @@ class AccountSeat(SeatClient):
             max_size=2**24,
             open_timeout=20,
             additional_headers={"Cookie": cookie} if cookie else None,
+            origin=origin,  # type: ignore[arg-type]
         )
         self.ws = self._cm.__enter__()
         self.ws.send(json.dumps({"type": "join", **join}))

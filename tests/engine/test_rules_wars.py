@@ -317,6 +317,18 @@ def test_the_war_choice_shows_every_war_with_its_sides_and_strengths() -> None:
         wars = player_view(s, seat)["pending"]["wars"]
         assert wars == [
             {"colour": "red", "attacker": 0, "defender": 1, "attacker_base": 4, "defender_base": 4},
-            {"colour": "green", "attacker": 0, "defender": 1, "attacker_base": 0, "defender_base": 0},
-            {"colour": "black", "attacker": 0, "defender": 1, "attacker_base": 1, "defender_base": 1},
+            {
+                "colour": "green",
+                "attacker": 0,
+                "defender": 1,
+                "attacker_base": 0,
+                "defender_base": 0,
+            },
+            {
+                "colour": "black",
+                "attacker": 0,
+                "defender": 1,
+                "attacker_base": 1,
+                "defender_base": 1,
+            },
         ]

@@ -25,7 +25,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("accounts")
-    limits = Limits(games_per_minute=1000, games_per_client=1000)
+    limits = Limits(games_per_minute=1000, games_per_client=1000, sign_ups_per_client=1000)
     if request.param == "sqlite":
         with LiveServer(
             data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
@@ -183,6 +183,19 @@ def test_wrong_passwords_are_rate_limited(server: LiveServer) -> None:
     p.close()
 
 
+def test_sign_ups_are_limited_per_client(tmp_path) -> None:
+    limits = Limits(sign_ups_per_client=2)
+    with LiveServer(
+        data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/u.sqlite3", limits=limits
+    ) as srv:
+        p = Player(srv)
+        p.sign_up("First", PASSWORD)
+        p.sign_up("Second", PASSWORD)
+        r = p.post("/api/account/signup", {"name": "Third", "password": PASSWORD})
+        assert r.status_code == 429 and "new accounts an hour" in r.json()["message"]
+        assert p.sign_in("Third", PASSWORD).status_code == 401  # not created
+
+
 def test_failed_sign_ins_are_limited_per_client(tmp_path) -> None:
     with LiveServer(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/c.sqlite3") as srv:
         Player(srv).sign_up("Victim", PASSWORD)
@@ -244,6 +257,12 @@ def test_a_guest_claims_their_games_and_opens_them_from_any_browser(server: Live
     view = seat.wait_view()
     assert view["seat"] == 0 and view["view"]["players"][0].get("hand") is not None
     seat.close()
+    # another site's page cannot use the account's cookies to open the seat
+    evil = AccountSeat(
+        server.ws_url, g["id"], laptop.cookie_header(), {"seat": 0}, origin="http://evil.example"
+    )
+    assert evil.recv()["code"] == "bad-token"
+    evil.close()
     # without the account, the seat number opens nothing
     stranger = AccountSeat(server.ws_url, g["id"], "", {"seat": 0})
     err = stranger.recv()

@@ -9,6 +9,7 @@ import pytest
 
 from serving import LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
+from tigris_euphrates.stats import record_stats
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +209,10 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     gid, tok = g["id"], g["seats"][0]["token"]
     assert httpx.get(f"{server.url}/api/games/{gid}/record").status_code == 409
     assert httpx.get(f"{server.url}/api/games/{gid}/replay/1").status_code == 409
+    assert httpx.get(f"{server.url}/api/games/{gid}/moves").status_code == 409
+    watcher = SeatClient(server.ws_url, gid, None)
+    assert watcher.wait_view()["stats"] is None  # no statistics before the end
+    watcher.close()
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": None})
     assert r.status_code == 422 and "token" in r.json()["message"]
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": "not-a-token"})
@@ -227,6 +232,12 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     assert record["format"] == "tne-record/1" and record["seed"] == 7 and record["result"]
     step = httpx.get(f"{server.url}/api/games/{gid}/replay/3").json()
     assert step["step"] == 3 and step["action"] == record["actions"][2]
+    # the end's statistics, in the view frame and with the move list, are the record's
+    stats = record_stats(record)
+    assert end["stats"] == stats and stats["over"]
+    moves = httpx.get(f"{server.url}/api/games/{gid}/moves").json()
+    assert [m["action"] for m in moves["log"]] == record["actions"]
+    assert moves["stats"] == stats
     s.close()
 
 

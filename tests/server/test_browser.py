@@ -120,7 +120,9 @@ def test_two_players_resolve_a_revolt_through_the_panel(server: LiveServer, brow
     a.wait_for_function("() => !document.querySelector('#decision .vs')")
     log = a.locator("#log").inner_text()
     assert "Bob wins the revolt, 6 to 1" in log
-    b.wait_for_function("() => document.querySelector('#log').innerText.includes('wins the revolt')")
+    b.wait_for_function(
+        "() => document.querySelector('#log').innerText.includes('wins the revolt')"
+    )
     b.wait_for_selector("#conflict-result")
     shot(b, "after-revolt")
     # a reload (or a dropped connection) returns Ann to her seat and the current view

@@ -10,6 +10,7 @@ moment a test needs, then the seat's page is opened, as in test_browser.py.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,7 +118,8 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
         assert chips == ["standard board", "hidden scoring"]
     # 4: hand tiles differ by symbol, not only colour; leaders are named
     glyphs = ann.locator(".hand-tile").evaluate_all(
-        "els => els.map(e => [e.dataset.colour, e.title, e.querySelector('svg path').getAttribute('d')])"
+        "els => els.map(e => [e.dataset.colour, e.title,"
+        " e.querySelector('svg path').getAttribute('d')])"
     )
     by_colour = {colour: (title, d) for colour, title, d in glyphs}
     assert len(by_colour) >= 2 and len({d for _, d in by_colour.values()}) == len(by_colour)
@@ -171,10 +173,35 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
     assert entry == "Bob swaps 2 tiles"
     assert "draws" not in ann.locator("#log").inner_text()
     assert bob.locator("#log .entry").last.inner_text().startswith("Bob swaps ")
+    bob.set_viewport_size({"width": 1280, "height": 1250})
+    bob.locator(".toggles input[type=checkbox]").nth(1).check()  # strengths on
+    bob.locator(".toggles input[type=checkbox]").nth(2).check()  # coordinates on
+    assert "Ann places a temple at " in bob.locator("#log").inner_text()
+    bob.evaluate("() => window.scrollTo(0, 0)")
     shot(bob, "table-log")
     assert not ann.errors and not bob.errors, ann.errors + bob.errors
     ann.context.close()
     bob.context.close()
+
+
+def test_hotseat_status_names_the_player(server: LiveServer, browser) -> None:
+    """Point 8 in hotseat: one screen, two players: the status line names whose turn it is."""
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("select[data-seat='1']", "here")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    first = page.locator("#hand h3").inner_text().split("— ")[1].rsplit(" ", 1)[0]
+    assert page.locator("#status").inner_text().startswith(f"{first}'s turn — 2 actions left")
+    assert "Your turn" not in page.locator("#status").inner_text()
+    for _ in range(2):
+        act(page, "[data-action='pass']")
+    page.click("#ready")
+    second = page.locator("#hand h3").inner_text().split("— ")[1].rsplit(" ", 1)[0]
+    assert second != first
+    assert page.locator("#status").inner_text().startswith(f"{second}'s turn — 2 actions left")
+    page.close()
 
 
 def find_war_choice() -> tuple[int, list[str], list[int]]:
@@ -351,3 +378,100 @@ def test_replay_move_list_slider_play_and_conflicts(
     shot(page, "table-replay")
     assert not errors, errors
     page.close()
+
+
+# Kingdom A (seat 0: priest a1, king a3, trader c1) and kingdom B (seat 1: priest g1,
+# king g3, trader e1); a black tile on d2 unites them with three wars (test_rules_wars.py).
+THREE_WARS = """
+    . r . . . r .
+    r r k . k r r
+    . r . . . r .
+"""
+THREE_LEADERS = "0 red a1, 0 black a3, 0 green c1, 1 red g1, 1 black g3, 1 green e1"
+
+
+def war_entries() -> list[dict[str, Any]]:
+    """Log entries (as the server sends them) of the three wars: Ann orders them, the green
+    war and the black war are fought, and the red one is cancelled by the split."""
+    from diagram import st
+
+    s = st(THREE_WARS, leaders=THREE_LEADERS, hands=[{"black": 1, "blue": 2}, {}])
+    entries = []
+    for seq, action in enumerate(
+        ["tile black d2", "war green", "commit 0", "commit 0", "war black", "commit 0", "commit 0"],
+        1,
+    ):
+        seat = to_act(s)
+        s, events = apply(s, action)
+        entries.append(
+            {"seq": seq, "seat": seat, "action": action, "events": [e.to_dict() for e in events]}
+        )
+    entries.append(
+        {
+            "seq": 8,
+            "seat": 1,
+            "action": "swap 2 tiles",
+            "events": [
+                {"type": "tiles_swapped", "seat": 1, "count": 2},
+                {"type": "tiles_drawn", "seat": 1, "count": 2},
+            ],
+        }
+    )
+    return entries
+
+
+LOG_LINES = """
+([entries, coords]) => import('/static/js/log.js').then(m =>
+  m.logLines(entries, [{name: 'Ann'}, {name: 'Bob'}], coords).map(e => e.lines.map(l => l.text)))
+"""
+
+
+@pytest.mark.parametrize("theme", ["classic", "galaxy"])
+def test_the_log_tells_every_step_of_a_union_in_words(
+    server: LiveServer, browser, theme: str
+) -> None:
+    """Point 1: the page's log module (in the game's catalogue) turns the typed events of a
+    union with three wars into sentences: the choice, each war, the points, the removed
+    tiles, the war cancelled by the split, a swap as one line; cells only with coordinates."""
+    g = create(server, 1, **({"ruleset": "galaxy"} if theme == "galaxy" else {}))
+    page = open_seat(browser, server, g, 0)
+    entries = war_entries()
+    lines = page.evaluate(LOG_LINES, [entries, False])
+    with_cells = page.evaluate(LOG_LINES, [entries, True])
+    flat = [line for entry in lines for line in entry]
+    if theme == "classic":
+        assert lines[0] == [
+            "Ann places a settlement",
+            "Ann's settlement unites two kingdoms",
+            "Ann chooses which war comes first: priests, traders, kings",
+        ]
+        assert lines[1] == [
+            "Ann fights the green war first",
+            "War: Ann's trader (strength 0) attacks Bob's (strength 0)",
+        ]
+        assert "Bob wins the war, 0 to 0" in lines[3]
+        assert "Ann's trader is removed: lost a war" in lines[3]
+        assert "Bob scores 1 green for the war" in lines[3]
+        assert "the red war is cancelled: the black war split the kingdoms" in flat
+        assert "1 settlement removed" in lines[6]
+        assert with_cells[0][0] == "Ann places a settlement at d2"
+        assert "1 settlement removed (c2)" in with_cells[6]
+        assert lines[7] == ["Bob swaps 2 tiles"]  # one line, no draw
+    else:
+        assert lines[0][0] == "Ann places a settler"
+        assert lines[0][1] == "Ann's settler joins two allied regions"
+        assert "Bob gains 1 money for the external conflict" in lines[3]
+        assert (
+            "the scientific leaders conflict is cancelled: "
+            "the government heads conflict split the allied regions"
+        ) in flat
+        assert lines[7] == ["Bob swaps 2 colonists"]
+        classic = re.compile(
+            r"\b(tiles?|treasures?|catastrophes?|kingdoms?|temples?|farms?|markets?|"
+            r"settlements?|priests?|farmers?|traders?|kings?|bag|dynast(y|ies))\b",
+            re.IGNORECASE,
+        )
+        assert not any(classic.search(line) for line in flat), flat
+    assert sum(1 for line in flat if "cancelled" in line) == 1
+    assert not page.errors, page.errors
+    page.context.close()

@@ -332,8 +332,7 @@ def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
     seats = [
         seat
         for seat in range(n)
-        if state.leaders[seat * 4 + colour] >= 0
-        and around >> state.leaders[seat * 4 + colour] & 1
+        if state.leaders[seat * 4 + colour] >= 0 and around >> state.leaders[seat * 4 + colour] & 1
     ]
     placer = state.turn
     if placer in seats:

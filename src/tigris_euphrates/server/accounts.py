@@ -4,8 +4,8 @@
 Every form post carries the CSRF token (``sessions.py``). A sign-in that fails says the same
 thing whether the name exists or not, and costs the same (the password is checked against a
 dummy hash); failures are counted per name and per client in the database (every process
-shares the counts) and refused beyond ``MAX_FAILURES_PER_NAME`` / ``MAX_FAILURES_PER_CLIENT``
-in ``FAILURE_WINDOW`` seconds, also for a name that has no account.
+shares the counts) and refused beyond the ``Limits`` (``sign_in_failures_per_name``,
+``sign_in_failures_per_client``, ``sign_in_window``), also for a name that has no account.
 """
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ from .hub import GameError, Hub, LiveGame, hash_token
 from .inputs import GAME_ID_PATTERN, Strict, Token
 from .passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 from .player_stats import fill_stats, player_stats, stats_csv
-from .sessions import Session, Sessions
+from .sessions import Session, Sessions, same_origin
 
-MAX_FAILURES_PER_NAME = 5
-MAX_FAILURES_PER_CLIENT = 20
-FAILURE_WINDOW = 15 * 60.0
+#: the window of ``Limits.sign_ups_per_client``
+SIGN_UP_WINDOW = 3600.0
 #: a name: 3 to 24 letters, digits, '_', '-', '.', or inner spaces
 NAME_PATTERN = r"^[^\W][\w .-]{1,22}[^\W]$"
 FAMILIES = ("classic", "galaxy")
@@ -95,8 +94,10 @@ class AccountService:
         return await self.hub.db(fn, *args)
 
     async def current(self, conn: HTTPConnection) -> Account | None:
-        """The signed-in account of a request or websocket (``None``: a guest, or a
-        cookie signed out everywhere since)."""
+        """The signed-in account of a request or websocket (``None``: a guest, a cookie
+        signed out everywhere since, or a websocket opened by another site's page)."""
+        if conn.scope["type"] == "websocket" and not same_origin(conn):
+            return None
         session = self.sessions.read(conn)
         if session is None:
             return None
@@ -217,6 +218,17 @@ async def who(request: Request, response: Response) -> dict[str, Any]:
 async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
     check_csrf(request)
     service = service_of(request)
+    from .app import client_of
+
+    key, most = f"s:{client_of(request)}", service.hub.limits.sign_ups_per_client
+    if await service.db(service.accounts.failures, key, SIGN_UP_WINDOW) >= most:
+        wait = await service.db(service.accounts.retry_after, key, SIGN_UP_WINDOW)
+        raise GameError(
+            "rate-limited",
+            f"at most {most} new accounts an hour from one address",
+            retry_after=wait,
+        )
+    await service.db(service.accounts.fail, key, SIGN_UP_WINDOW)  # counts every sign-up
     password_hash = await asyncio.to_thread(service.passwords.hash, body.password)
     try:
         account = await service.db(service.accounts.create, body.name, password_hash)
@@ -231,13 +243,15 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     service = service_of(request)
     from .app import client_of
 
+    limits = service.hub.limits
+    window = limits.sign_in_window
     keys = [
-        (f"a:{name_key(body.name)[:90]}", MAX_FAILURES_PER_NAME),
-        (f"c:{client_of(request)}", MAX_FAILURES_PER_CLIENT),
+        (f"a:{name_key(body.name)[:90]}", limits.sign_in_failures_per_name),
+        (f"c:{client_of(request)}", limits.sign_in_failures_per_client),
     ]
     for key, limit in keys:
-        if await service.db(service.accounts.failures, key, FAILURE_WINDOW) >= limit:
-            wait = await service.db(service.accounts.retry_after, key, FAILURE_WINDOW)
+        if await service.db(service.accounts.failures, key, window) >= limit:
+            wait = await service.db(service.accounts.retry_after, key, window)
             raise GameError(
                 "rate-limited",
                 f"too many failed sign-ins: try again in {max(1, round(wait / 60))} min",
@@ -248,7 +262,7 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     ok = await asyncio.to_thread(service.passwords.verify, stored, body.password)
     if not ok or account is None:
         for key, _ in keys:
-            await service.db(service.accounts.fail, key, FAILURE_WINDOW)
+            await service.db(service.accounts.fail, key, window)
         raise GameError("sign-in-failed", SIGN_IN_FAILED)
     await service.db(service.accounts.forget_failures, keys[0][0])
     if service.passwords.needs_rehash(account.password_hash):

@@ -536,6 +536,7 @@ def lobby_summary(row: GameRow) -> dict[str, Any]:
             for i, s in enumerate(row.seats)
         ],
         "ranking": result.get("ranking"),
+        "rated": row.rated,
     }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from itsdangerous import BadSignature, Signer, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
@@ -107,6 +108,16 @@ class Sessions:
         except BadSignature:
             return False
         return True
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """Whether a browser's request comes from this server's own pages: its ``Origin`` (sent
+    by browsers with every websocket handshake) names the host it was sent to. A websocket
+    opened by another site's page is not given the account's seats."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True  # not a browser's cross-origin request (tests, tools)
+    return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
 
 
 def secure(conn: HTTPConnection) -> bool:

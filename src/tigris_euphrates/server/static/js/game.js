@@ -35,19 +35,20 @@ export async function gamePage(id, replayMode) {
     ui.sel = null; ui.swap = null;
     send(c, { type: "move", seq: c.msg.seq, action });
   }
-  function connect(token) {
+  function connect(token, seat = null) {
     const conn = { token, ws: null, msg: null, seat: null, log: [], retry: 500 };
     conns.push(conn);
     const open = () => {
       const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/games/" + id);
       conn.ws = ws;
-      ws.onopen = () => { conn.retry = 500; ws.send(JSON.stringify({ type: "join", token })); };
+      ws.onopen = () => { conn.retry = 500; ws.send(JSON.stringify(seat === null ? { type: "join", token } : { type: "join", seat })); };
       ws.onmessage = e => {
         const m = JSON.parse(e.data);
         if (m.type === "error") {
           toast(m.message);
           // no reconnecting after these: the link is wrong, or another window plays the seat now
-          if (["bad-token", "no-game", "taken-over"].includes(m.code)) conn.dead = true;
+          if (["bad-token", "no-game", "taken-over", "sign-in", "one-seat", "not-your-seat"].includes(m.code)) conn.dead = true;
+          if (m.code === "sign-in") $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, "Sign in to play this rated game"));
           if (m.code === "taken-over") $("#status").textContent = "playing in another window";
           return;
         }
@@ -115,7 +116,7 @@ export async function gamePage(id, replayMode) {
     side.replaceChildren(...panels.filter(Boolean));
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
-    if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, me, () => { ui.endClosed = true; }, m.timeouts));
+    if (v.over && !ui.endClosed) document.body.append(endScreen(ctx, v, seats, m.stats, hotseat ? null : me, () => { ui.endClosed = true; }, m.timeouts));
     else if (passFor) document.body.append(h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
       h("p", {}, tx("pass_device_text")),
@@ -186,5 +187,9 @@ export async function gamePage(id, replayMode) {
     return loadStep(0);
   }
   const toks = Object.values(local.tokens);
-  if (!toks.length) connect(null); else toks.forEach(connect);
+  // no link here: the seats bound to the signed-in account open from any browser
+  const bound = toks.length ? [] : (await api(`/api/account/seats/${id}`).catch(() => ({ seats: [] }))).seats;
+  if (toks.length) toks.forEach(t => connect(t));
+  else if (bound.length) bound.forEach(seat => connect(null, seat));
+  else connect(null);
 }

@@ -3,10 +3,13 @@ import { $, api, app, h, store, toast } from "./dom.js";
 import { loadCatalogue, optionChips, term } from "./words.js";
 import { paceFields } from "./pacefields.js";
 import { notifyCard } from "./notifycard.js";
+import { session } from "./account.js";
 
 export async function lobby() {
   document.title = "Tigris & Euphrates";
-  const [meta] = await Promise.all([api("/api/meta"), loadCatalogue({ ruleset: "classic" })]);
+  const [meta, { account }] = await Promise.all([api("/api/meta"), session, loadCatalogue({ ruleset: "classic" })]);
+  // a rated game: between accounts only (no bots); signed-in players choose it
+  const rated = h("input", { type: "checkbox", id: "rated" });
   const seatOpts = () => [h("option", { value: "here" }, "Me (this browser)"),
     h("option", { value: "friend" }, "A friend (online link)"),
     ...meta.bot_levels.map(l => h("option", { value: "bot:" + l }, "Bot — " + l))];
@@ -47,6 +50,7 @@ export async function lobby() {
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
       const body = { seats, options };
+      if (rated.checked) body.rated = true;
       if (pace.value()) body.pace = pace.value();
       const g = await api("/api/games", body);
       const mine = {}, invites = {};
@@ -72,6 +76,8 @@ export async function lobby() {
       h("p", {}, h("label", {}, buildings, " Civilization buildings (extra points for long lines of tiles)")),
       h("p", { class: "muted" }, "Galaxy: the game in space, with a few rules of its own (no monuments, so no wonder or buildings)."),
       pace.el,
+      account ? h("p", {}, h("label", {}, rated, " Rated (between accounts, no bots: your friends sign in to take their seats)"))
+        : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to play rated games and find your games from any browser."),
       create,
       h("p", { class: "muted" }, "Several “Me” seats make a hotseat game: the screen hides each hand until its player is ready.")),
     h("div", { class: "card" }, h("h2", {}, "Games"),
@@ -87,7 +93,7 @@ export async function lobby() {
       const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
         : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-        h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")),
+        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? ["rated"] : [])].join(", ")),
         h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },

@@ -3,7 +3,14 @@
 import { app, h } from "./dom.js";
 import { gamePage } from "./game.js";
 import { lobby } from "./lobby.js";
+import { accountNav, accountPage, leaderboardPage, myGamesPage, profilePage } from "./account.js";
 
 const path = location.pathname.split("/").filter(Boolean);
-(path[0] === "game" ? gamePage(path[1], false) : path[0] === "replay" ? gamePage(path[1], true) : lobby())
+const pages = {
+  game: () => gamePage(path[1], false), replay: () => gamePage(path[1], true),
+  account: accountPage, me: myGamesPage, leaderboard: leaderboardPage,
+  players: () => profilePage(decodeURIComponent(path[1] || "")),
+};
+accountNav();
+(pages[path[0]] || lobby)()
   .catch(e => { app.replaceChildren(h("p", {}, "Error: " + e.message)); });

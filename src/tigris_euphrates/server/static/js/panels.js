@@ -33,10 +33,10 @@ export function decisionPanel(ctx, v, seats, legal) {
     const k = p.conflict;
     box.append(h("h3", {}, tx("conflict_title", k)),
       h("div", { class: "vs" },
-        h("div", {}, h("div", {}, "Attacker"), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
+        h("div", {}, h("div", { class: "role-attacker" }, "Attacker"), h("b", {}, seatName(seats, k.attacker)), h("div", { class: "big" }, k.attacker_base),
           h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "…" : "+" + k.attacker_commit))),
         h("div", { class: "big" }, "vs"),
-        h("div", {}, h("div", {}, "Defender"), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
+        h("div", {}, h("div", { class: "role-defender" }, "Defender"), h("b", {}, seatName(seats, k.defender)), h("div", { class: "big" }, k.defender_base),
           h("div", { class: "muted" }, "base"), h("div", {}, "support: " + (k.attacker_commit === null ? "waits" : "…")))),
       h("p", { class: "muted" }, tx(k.kind === "revolt" ? "support_revolt" : "support_war", k)));
   } else if (p.stage === "war") box.append(h("h3", {}, tx("war_choice")), warRows(v, seats, legal, ctx.act));

@@ -77,11 +77,12 @@ def new_page(browser: Any) -> Any:
     return page
 
 
-def sign_up(page: Any, server: LiveServer, name: str) -> None:
-    """Sign up with this browser's cookies (the session cookie stays in its context)."""
+def sign_up(page: Any, server: LiveServer, name: str, *, sign_in: bool = False) -> None:
+    """Sign up (or in) with this browser's cookies (the session cookie stays in its
+    context)."""
     csrf = page.request.get(server.url + "/api/account").json()["csrf"]
     r = page.request.post(
-        server.url + "/api/account/signup",
+        server.url + ("/api/account/signin" if sign_in else "/api/account/signup"),
         data={"name": name, "password": "correct horse battery staple", "seats": []},
         headers={"X-CSRF-Token": csrf},
     )
@@ -140,8 +141,13 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     summary = httpx.get(f"{server.url}/api/games/{gid}").json()
     assert summary["seats"][0]["kind"] == "bot" and summary["seats"][0]["level"] == "random"
     assert summary["timeouts"][0]["seat"] == 0 and summary["timeouts"][0]["back"] is None
-    # the link in the e-mail opens her game: her move, her clock running
+    # the link in the e-mail opens her game, even in another browser where she signs in:
+    # her move, her clock running
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    sign_up(page, server, name, sign_in=True)
     page.goto(game_link)
+    expect(page.locator(".player[data-seat='1']")).to_contain_text("Ann (you)")
     expect(page.locator(".timeout[data-timeout='0']")).to_have_text(
         "Bob ran out of time: a bot (random) plays for them"
     )
@@ -160,6 +166,9 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     ann = [t for t in summary["timeouts"] if t["seat"] == 1]
     assert len(ann) == 1 and ann[0]["back"] is not None
     assert page.errors == []
+    # without the seat's token nor its account, nobody else takes a seat back
+    r = httpx.post(f"{server.url}/api/games/{gid}/seats/0/human", json={})
+    assert r.status_code >= 400 and r.json()["error"] == "csrf"
     # the unsubscribe link works without signing in (another browser)
     other = new_page(browser)
     other.goto(stop_link)

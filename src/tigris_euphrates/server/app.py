@@ -362,10 +362,16 @@ def create_app(
     async def seat_to_human(
         game_id: GameId, seat: Seat, body: SeatReturn, request: Request
     ) -> dict[str, Any]:
-        """The seat's player takes it back from the bot that held it."""
+        """The seat's player takes it back from the bot that held it: with the seat's token,
+        or signed in with the account the seat is bound to."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.take_back(game, body.token, seat)
+        if body.token is None:
+            check_csrf(request)
+            await seat_of_account(request, game, seat)
+            await hub.take_back(game, None, seat, holder=True)
+        else:
+            await hub.take_back(game, body.token, seat)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")

@@ -989,11 +989,14 @@ class Hub:
                     break
         self.kick(game)
 
-    async def take_back(self, game: LiveGame, token: str, target: int) -> None:
-        """The player of seat ``target`` takes it back from the bot that held it."""
+    async def take_back(
+        self, game: LiveGame, token: str | None, target: int, *, holder: bool = False
+    ) -> None:
+        """The player of seat ``target`` takes it back from the bot that held it: the seat's
+        ``token``, or ``holder`` (the caller checked that the signed-in account holds it)."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
-        if self._seat_or_none(game, token) != target:
+        if not holder and (token is None or self._seat_or_none(game, token) != target):
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:

@@ -115,9 +115,10 @@ class SeatChange(Strict):
 
 
 class SeatReturn(Strict):
-    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token."""
+    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token, or none when the
+    signed-in account holds the seat (then the CSRF header is required)."""
 
-    token: Token
+    token: Token | None = None
 
 
 def error_message(errors: list[Any]) -> str:

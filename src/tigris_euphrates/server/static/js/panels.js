@@ -132,9 +132,9 @@ export function playerPanel(ctx, v, p, seats, me, c) {
       if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
       try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
     } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
-  if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
+  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || c.bound))
     rows.push(h("button", { class: "tohuman", onclick: async () => {
-      try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
+      try { await api(`/api/games/${id}/seats/${p.seat}/human`, c.token ? { token: c.token } : {}); } catch (e) { toast(e.message); }
     } }, "Take my seat back"));
   return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
 }

@@ -82,6 +82,8 @@ class Timekeeper:
         self._cancel(game.id)
         seat = clock.actor if deadline is not None else None
         self._spawn(hub.db(clock_store.save_deadline, hub.store, game.id, deadline, seat, game.seq))
+        if game.over:
+            self.armed.pop(game.id, None)  # nothing more to watch (the game leaves memory)
         if deadline is None or seat is None:
             return
         self.tasks[game.id] = asyncio.get_running_loop().create_task(self._watch(game, deadline))

@@ -202,7 +202,12 @@ def test_the_lobby_creates_a_realtime_game_and_the_page_shows_the_clocks(
     summary = httpx.get(f"{server.url}/api/games/{gid}").json()
     assert summary["clock"]["pace"]["kind"] == "realtime"
     assert summary["clock"]["pace"]["base"] == 300 and summary["clock"]["pace"]["increment"] == 10
+    expect(page.locator("#pace-line")).to_have_text("Real time: 5 min + 10 s a turn")
     assert page.errors == []
+    # the lobby lists the game with its pace
+    page.goto(server.url + "/")
+    row = page.locator("tr", has=page.locator(f"code:text-is('{gid}')"))
+    expect(row).to_contain_text("Real time: 5 min + 10 s a turn")
 
 
 def test_the_end_screen_says_who_ran_out_of_time(

@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
+from ..store import clocks as clock_store
 from .accounts import bind_on_join, check_csrf, seat_of_account, signed_in, start_accounts
 from .accounts import router as account_router
 from .catalogues import router as catalogue_router
@@ -244,6 +245,9 @@ def create_app(
             after = (float(created), game_id)
         rows = await hub.db(hub.store.list_games, limit + 1, after)
         games = [lobby_summary(row) for row in rows[:limit]]
+        paces = await hub.db(clock_store.paces, hub.store, [g["id"] for g in games])
+        for g in games:
+            g["pace"] = paces.get(g["id"])
         last = rows[limit - 1] if len(rows) > limit else None
         return {"games": games, "next": f"{last.created!r}:{last.id}" if last else None}
 

@@ -33,6 +33,16 @@ def load_pace(store: Store, game_id: str) -> dict[str, Any] | None:
     return None if row is None else dict(json.loads(row.pace))
 
 
+def paces(store: Store, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The pace of each timed game of ``game_ids`` (untimed games are left out)."""
+    if not game_ids:
+        return {}
+    c = store.tables.clocks.c
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(c.game_id, c.pace).where(c.game_id.in_(game_ids)))
+        return {str(r.game_id): dict(json.loads(r.pace)) for r in rows}
+
+
 def step_times(store: Store, game_id: str) -> dict[int, float]:
     """When each log entry of the game was stored, by ``seq``: the clocks are their replay."""
     a = store.actions.c

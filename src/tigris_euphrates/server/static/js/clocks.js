@@ -46,6 +46,10 @@ function tick() {
     el.classList.toggle("low", running && left < Math.min(30, c.pace.base / 10));
   }
 }
+// the game's pace, under the options
+export function paceLine(msg) {
+  return msg && msg.clock ? h("div", { class: "muted", id: "pace-line" }, paceText(msg.clock.pace)) : null;
+}
 // the clock of one seat, kept counting down while it is on the page
 export function clockLine(msg, seat) {
   if (!msg || !msg.clock || msg.view.over) return null;

@@ -6,6 +6,7 @@ import { drawBoard } from "./board.js";
 import { actionText, seatName } from "./text.js";
 import { decisionPanel, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
 import { endScreen } from "./results.js";
+import { paceLine } from "./clocks.js";
 import { lastMove } from "./log.js";
 import { statusText, supplyCard } from "./table.js";
 
@@ -101,6 +102,7 @@ export async function gamePage(id, replayMode) {
     document.title = (legal.length ? "▶ " : "") + CAT.title;
     boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(c.log), targets: targetsFor(v), onCell: act }));
     const panels = [optionsCard(v)];
+    const pace = paceLine(m); if (pace && panels[0]) panels[0].append(pace);
     // the decision panel (conflict, war order, monument or wonder, building, treasure, wonder
     // point, harvest); once the game is over nothing of the live game stays on screen
     const pend = v.pending;

@@ -2,6 +2,7 @@
 import { $, api, app, h, store, toast } from "./dom.js";
 import { loadCatalogue, optionChips, term } from "./words.js";
 import { paceFields } from "./pacefields.js";
+import { paceText } from "./clocks.js";
 import { notifyCard } from "./notifycard.js";
 import { session } from "./account.js";
 
@@ -93,7 +94,7 @@ export async function lobby() {
       const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, "Replay")
         : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? "Resume" : "Watch");
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? ["rated"] : [])].join(", ")),
+        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? ["rated"] : []), ...(g.pace ? [paceText(g.pace)] : [])].join(", ")),
         h("td", {}, g.status === "over" ? "finished" : "in play"), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },

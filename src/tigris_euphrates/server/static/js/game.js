@@ -98,7 +98,8 @@ export async function gamePage(id, replayMode) {
     document.body.dataset.stage = v.pending ? v.pending.stage : "action";
     const name = i => seatName(seats, i);
     const hotseat = conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;
-    $("#status").textContent = statusText(v, seats, me, hotseat);
+    $("#status").textContent = statusText(v, seats, me, hotseat) +
+      (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · a bot plays your seat" : "");
     document.title = (legal.length ? "▶ " : "") + CAT.title;
     boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(c.log), targets: targetsFor(v), onCell: act }));
     const panels = [optionsCard(v)];

@@ -38,7 +38,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
-from .accounts import bind_on_join, check_csrf, seat_of_account, signed_in, start_accounts
+from .accounts import (
+    account_holder,
+    bind_on_join,
+    check_csrf,
+    seat_of_account,
+    signed_in,
+    start_accounts,
+)
 from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
@@ -336,7 +343,8 @@ def create_app(
         creator (the creator's token) once the seat's player has been away long enough."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.hand_to_bot(game, body.token, seat, body.level)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.hand_to_bot(game, body.token, seat, body.level, holder)
         return game.summary()
 
     @app.post("/api/games/{game_id}/seats/{seat}/human")
@@ -346,7 +354,8 @@ def create_app(
         """The seat's player takes it back from the bot that held it."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.take_back(game, body.token, seat)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.take_back(game, body.token, seat, holder)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")

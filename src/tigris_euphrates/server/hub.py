@@ -851,17 +851,25 @@ class Hub:
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
 
-    async def hand_to_bot(self, game: LiveGame, token: str, target: int, level: str | None) -> None:
+    async def hand_to_bot(
+        self,
+        game: LiveGame,
+        token: str | None,
+        target: int,
+        level: str | None,
+        holder: int | None = None,
+    ) -> None:
         """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
-        player (its token), and to the game's creator (the creator's token) once the seat's
-        player has been away ``Limits.seat_absence_seconds``; the player's token keeps
-        opening the seat, and ``take_back`` returns it."""
+        player (its token, or ``holder``: the seat the caller's account holds), and to the
+        game's creator (the creator's token) once the seat's player has been away
+        ``Limits.seat_absence_seconds``; the player's token keeps opening the seat, and
+        ``take_back`` returns it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
         if level not in bot_levels():
             raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
-        by = self._seat_or_none(game, token)
+        by = holder if holder is not None else self._seat_or_none(game, token)
         creator = by != target and self.is_creator(game, token)
         if by != target and not creator:
             raise GameError(
@@ -891,11 +899,15 @@ class Hub:
                     break
         self.kick(game)
 
-    async def take_back(self, game: LiveGame, token: str, target: int) -> None:
-        """The player of seat ``target`` takes it back from the bot that held it."""
+    async def take_back(
+        self, game: LiveGame, token: str | None, target: int, holder: int | None = None
+    ) -> None:
+        """The player of seat ``target`` (its token, or ``holder``: the seat the caller's
+        account holds) takes it back from the bot that held it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
-        if self._seat_or_none(game, token) != target:
+        by = holder if holder is not None else self._seat_or_none(game, token)
+        if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:
@@ -906,7 +918,7 @@ class Hub:
                 if await self._log_seat_change(game, target, target, "human", None, attempt):
                     break
 
-    def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
+    def _seat_or_none(self, game: LiveGame, token: str | None) -> int | None:
         try:
             return self.seat_for(game, token)
         except GameError:

@@ -95,16 +95,18 @@ class CreateGame(Strict):
 
 
 class SeatChange(Strict):
-    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's."""
+    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's
+    (none: the seat held by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
     level: Level | None = None
 
 
 class SeatReturn(Strict):
-    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token."""
+    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token (none: the seat
+    held by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
 
 
 def error_message(errors: list[Any]) -> str:

@@ -267,6 +267,15 @@ def test_a_guest_claims_their_games_and_opens_them_from_any_browser(server: Live
     stranger = AccountSeat(server.ws_url, g["id"], "", {"seat": 0})
     err = stranger.recv()
     assert err["type"] == "error" and err["code"] == "bad-token"
+    # the account hands its seat to a bot and takes it back, without the link
+    to_bot = f"/api/games/{g['id']}/seats/0/bot"
+    assert laptop.post(to_bot, {"level": "random"}, csrf=False).status_code == 403
+    assert Player(server).post(to_bot, {"level": "random"}).json()["error"] == "bad-token"
+    assert httpx.post(server.url + to_bot, json={}).json()["error"] == "bad-token"
+    r = laptop.post(to_bot, {"level": "random"})
+    assert r.status_code == 200 and r.json()["seats"][0]["kind"] == "bot"
+    r = laptop.post(f"/api/games/{g['id']}/seats/0/human")
+    assert r.status_code == 200 and r.json()["seats"][0]["kind"] == "human"
     # a seat already claimed stays with its account
     other = Player(server)
     assert (

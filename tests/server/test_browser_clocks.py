@@ -170,7 +170,7 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     assert page.errors == []
     # without the seat's token nor its account, nobody else takes a seat back
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/0/human", json={})
-    assert r.status_code >= 400 and r.json()["error"] == "csrf"
+    assert r.status_code >= 400 and r.json()["error"] == "bad-token"
     # the unsubscribe link works without signing in (another browser)
     other = new_page(browser)
     other.goto(stop_link)

@@ -185,6 +185,21 @@ async def seat_of_account(conn: HTTPConnection, game: LiveGame, seat: int) -> in
     return seat
 
 
+async def account_holder(
+    request: Request, game: LiveGame, seat: int, token: str | None
+) -> int | None:
+    """For a seat change asked without a token: the seat, if the signed-in account holds it
+    (the post must carry the CSRF token); ``None`` when a token was given."""
+    if token is not None:
+        return None
+    if await service_of(request).current(request) is None:
+        raise GameError(
+            "bad-token", "give the seat's token (its link), or sign in to the account holding it"
+        )
+    check_csrf(request)
+    return await seat_of_account(request, game, seat)
+
+
 router = APIRouter()
 
 

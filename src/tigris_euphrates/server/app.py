@@ -39,7 +39,14 @@ from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from ..store import clocks as clock_store
-from .accounts import bind_on_join, check_csrf, seat_of_account, signed_in, start_accounts
+from .accounts import (
+    account_holder,
+    bind_on_join,
+    check_csrf,
+    seat_of_account,
+    signed_in,
+    start_accounts,
+)
 from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .clocks import PaceError, pace_from_dict
@@ -359,7 +366,8 @@ def create_app(
         creator (the creator's token) once the seat's player has been away long enough."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.hand_to_bot(game, body.token, seat, body.level)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.hand_to_bot(game, body.token, seat, body.level, holder)
         return game.summary()
 
     @app.post("/api/games/{game_id}/seats/{seat}/human")
@@ -370,12 +378,8 @@ def create_app(
         or signed in with the account the seat is bound to."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        if body.token is None:
-            check_csrf(request)
-            await seat_of_account(request, game, seat)
-            await hub.take_back(game, None, seat, holder=True)
-        else:
-            await hub.take_back(game, body.token, seat)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.take_back(game, body.token, seat, holder)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")

@@ -949,17 +949,25 @@ class Hub:
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
 
-    async def hand_to_bot(self, game: LiveGame, token: str, target: int, level: str | None) -> None:
+    async def hand_to_bot(
+        self,
+        game: LiveGame,
+        token: str | None,
+        target: int,
+        level: str | None,
+        holder: int | None = None,
+    ) -> None:
         """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
-        player (its token), and to the game's creator (the creator's token) once the seat's
-        player has been away ``Limits.seat_absence_seconds``; the player's token keeps
-        opening the seat, and ``take_back`` returns it."""
+        player (its token, or ``holder``: the seat the caller's account holds), and to the
+        game's creator (the creator's token) once the seat's player has been away
+        ``Limits.seat_absence_seconds``; the player's token keeps opening the seat, and
+        ``take_back`` returns it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
         if level not in bot_levels():
             raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
-        by = self._seat_or_none(game, token)
+        by = holder if holder is not None else self._seat_or_none(game, token)
         creator = by != target and self.is_creator(game, token)
         if by != target and not creator:
             raise GameError(
@@ -990,13 +998,14 @@ class Hub:
         self.kick(game)
 
     async def take_back(
-        self, game: LiveGame, token: str | None, target: int, *, holder: bool = False
+        self, game: LiveGame, token: str | None, target: int, holder: int | None = None
     ) -> None:
-        """The player of seat ``target`` takes it back from the bot that held it: the seat's
-        ``token``, or ``holder`` (the caller checked that the signed-in account holds it)."""
+        """The player of seat ``target`` (its token, or ``holder``: the seat the caller's
+        account holds) takes it back from the bot that held it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
-        if not holder and (token is None or self._seat_or_none(game, token) != target):
+        by = holder if holder is not None else self._seat_or_none(game, token)
+        if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:
@@ -1028,7 +1037,7 @@ class Hub:
         self.kick(game)
         return True
 
-    def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
+    def _seat_or_none(self, game: LiveGame, token: str | None) -> int | None:
         try:
             return self.seat_for(game, token)
         except GameError:

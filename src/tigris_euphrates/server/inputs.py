@@ -108,15 +108,16 @@ class CreateGame(Strict):
 
 
 class SeatChange(Strict):
-    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's."""
+    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's
+    (none: the seat held by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
     level: Level | None = None
 
 
 class SeatReturn(Strict):
-    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token, or none when the
-    signed-in account holds the seat (then the CSRF header is required)."""
+    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token (none: the seat
+    held by the signed-in account, with the CSRF header)."""
 
     token: Token | None = None
 

@@ -37,7 +37,7 @@ export async function gamePage(id, replayMode) {
     send(c, { type: "move", seq: c.msg.seq, action });
   }
   function connect(token, seat = null) {
-    const conn = { token, bound: seat !== null, ws: null, msg: null, seat: null, log: [], retry: 500 };
+    const conn = { token, account: seat !== null, ws: null, msg: null, seat: null, log: [], retry: 500 };
     conns.push(conn);
     const open = () => {
       const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/games/" + id);

@@ -127,12 +127,14 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   // a seat goes to a bot by its own player, or by the game's creator while its player is away
   const creator = store.get(id).creator;
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
-  if (s.kind === "human" && !v.over && token)
+  // a seat opened through the account (no token here) changes through the account
+  const byAccount = p.seat === me && !c.token && c.account;
+  if (s.kind === "human" && !v.over && (token || byAccount))
     rows.push(h("button", { class: "tobot", onclick: async () => {
       if (!confirm(`Let a bot play ${s.name}'s seat from now on?`)) return;
-      try { await api(`/api/games/${id}/seats/${p.seat}/bot`, { token }); } catch (e) { toast(e.message); }
+      try { await api(`/api/games/${id}/seats/${p.seat}/bot`, token ? { token } : {}); } catch (e) { toast(e.message); }
     } }, p.seat === me ? "Leave: a bot takes my seat" : "Hand this seat to a bot"));
-  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || c.bound))
+  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || byAccount))
     rows.push(h("button", { class: "tohuman", onclick: async () => {
       try { await api(`/api/games/${id}/seats/${p.seat}/human`, c.token ? { token: c.token } : {}); } catch (e) { toast(e.message); }
     } }, "Take my seat back"));

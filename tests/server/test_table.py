@@ -242,7 +242,7 @@ def test_chat_and_rematch_cross_server_processes(tmp_path: Any) -> None:
             ann.wait_view()
             watcher.wait_view()
             ann.send({"type": "chat", "text": "across"})
-            [line] = chat_lines(watcher, 1, timeout=20)
+            [line] = chat_lines(watcher, 1, timeout=60)
             assert line["text"] == "across" and line["name"] == "Ann"
             ann.close()
             watcher.close()
@@ -258,7 +258,7 @@ def test_chat_and_rematch_cross_server_processes(tmp_path: Any) -> None:
                 f"{a.url}/api/games/{done['id']}/rematch", json={"token": done["creator_token"]}
             )
             new = r.json()["id"]
-            assert rail.wait_view(lambda m: m["rematch"] == new, timeout=20)["rematch"] == new
+            assert rail.wait_view(lambda m: m["rematch"] == new, timeout=60)["rematch"] == new
             rail.close()
     finally:
         Store(url, prefix).drop_all()

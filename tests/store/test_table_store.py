@@ -7,10 +7,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from serving import POSTGRES_TEST_URL, postgres_url
-from tigris_euphrates.store import StepTaken, Store
+from tigris_euphrates.store import StepTaken, Store, migrate
+from tigris_euphrates.store.db import normalise_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -29,12 +30,17 @@ def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
 
 def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -> None:
     url, prefix = db
-    store = Store(url, prefix)
-    store.create_game("old", {"players": 2}, 1, [])
-    with store.engine.begin() as conn:  # a table of a version without the listing
-        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "listed"'))
-        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "settings"'))
-    store.close()
+    # a database of the version before the listing (revision 0003) holding one game
+    engine = create_engine(normalise_url(url))
+    migrate.upgrade(engine, prefix, "0003")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                f'INSERT INTO "{prefix}games" (id, created, updated, options, seed, seats, '
+                """status) VALUES ('old', 1, 1, '{"players": 2}', '1', '[]', 'active')"""
+            )
+        )
+    engine.dispose()
     store = Store(url, prefix)  # upgraded in place
     store.create_game("private", {"players": 2}, 1, [], listed=False)
     store.create_game("public", {"players": 2}, 1, [], listed=True, settings={"chat": "off"})

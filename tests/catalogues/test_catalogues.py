@@ -294,6 +294,15 @@ def test_translated_log_and_texts() -> None:
     assert render(
         fr, fr["log"]["leader_placed"], {"seat": 1, "colour": "black", "at": ""}, names
     ) == ("Ben place le roi")
+    at = render(de, de["log"]["at"], {"cell": "g3"})
+    placed = {"seat": 0, "colour": "black", "at": at}
+    assert (
+        render(de, de["log"]["leader_placed"], placed, names) == "Anna setzt den König auf g3 ein"
+    )
+    hit = {"seat": 1, "removed": "black", "at": ""}
+    assert render(de, de["log"]["catastrophe_destroys"], hit, names) == (
+        "Ben spielt eine Katastrophe und zerstört eine Siedlung"
+    )
     assert action_text(de, "tile blue e4") == "Bauernhof auf e4"
     assert action_text(fr, "swap red=2,black=1") == "échange 2 temples, 1 colonie"
     assert (

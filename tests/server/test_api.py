@@ -111,6 +111,13 @@ def test_the_catalogues_are_served(server: LiveServer) -> None:
     assert galaxy["terms"]["leader"]["blue"] == "mining foreman"
     missing = httpx.get(f"{server.url}/api/catalogues/en/steampunk")
     assert missing.status_code == 404 and "steampunk" in missing.json()["message"]
+    assert {"en", "de", "fr"} <= set(listing["languages"])
+    assert listing["names"]["de"] == "Deutsch" and listing["names"]["fr"] == "Français"
+    german = httpx.get(f"{server.url}/api/catalogues/de/galaxy").json()
+    assert german["language"] == "de" and german["words"]["treasure"] == "Alien-Artefakt"
+    french = httpx.get(f"{server.url}/api/catalogues/fr/classic").json()
+    assert french["terms"]["leader"]["black"] == "roi"
+    assert httpx.get(f"{server.url}/api/catalogues/xx/classic").status_code == 404
     assert "galaxy" in httpx.get(f"{server.url}/api/meta").json()["rulesets"]
 
 

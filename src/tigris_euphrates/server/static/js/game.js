@@ -33,7 +33,7 @@ export async function gamePage(id, replayMode) {
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
-  if (!replayMode) installKeys(ui); // in a replay the arrow keys step through the game
+  installKeys(ui, replayMode); // in a replay the arrow keys step through the game
   // a message goes only on a connection whose view is fresh; otherwise the player is told
   function send(conn, msg) {
     if (conn && conn.fresh && conn.ws && conn.ws.readyState === 1) { conn.ws.send(JSON.stringify(msg)); return true; }
@@ -223,6 +223,7 @@ export async function gamePage(id, replayMode) {
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
       h("p", {}, tx("pass_device_text")),
       h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, tx("ready", { name: name(passFor.seat) })))));
+    const ready = $("#ready"); if (ready) ready.focus(); // the keyboard's next step is the hand-over
   }
   // the replay: the move list, a slider, play/pause and the step's board and conflict
   // panel; every key press moves the wanted step at once, and only the newest answer is drawn

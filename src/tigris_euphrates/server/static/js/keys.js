@@ -43,7 +43,7 @@ export function focusKey() {
   if (el.dataset && el.dataset.cell && el.classList.contains("hit")) return `#boardsvg .hit[data-cell="${el.dataset.cell}"]`;
   if (el.id) return "#" + el.id;
   const box = el.closest("[id]"), scope = box ? "#" + box.id + " " : "";
-  for (const attr of ["data-action", "data-colour", "data-leader", "data-seq"])
+  for (const attr of ["data-action", "data-colour", "data-leader", "data-pref", "data-seq"])
     if (el.getAttribute(attr) !== null) return `${scope}${el.tagName.toLowerCase()}[${attr}="${el.getAttribute(attr)}"]`;
   return null;
 }
@@ -56,13 +56,13 @@ export function restoreFocus(key) {
   if (gone && el) el.focus({ preventScroll: true });
 }
 function annotate() {
-  // each button says its key (aria-keyshortcuts, and in its tooltip)
+  // each button tells its key to assistive technology (aria-keyshortcuts); a button that
+  // shows only a glyph is named by its tooltip
   const mark = (el, key) => {
     if (!el) return;
     el.setAttribute("aria-keyshortcuts", key);
-    const base = el.getAttribute("title") || el.textContent.trim();
-    if (base && !(el.getAttribute("title") || "").includes("[")) el.setAttribute("title", `${base} [${tx("key_hint", { key })}]`);
-    if (!el.getAttribute("aria-label") && el.getAttribute("title") && !el.textContent.trim()) el.setAttribute("aria-label", base);
+    const title = el.getAttribute("title");
+    if (title && !el.getAttribute("aria-label") && !el.textContent.trim()) el.setAttribute("aria-label", title);
   };
   COLOURS.forEach((c, i) => {
     for (const t of $$(`#hand .hand-tile[data-colour="${c}"]`)) mark(t, String(i + 1));
@@ -73,17 +73,19 @@ function annotate() {
   mark(document.getElementById("swap") || document.getElementById("swapgo"), "S");
   mark(document.querySelector('#hand [data-action="pass"]'), "P");
   mark(document.getElementById("undo"), "U");
+  for (const w of $$('#hand [data-action^="withdraw"]')) mark(w, "W");
 }
 export function keysCard() {
   const f = Object.fromEntries(COLOURS.map(c => [c, c]));
   return h("details", { class: "card keys", id: "keys" }, h("summary", {}, tx("keys_title"), " (?)"),
     h("ul", {}, ["keys_board", "keys_hand", "keys_actions", "keys_decision"].map(k => h("li", {}, tx(k, f)))));
 }
-export function installKeys(ui) {
+export function installKeys(ui, replay) {
+  // in a replay the arrow keys step through the game (game.js), even on the board
   document.addEventListener("keydown", e => {
     if (e.ctrlKey || e.altKey || e.metaKey || typing(e.target)) return;
     const el = document.activeElement, onCell = el && el.classList && el.classList.contains("hit");
-    if (onCell && e.key.startsWith("Arrow")) {
+    if (onCell && !replay && e.key.startsWith("Arrow")) {
       const [c, r] = cellPos(el.dataset.cell);
       const [dc, dr] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
       const nc = Math.max(0, Math.min(15, c + dc)), nr = Math.max(0, Math.min(10, r + dr));
@@ -109,6 +111,11 @@ export function installKeys(ui) {
     else if (k === "s") press(document.getElementById("swapgo") || document.getElementById("swap"));
     else if (k === "p") press(document.querySelector('#hand [data-action="pass"]'));
     else if (k === "u") press(document.getElementById("undo"));
+    else if (k === "w") { // to the withdraw buttons, one after the other (Enter presses)
+      const all = $$('#hand [data-action^="withdraw"]'), i = all.indexOf(document.activeElement);
+      if (!all.length) return;
+      all[(i + 1) % all.length].focus();
+    }
     else if (k === "n") nextLegal(ui);
     else if (k === "b") toBoard(ui);
     else if (k === "h") { const t = document.querySelector("#hand button"); if (t) t.focus(); }

@@ -37,6 +37,7 @@ export async function loadCatalogue(options) {
   LANG = pickLanguage(list.languages, list.default_language);
   CAT = await api(`/api/catalogues/${LANG}/${theme}`);
   document.documentElement.lang = LANG;
+  const brand = document.querySelector(".brand"); if (brand) brand.textContent = CAT.title;
   languageSwitch(list.names || {});
   applyPalette();
   document.body.dataset.theme = CAT.theme;

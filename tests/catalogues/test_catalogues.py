@@ -55,6 +55,12 @@ NOT_IN_GALAXY = {
     "stats_monuments",
     "supply_monuments",
     "supply_monuments_none",
+    "help_monument_title",
+    "help_monument",
+    "help_building_title",
+    "help_building",
+    "help_wonder_title",
+    "help_wonder",
 }
 #: Interface texts of the lobby, which is always shown in the classic theme.
 LOBBY_ONLY = {

@@ -139,6 +139,43 @@ def test_the_page_asks_only_for_keys_of_the_base_catalogue() -> None:
     assert words <= set(BASE["words"]), words - set(BASE["words"])
 
 
+def page_ui_keys() -> set[str]:
+    """Every interface text the page's modules ask for: ``tx("key")``, ``txc("key")`` (help.js),
+    ``say("key", "English")`` (table.js; log.js's ``say`` reads the log section) and the keys
+    chosen in ``tx(cond ? "a" : "b")``."""
+    keys: set[str] = set()
+    for path in sorted(PAGE_JS.glob("*.js")):
+        js = path.read_text()
+        keys |= set(re.findall(r'\btxc?\("([a-z_]+)"', js))
+        keys |= {k for pair in re.findall(r'\btx\([^()"]*\? "([a-z_]+)" : "([a-z_]+)"', js) for k in pair}
+        if path.name != "log.js":
+            keys |= set(re.findall(r'\bsay\("([a-z_]+)"', js))
+    return keys
+
+
+@pytest.mark.parametrize("language", catalogues.languages())
+def test_every_text_of_the_page_is_in_each_language(language: str) -> None:
+    """Each interface text the page shows is in the language's own classic file (not only
+    English falling through), reading the same fields as the English text."""
+    keys = page_ui_keys()
+    assert {"confirm_title", "chat_title", "help_goal", "hint_tile", "listed_label"} <= keys
+    english = BASE["ui"]
+    mine = json.loads((catalogues.HERE / f"{language}.classic.json").read_text(encoding="utf-8"))["ui"]
+    missing = sorted(keys - set(mine))
+    assert not missing, f"{language}.classic.json lacks {missing}"
+    for key in sorted(keys):
+        assert fields_of(mine[key]) == fields_of(english[key]), f"{language} ui.{key}: {mine[key]!r}"
+
+
+def test_the_page_writes_no_english_sentence_itself() -> None:
+    """No page module passes English text of its own to ``say``: every text is a key."""
+    for path in sorted(PAGE_JS.glob("*.js")):
+        if path.name == "log.js":
+            continue
+        calls = re.findall(r'\bsay\("([a-z_]+)", ["`]', path.read_text())
+        assert not calls, f"{path.name}: say() with English for {calls}"
+
+
 def test_the_page_log_has_a_line_for_each_event_it_tells() -> None:
     """The page's log (log.js) reads its sentences from the catalogues' ``log`` section:
     every key it names, and one points line per reason points are scored for."""

@@ -10,7 +10,7 @@ import { lastMove } from "./log.js";
 import { statusText, supplyCard } from "./status.js";
 import { loadPrefs } from "./prefs.js";
 import { focusKey, installKeys, keysCard, restoreFocus } from "./keys.js";
-import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, say, signalsCard, turnSignals } from "./table.js";
+import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, signalsCard, turnSignals } from "./table.js";
 import { helpPanelText, hintCard } from "./help.js";
 
 export async function gamePage(id, replayMode) {
@@ -37,7 +37,7 @@ export async function gamePage(id, replayMode) {
   // a message goes only on a connection whose view is fresh; otherwise the player is told
   function send(conn, msg) {
     if (conn && conn.fresh && conn.ws && conn.ws.readyState === 1) { conn.ws.send(JSON.stringify(msg)); return true; }
-    toast(say("not_sent", "Not connected: that was not sent. It can be done again once the board is fresh."));
+    toast(tx("not_sent"));
     return false;
   }
   let heldTimer = 0;
@@ -61,7 +61,7 @@ export async function gamePage(id, replayMode) {
       if (!ui.held) return clearInterval(heldTimer);
       if (Date.now() >= ui.held.until) return endTurn();
       const cd = $("#countdown");
-      if (cd) cd.textContent = say("confirm_countdown", "Ends by itself in {n} s.", { n: Math.ceil((ui.held.until - Date.now()) / 1000) });
+      if (cd) cd.textContent = tx("confirm_countdown", { n: Math.ceil((ui.held.until - Date.now()) / 1000) });
     }, 200);
     render();
   }
@@ -112,9 +112,9 @@ export async function gamePage(id, replayMode) {
       };
       ws.onclose = () => {
         conn.fresh = false;
-        if (conn.sent !== null) { conn.sent = null; toast(say("move_lost", "The connection broke while your move was on its way: look at the board once it is back.")); }
+        if (conn.sent !== null) { conn.sent = null; toast(tx("move_lost")); }
         fresh();
-        if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 4000); $("#status").textContent = say("reconnecting", "reconnecting…"); }
+        if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 4000); $("#status").textContent = tx("reconnecting"); }
       };
     };
     open();
@@ -206,7 +206,7 @@ export async function gamePage(id, replayMode) {
     side.replaceChildren(...panels.filter(Boolean));
     const decision = side.querySelector("#decision[data-stage]");
     const explained = decision && helpPanelText(pend && pend.conflict ? "conflict" : decision.dataset.stage);
-    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, say("what_is_this", "What is this?")), h("p", { class: "muted" }, explained)));
+    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, tx("what_is_this")), h("p", { class: "muted" }, explained)));
     renderChat();
     const again = $("#chatinput");
     if (again) { again.value = typed; if (focused) again.focus(); }

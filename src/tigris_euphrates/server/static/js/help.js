@@ -22,8 +22,8 @@ function kingdomPicture() {
 // The colours as fields, for the catalogue texts that name a colour's piece ({leader:black}).
 const C = { red: "red", blue: "blue", green: "green", black: "black" };
 const txc = key => tx(key, C); // a text that may name a colour's piece
-// the decisions of the classic game's monuments and variants, and of the galaxy's harvest
-const CLASSIC_ONLY = ["monument", "building", "wonder_point"], GALAXY_ONLY = ["harvest"];
+// the decisions of the classic game's monuments and variants (RULES §11: none in the galaxy)
+const CLASSIC_ONLY = ["monument", "building", "wonder_point"];
 
 export const PANELS = () => [
   ["action", txc("help_action_title"), txc("help_action")],
@@ -36,7 +36,7 @@ export const PANELS = () => [
   ["harvest", txc("help_harvest_title"), txc("help_harvest")],
 ];
 // the panels a game of this theme can show
-const shownPanels = () => PANELS().filter(([stage]) => !(CAT.theme === "galaxy" ? CLASSIC_ONLY : GALAXY_ONLY).includes(stage));
+const shownPanels = () => PANELS().filter(([stage]) => CAT.theme !== "galaxy" || !CLASSIC_ONLY.includes(stage));
 
 export function helpPanelText(stage) {
   const p = PANELS().find(([s]) => s === stage);

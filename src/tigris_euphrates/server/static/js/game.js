@@ -223,7 +223,7 @@ export async function gamePage(id, replayMode) {
       h("h2", {}, tx("pass_device", { name: name(passFor.seat) })),
       h("p", {}, tx("pass_device_text")),
       h("button", { class: "primary", id: "ready", onclick: () => { passFor = null; render(); } }, tx("ready", { name: name(passFor.seat) })))));
-    const ready = $("#ready"); if (ready) ready.focus(); // the keyboard's next step is the hand-over
+    const handOver = $("#ready"); if (handOver) handOver.focus(); // the keyboard's next step is the hand-over
   }
   // the replay: the move list, a slider, play/pause and the step's board and conflict
   // panel; every key press moves the wanted step at once, and only the newest answer is drawn

@@ -147,7 +147,8 @@ def page_ui_keys() -> set[str]:
     for path in sorted(PAGE_JS.glob("*.js")):
         js = path.read_text()
         keys |= set(re.findall(r'\btxc?\("([a-z_]+)"', js))
-        keys |= {k for pair in re.findall(r'\btx\([^()"]*\? "([a-z_]+)" : "([a-z_]+)"', js) for k in pair}
+        chosen = re.findall(r'\btx\([^()"]*\? "([a-z_]+)" : "([a-z_]+)"', js)
+        keys |= {k for pair in chosen for k in pair}
         if path.name != "log.js":
             keys |= set(re.findall(r'\bsay\("([a-z_]+)"', js))
     return keys
@@ -160,11 +161,12 @@ def test_every_text_of_the_page_is_in_each_language(language: str) -> None:
     keys = page_ui_keys()
     assert {"confirm_title", "chat_title", "help_goal", "hint_tile", "listed_label"} <= keys
     english = BASE["ui"]
-    mine = json.loads((catalogues.HERE / f"{language}.classic.json").read_text(encoding="utf-8"))["ui"]
+    path = catalogues.HERE / f"{language}.classic.json"
+    mine = json.loads(path.read_text(encoding="utf-8"))["ui"]
     missing = sorted(keys - set(mine))
     assert not missing, f"{language}.classic.json lacks {missing}"
     for key in sorted(keys):
-        assert fields_of(mine[key]) == fields_of(english[key]), f"{language} ui.{key}: {mine[key]!r}"
+        assert fields_of(mine[key]) == fields_of(english[key]), f"{language} {key}: {mine[key]!r}"
 
 
 def test_the_page_writes_no_english_sentence_itself() -> None:

@@ -33,7 +33,7 @@ export async function gamePage(id, replayMode) {
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
-  installKeys(ui, replayMode); // in a replay the arrow keys step through the game
+  installKeys(ui, replayMode);
   // a message goes only on a connection whose view is fresh; otherwise the player is told
   function send(conn, msg) {
     if (conn && conn.fresh && conn.ws && conn.ws.readyState === 1) { conn.ws.send(JSON.stringify(msg)); return true; }

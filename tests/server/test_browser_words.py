@@ -32,8 +32,12 @@ CLASSIC_DE = re.compile(
 )
 
 
-def english_in(text: str) -> list[str]:
-    return sorted({m.group(0) for m in ENGLISH.finditer(text)})
+#: words French shares with English
+FRENCH_TOO = frozenset({"catastrophe", "catastrophes", "table"})
+
+
+def english_in(text: str, shared: frozenset[str] = frozenset()) -> list[str]:
+    return sorted({m.group(0).lower() for m in ENGLISH.finditer(text)} - shared)
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +184,7 @@ def test_the_galaxy_help_in_german_space_words(server: LiveServer, browser: Any)
     context.close()
 
 
-def test_the_not_found_page_and_the_confirmation_in_french(
+def test_the_not_found_page_the_pass_question_and_the_help_in_french(
     server: LiveServer, browser: Any
 ) -> None:
     context, page, errors = open_page(browser, "fr-FR")
@@ -210,5 +214,12 @@ def test_the_not_found_page_and_the_confirmation_in_french(
     assert not english_in(ask), english_in(ask)
     page.click("#passno")
     assert page.locator("#chat summary").inner_text() == "Discussion de la table"
+    page.click("#helpbtn")
+    page.wait_for_selector("#help")
+    help_text = page.locator("#help").inner_text()
+    for words in ("Les règles en bref", "Le but", "Tuiles", "Révolte", "Guerre", "Fermer"):
+        assert words in help_text, words
+    assert "Chaque joueur a quatre chefs : roi, prêtre, fermier et marchand." in help_text
+    assert not english_in(help_text, FRENCH_TOO), english_in(help_text)
     assert not errors, errors
     context.close()

@@ -107,23 +107,6 @@ def test_database_url_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert database_url_for(tmp_path) == "postgresql+psycopg://x@y/z"
 
 
-def test_a_table_of_an_older_version_gets_the_new_columns(db: tuple[str, str]) -> None:
-    """A database created before a nullable column existed is upgraded when opened."""
-    from sqlalchemy import text
-
-    url, prefix = db
-    store = Store(url, prefix)
-    store.create_game("old", {"players": 2}, 1, [])
-    with store.engine.begin() as conn:
-        conn.execute(text(f'ALTER TABLE "{prefix}games" DROP COLUMN "creator"'))
-    store.close()
-    store = Store(url, prefix)
-    assert store.load("old").creator is None
-    store.create_game("new", {"players": 2}, 1, [], creator="c")
-    assert store.load("new").creator == "c"
-    store.close()
-
-
 def test_128_bit_seeds_are_stored_exactly(db: tuple[str, str]) -> None:
     store = Store(*db)
     seed = 2**128 - 12345

@@ -25,7 +25,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,8 +42,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import InvalidAction, player_view, replay
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
+from ..store import clocks as clock_store
+from .accounts import (
+    account_holder,
+    bind_on_join,
+    check_csrf,
+    seat_of_account,
+    signed_in,
+    start_accounts,
+)
+from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .chat import say
+from .clocks import PaceError, pace_from_dict
 from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
     GAME_ID_PATTERN,
@@ -64,6 +75,8 @@ from .inputs import (
 )
 from .limits import Limits
 from .rematch import rematch
+from .mail import Mailer, MailSettings
+from .notify import router as notify_router
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
@@ -82,7 +95,15 @@ STATUS = {
     "too-many-games": 429,
     "too-many-bot-games": 429,
     "not-over": 409,
+    "csrf": 403,
+    "sign-in": 401,
+    "sign-in-failed": 401,
+    "name-taken": 409,
+    "no-player": 404,
+    "one-seat": 409,
 }
+#: The refusals of a join that close the websocket as "forbidden" (4403).
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat")
 #: Paths whose unknown addresses answer JSON; any other unknown address gets the page,
 #: which shows "not found" with a link to the lobby (status 404).
 API_PREFIXES = ("/api/", "/ws/", "/static/")
@@ -115,6 +136,8 @@ def create_app(
     limits: Limits | None = None,
     client_seeds: bool = False,
     confirm_seconds: float = 5.0,
+    mail: MailSettings | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """A server app; the database is opened when it starts (SQLite in ``data_dir``).
 
@@ -126,6 +149,8 @@ def create_app(
     ``confirm_seconds``: how long the page holds the last step of a player's turn, with
     "End turn" and "Cancel", before sending it by itself (0: no confirmation, no question
     before a pass; scripted tests).
+    ``mail`` is where the turn e-mails go (default: ``MailSettings.from_env()``; none
+    configured: no e-mail is sent); ``clock`` the time the games' clocks read (tests).
     """
 
     @asynccontextmanager
@@ -134,6 +159,7 @@ def create_app(
         alone = ServerLock(url)  # SQLite serves one process: a second one is refused
         alone.acquire()
         store = await asyncio.to_thread(Store, url, table_prefix)
+        settings = mail if mail is not None else MailSettings.from_env()
         hub = Hub(
             store,
             bot_seconds=bot_seconds,
@@ -142,8 +168,11 @@ def create_app(
             bot_processes=bot_processes,
             limits=limits,
             client_seeds=client_seeds,
+            clock=clock,
+            mailer=Mailer(settings) if settings is not None else None,
         )
         app.state.hub = hub
+        await start_accounts(app, hub)
         await hub.start()
         if tune_gc:
             # Long-lived objects (modules, loaded games) leave the collector's generations and
@@ -166,6 +195,8 @@ def create_app(
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(catalogue_router)
+    app.include_router(account_router)
+    app.include_router(notify_router)
     app.add_middleware(BodyLimit, limit=(limits or Limits()).body_bytes)
     # br for the browsers that accept it (all current ones), gzip for the others
     app.add_middleware(BrotliMiddleware, quality=5, minimum_size=400, gzip_fallback=True)
@@ -214,7 +245,13 @@ def create_app(
     @app.get("/", include_in_schema=False)
     @app.get("/game/{game_id}", include_in_schema=False)
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def index(request: Request, game_id: str | None = None) -> FileResponse:
+    @app.get("/account", include_in_schema=False)
+    @app.get("/me", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/players/{name}", include_in_schema=False)
+    async def index(
+        request: Request, game_id: str | None = None, name: str | None = None
+    ) -> FileResponse:
         """The page; 404 (the same page, which then says so) for a game that does not exist."""
         if game_id is not None:
             hub = hub_of(request)
@@ -253,6 +290,9 @@ def create_app(
             after = (float(created), game_id)
         rows = await hub.db(hub.store.list_games, limit + 1, after)
         games = [lobby_summary(row) for row in rows[:limit]]
+        paces = await hub.db(clock_store.paces, hub.store, [g["id"] for g in games])
+        for g in games:
+            g["pace"] = paces.get(g["id"])
         last = rows[limit - 1] if len(rows) > limit else None
         return {"games": games, "next": f"{last.created!r}:{last.id}" if last else None}
 
@@ -260,6 +300,17 @@ def create_app(
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         options = {**body.options, "players": len(body.seats)}
         seats = [seat.model_dump() for seat in body.seats]
+        if body.rated:  # a rated game is made by a signed-in player, from the page
+            check_csrf(request)
+            await signed_in(request)
+        try:
+            pace = None
+            if body.pace is not None:
+                pace = pace_from_dict(
+                    {**body.pace.model_dump(), "level": body.pace.level or default_level()}
+                )
+        except PaceError as exc:
+            raise GameError("bad-pace", str(exc)) from None
         game, tokens, creator = await hub_of(request).create(
             options,
             seats,
@@ -267,6 +318,8 @@ def create_app(
             client=client_of(request),
             listed=body.listed,
             settings={"chat": body.chat},
+            rated=body.rated,
+            pace=pace,
         )
         return {
             "id": game.id,
@@ -281,6 +334,7 @@ def create_app(
             ],
             "spectator_link": f"/game/{game.id}",
             "creator_token": creator,
+            "rated": game.rated,
         }
 
     @app.get("/api/games/{game_id}")
@@ -357,7 +411,8 @@ def create_app(
         creator (the creator's token) once the seat's player has been away long enough."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.hand_to_bot(game, body.token, seat, body.level)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.hand_to_bot(game, body.token, seat, body.level, holder)
         return game.summary()
 
     @app.post("/api/games/{game_id}/rematch")
@@ -373,10 +428,12 @@ def create_app(
     async def seat_to_human(
         game_id: GameId, seat: Seat, body: SeatReturn, request: Request
     ) -> dict[str, Any]:
-        """The seat's player takes it back from the bot that held it."""
+        """The seat's player takes it back from the bot that held it: with the seat's token,
+        or signed in with the account the seat is bound to."""
         hub = hub_of(request)
         game = await hub.get(game_id)
-        await hub.take_back(game, body.token, seat)
+        holder = await account_holder(request, game, seat, body.token)
+        await hub.take_back(game, body.token, seat, holder)
         return game.summary()
 
     @app.websocket("/ws/games/{game_id}")
@@ -410,7 +467,7 @@ def create_app(
             game = await hub.get(game_id)
             seat = await join(ws, hub, game)
         except GameError as err:
-            await refuse(ws, err, 4403 if err.code == "bad-token" else 4404)
+            await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
             return
         except (TimeoutError, WebSocketDisconnect):
             await refuse(ws, GameError("join-timeout", "no join message within 30 s"), 4408)
@@ -549,6 +606,7 @@ def lobby_summary(row: GameRow) -> dict[str, Any]:
             for i, s in enumerate(row.seats)
         ],
         "ranking": result.get("ranking"),
+        "rated": row.rated,
     }
 
 
@@ -601,7 +659,11 @@ async def join(ws: WebSocket, hub: Hub, game: LiveGame) -> int | None:
                 raise GameError("bad-join", "too many messages that are not a join") from None
             await ws.send_text(_dumps({"type": "error", "code": err.code, "message": err.message}))
             continue
-        return hub.seat_for(game, msg.token)
+        if msg.token is None and msg.seat is not None:
+            return await seat_of_account(ws, game, msg.seat)
+        seat = hub.seat_for(game, msg.token)
+        await bind_on_join(ws, game, seat)
+        return seat
 
 
 class BodyLimit:

@@ -42,9 +42,13 @@ from ..engine import (
 )
 from ..stats import game_stats
 from ..store import ChatLine, GameRow, StepTaken, Store, UnknownGame
+from ..store import clocks as clock_store
 from .chat import CHAT_BURST, CHAT_PER_SECOND, chat_frame, read_chat
+from .clocks import Clock, Pace, advance, handed, pace_from_dict, returned, start, timed_out
 from .cluster import SCAN_SECONDS, Cluster
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
+from .mail import Mailer
+from .timekeeper import Timekeeper
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -195,21 +199,27 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
-def seat_change(seat: int, kind: str, level: str | None = None) -> str:
+def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
     """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
-    bot) or ``seat 1 human`` (seat 1 taken back by its player)."""
-    return f"seat {seat} bot {level}" if kind == "bot" else f"seat {seat} human"
+    bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
+    human`` (seat 1 taken back by its player)."""
+    if kind != "bot":
+        return f"seat {seat} human"
+    return f"seat {seat} bot {level}" + (" timeout" if timeout else "")
 
 
-def parse_seat_change(text: str) -> tuple[int, str, str | None] | None:
-    """``(seat, kind, level)`` of a seat change entry; ``None`` for any other entry."""
+def parse_seat_change(text: str) -> tuple[int, str, str | None, bool] | None:
+    """``(seat, kind, level, timeout)`` of a seat change entry; ``None`` for any other
+    entry."""
     words = text.split()
     if len(words) < 3 or words[0] != "seat":
         return None
     if words[2] == "bot" and len(words) == 4:
-        return int(words[1]), "bot", words[3]
+        return int(words[1]), "bot", words[3], False
+    if words[2] == "bot" and len(words) == 5 and words[4] == "timeout":
+        return int(words[1]), "bot", words[3], True
     if words[2] == "human" and len(words) == 3:
-        return int(words[1]), "human", None
+        return int(words[1]), "human", None, False
     raise ValueError(f"not a seat change: {text!r}")
 
 
@@ -217,7 +227,13 @@ class LiveGame:
     """One game as this process knows it: the replay of its log (actions, undos and seat
     changes), its connections and its bots."""
 
-    def __init__(self, row: GameRow) -> None:
+    def __init__(
+        self,
+        row: GameRow,
+        pace: Pace | None = None,
+        times: dict[int, float] | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.id = row.id
         self.options = row.options
         self.seed = row.seed
@@ -233,6 +249,8 @@ class LiveGame:
         self.chat: list[ChatLine] = []
         #: the number of the last chat line stored (lines are numbered from 1)
         self.chat_n = 0
+        #: the result changes the players' ratings: only accounts take its seats
+        self.rated = row.rated
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
@@ -255,37 +273,87 @@ class LiveGame:
         self.seq = 0
         self.entries: list[Entry] = []
         self.state = new_game(self.options, self.seed)
+        #: the time as the hub reads it (injectable: tests pass their own)
+        self.now = now
+        #: the game's clock (``None``: an untimed game), replayed from the steps' times
+        self.pace = pace
+        self.clock: Clock | None = None
+        #: the step after which the person to act now started their move
+        self.turn_seq = 0
+        #: the seats whose time ran out: ``{"seat", "level", "seq", "back"}`` (``back``: the
+        #: step at which the player took the seat back, ``None`` while the bot holds it)
+        self.timeouts: list[dict[str, Any]] = []
+        times = times or {}
+        if pace is not None:
+            actor = self.actor()
+            person = actor is not None and self.seats[actor]["kind"] == "human"
+            self.clock = start(pace, len(self.seats), actor, person, row.created)
         for seq, seat, action in row.actions:
-            self._apply_row(seq, seat, action)
+            self._apply_row(seq, seat, action, times.get(seq))
 
     # --- state ----------------------------------------------------------------------------
 
-    def apply_row(self, seq: int, seat: int | None, action: str) -> None:
-        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change."""
-        self._apply_row(seq, seat, action)
+    def apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
+        """Apply log entry ``seq`` (the next one): an action, an undo or a seat change,
+        stored at ``at`` (default: now)."""
+        self._apply_row(seq, seat, action, at)
 
-    def _apply_row(self, seq: int, seat: int | None, action: str) -> None:
+    def _apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
         change = parse_seat_change(action)
+        self.seq = seq
         if change is not None:
-            self.change_seat(*change)
-        elif action == UNDO:
+            self.change_seat(*change, at=at)
+            return
+        if action == UNDO:
             self.entries.pop()
             self._rebuild()
         else:
             self.state, events = apply(self.state, action)
             self.entries.append(Entry(seq, seat, action, events))
-        self.seq = seq
+        self.tick(at)
 
-    def change_seat(self, seat: int, kind: str, level: str | None) -> None:
+    def tick(self, at: float | None = None) -> None:
+        """The clock after a step stored at ``at`` (default: now): the time goes to whoever
+        is to act now."""
+        if self.clock is None:
+            return
+        actor = self.actor()
+        person = actor is not None and self.seats[actor]["kind"] == "human"
+        before = self.clock
+        self.clock = advance(self.clock, actor, person, self.now() if at is None else at)
+        if self.clock.running and (before.actor != actor or not before.running):
+            self.turn_seq = self.seq  # a person's move starts here
+
+    def change_seat(
+        self,
+        seat: int,
+        kind: str,
+        level: str | None,
+        timeout: bool = False,
+        at: float | None = None,
+    ) -> None:
         """Apply a seat change: a bot plays the seat (its player's token still opens it, to
-        watch or to take it back), or its player takes it back."""
+        watch or to take it back; ``timeout``: because the player's time ran out), or its
+        player takes it back."""
         now = dict(self.seats[seat])
+        when = self.now() if at is None else at
         if kind == "bot":
             now["kind"], now["level"] = "bot", level
+            if timeout:
+                self.timeouts.append({"seat": seat, "level": level, "seq": self.seq, "back": None})
         else:
             now["kind"] = "human"
             now.pop("level", None)
+            for note in self.timeouts:
+                if note["seat"] == seat and note["back"] is None:
+                    note["back"] = self.seq
         self.seats[seat] = now
+        if self.clock is not None:
+            if kind == "bot":
+                change = timed_out if timeout else handed
+                self.clock = change(self.clock, seat, when)
+            else:
+                self.clock = returned(self.clock, seat, when)
 
     def _rebuild(self) -> None:
         state = new_game(self.options, self.seed)
@@ -412,6 +480,10 @@ class LiveGame:
         if text is None:
             text = json.dumps(self.message(conn.seat, start), separators=(",", ":"))
             self._texts[key] = text
+        if self.clock is not None:
+            # the server's time when the frame leaves, from which the page counts the
+            # clocks down (a shared frame may be sent long after it was built)
+            return f'{text[:-1]},"now":{self.now():.3f}}}'
         return text
 
     def message(self, seat: int | None, start: int = 0) -> dict[str, Any]:
@@ -431,6 +503,8 @@ class LiveGame:
             "can_undo": self.can_undo(seat),
             "chat": self.settings.get("chat", "players"),
             "rematch": self.settings.get("rematch"),
+            "clock": None if self.clock is None else self.clock.public(),
+            "timeouts": self.timeouts,
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
             "stats": self.stats() if self.over else None,
@@ -456,6 +530,9 @@ class LiveGame:
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
             "listed": self.listed,
+            "rated": self.rated,
+            "clock": None if self.clock is None else self.clock.public(),
+            "timeouts": self.timeouts,
         }
 
 
@@ -484,8 +561,14 @@ class Hub:
         bot_processes: int = 1,
         limits: Limits | None = None,
         client_seeds: bool = False,
+        clock: Callable[[], float] = time.time,
+        mailer: Mailer | None = None,
     ) -> None:
         self.store = store
+        #: the time (seconds since the epoch) for the games' clocks: injectable for tests
+        self.clock = clock
+        #: enforces the clocks of the games this process owns and sends the turn e-mails
+        self.timekeeper = Timekeeper(self, mailer)
         self.limits = limits or Limits()
         self.client_seeds = client_seeds
         self.game_rates = ClientRates(
@@ -557,6 +640,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.closing = True
+        self.timekeeper.disarm_all()
         for task in [self._scanner, *self._catching.values(), *self._background]:
             if task is not None:
                 task.cancel()
@@ -597,7 +681,15 @@ class Hub:
         game = self.games.get(game_id)
         if game is not None:  # created here meanwhile
             return game
-        game = LiveGame(row)
+        pace_data = await self.db(clock_store.load_pace, self.store, game_id)
+        pace = times = None
+        if pace_data is not None:
+            pace = pace_from_dict(pace_data)
+            times = await self.db(clock_store.step_times, self.store, game_id)
+        game = self.games.get(game_id)
+        if game is not None:  # created here meanwhile
+            return game
+        game = LiveGame(row, pace, times, self.clock)
         lines = await self.db(self.store.chat_lines, game_id)
         game.chat, game.chat_n = lines, lines[-1].n if lines else 0
         self.games[game_id] = game
@@ -619,6 +711,8 @@ class Hub:
         listed: bool = False,
         settings: dict[str, Any] | None = None,
         same_people: LiveGame | None = None,
+        rated: bool = False,
+        pace: Pace | None = None,
     ) -> tuple[LiveGame, list[str | None], str | None]:
         """A new game created by ``client`` (a hash of its address; ``""`` for the server's
         own callers, which no per-client limit counts); returns it, each human seat's secret
@@ -626,8 +720,15 @@ class Hub:
         seat to a bot). ``listed``: the public lobby shows it; ``settings``: the table's
         settings (who may chat). ``same_people`` (a rematch): each human seat keeps that
         game's token and the creator keeps theirs, so the links people hold open the new
-        game too (no new token is returned for them)."""
+        game too (no new token is returned for them). A ``rated`` game is played between
+        accounts only: no bot seat, and the server's secret seed; ``pace`` its clocks."""
         people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
+        if rated and (people != len(seats) or people < 2):
+            raise GameError(
+                "rated-seats", "a rated game is played between accounts only: no bot seats"
+            )
+        if rated and seed is not None:
+            raise GameError("seed-not-allowed", "a rated game gets a secret seed from the server")
         if seed is not None and people > 1 and not self.client_seeds:
             raise GameError(
                 "seed-not-allowed",
@@ -666,6 +767,8 @@ class Hub:
                 tokens.append(token)
             else:
                 raise GameError("bad-seats", f"a seat is 'human' or 'bot', not {kind!r}")
+        if pace is not None and pace.level not in levels:
+            raise GameError("bad-level", f"unknown bot level {pace.level!r}: {', '.join(levels)}")
         if client:
             await self._check_client(client, any(seat["kind"] == "bot" for seat in stored))
         game_id = secrets.token_hex(6)
@@ -679,13 +782,16 @@ class Hub:
             seed,
             stored,
             "active",
-            time.time(),
+            self.clock(),
             creator=creator_hash,
             seed_source=seed_source,
             client=client,
             listed=listed,
             settings=dict(settings or {}),
+            rated=rated,
         )
+        if pace is not None:  # before the game: no process ever loads it without its pace
+            await self.db(clock_store.save_pace, self.store, game_id, pace.to_dict())
         await self.db(
             self.store.create_game,
             game_id,
@@ -695,10 +801,12 @@ class Hub:
             row.creator,
             seed_source,
             client or None,
-            listed,
-            row.settings,
+            listed=listed,
+            settings=row.settings,
+            rated=rated,
+            now=row.created,
         )
-        game = LiveGame(row)
+        game = LiveGame(row, pace, {}, self.clock)
         self.games[game_id] = game
         if self.cluster is not None:
             await self.cluster.try_locks([game_id])  # the creating process runs its bots
@@ -803,6 +911,7 @@ class Hub:
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
         """A fresh view is due to every connection (but ``exclude``)."""
+        self.timekeeper.arm(game)
         game.touch()
         for key, conn in game.conns.items():
             if key != exclude:
@@ -841,10 +950,11 @@ class Hub:
             except (ValueError, TypeError, KeyError) as exc:  # what the engine did not foresee
                 raise GameError("bad-action", f"not an action of this game: {exc}") from None
             notation = str(act)
-            await self._store_step(game, seat, notation)
+            at = await self._store_step(game, seat, notation)
             game.seq += 1
             game.state = state
             game.entries.append(Entry(game.seq, seat, notation, events))
+            game.tick(at)
             if game.over:
                 game.bots.clear()
                 await self.db(self.store.finish, game.id, result(state))
@@ -864,25 +974,34 @@ class Hub:
                     "only your own last action can be taken back, and only while it revealed "
                     "nothing (no tile drawn, no other player asked)",
                 )
-            await self._store_step(game, seat, UNDO)
+            at = await self._store_step(game, seat, UNDO)
             game.seq += 1
             game.entries.pop()
             game._rebuild()
+            game.tick(at)
             for conn in game.conns.values():
                 conn.last_log = 0  # the log shrank: send it whole
             self.broadcast(game)
 
-    async def hand_to_bot(self, game: LiveGame, token: str, target: int, level: str | None) -> None:
+    async def hand_to_bot(
+        self,
+        game: LiveGame,
+        token: str | None,
+        target: int,
+        level: str | None,
+        holder: int | None = None,
+    ) -> None:
         """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
-        player (its token), and to the game's creator (the creator's token) once the seat's
-        player has been away ``Limits.seat_absence_seconds``; the player's token keeps
-        opening the seat, and ``take_back`` returns it."""
+        player (its token, or ``holder``: the seat the caller's account holds), and to the
+        game's creator (the creator's token) once the seat's player has been away
+        ``Limits.seat_absence_seconds``; the player's token keeps opening the seat, and
+        ``take_back`` returns it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
         if level not in bot_levels():
             raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
-        by = self._seat_or_none(game, token)
+        by = holder if holder is not None else self._seat_or_none(game, token)
         creator = by != target and self.is_creator(game, token)
         if by != target and not creator:
             raise GameError(
@@ -912,11 +1031,15 @@ class Hub:
                     break
         self.kick(game)
 
-    async def take_back(self, game: LiveGame, token: str, target: int) -> None:
-        """The player of seat ``target`` takes it back from the bot that held it."""
+    async def take_back(
+        self, game: LiveGame, token: str | None, target: int, holder: int | None = None
+    ) -> None:
+        """The player of seat ``target`` (its token, or ``holder``: the seat the caller's
+        account holds) takes it back from the bot that held it."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
-        if self._seat_or_none(game, token) != target:
+        by = holder if holder is not None else self._seat_or_none(game, token)
+        if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:
@@ -927,7 +1050,28 @@ class Hub:
                 if await self._log_seat_change(game, target, target, "human", None, attempt):
                     break
 
-    def _seat_or_none(self, game: LiveGame, token: str) -> int | None:
+    async def time_out(self, game: LiveGame) -> bool:
+        """If the clock of the person to act ran out (``self.clock()``), a bot of the pace's
+        level takes the seat (``seat N bot LEVEL timeout``); the player may take it back.
+        Returns whether it did. Called by the process that enforces the game's clock."""
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                clock = game.clock
+                if game.over or clock is None or clock.actor is None:
+                    return False
+                seat = clock.actor
+                if game.seats[seat]["kind"] != "human" or not clock.expired(self.clock()):
+                    return False
+                level = clock.pace.level
+                if await self._log_seat_change(game, None, seat, "bot", level, attempt, True):
+                    log.info(
+                        "game %s: seat %d ran out of time, a %s bot plays it", game.id, seat, level
+                    )
+                    break
+        self.kick(game)
+        return True
+
+    def _seat_or_none(self, game: LiveGame, token: str | None) -> int | None:
         try:
             return self.seat_for(game, token)
         except GameError:
@@ -941,6 +1085,7 @@ class Hub:
         kind: str,
         level: str | None,
         attempt: int,
+        timeout: bool = False,
     ) -> bool:
         """Store the seat change as the game's next log entry (``by``: the seat whose player
         made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
@@ -948,13 +1093,13 @@ class Hub:
         when another process stored that step first, this copy reads the log on and the
         caller checks and tries again (``False``; the last attempt raises ``stale``)."""
         try:
-            await self._store_step(game, by, seat_change(seat, kind, level))
+            at = await self._store_step(game, by, seat_change(seat, kind, level, timeout))
         except GameError as err:
             if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
                 return False
             raise
         game.seq += 1
-        game.change_seat(seat, kind, level)
+        game.change_seat(seat, kind, level, timeout, at)
         self.broadcast(game)
         return True
 
@@ -974,10 +1119,13 @@ class Hub:
             "here is the current position, please choose again"
         )
 
-    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> None:
+    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> float:
+        """Store the game's next log entry; returns the time it was stored at (the clock's)."""
         origin = self.cluster.proc if self.cluster is not None else ""
+        at = self.clock()
         try:
-            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin)
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin, at)
+            return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.
             await self._catch_up_locked(game)
@@ -1105,7 +1253,9 @@ class Hub:
             self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
 
     def _locks_lost(self) -> None:
-        """The session holding the games' locks ended: stop running their bots."""
+        """The session holding the games' locks ended: stop running their bots and
+        enforcing their clocks."""
+        self.timekeeper.disarm_all()
         for game in self.games.values():
             if game.bot_task is not None and not game.bot_task.done():
                 game.bot_task.cancel()
@@ -1157,7 +1307,9 @@ class Hub:
     # --- bots -----------------------------------------------------------------------------
 
     def kick(self, game: LiveGame) -> None:
-        """Start the game's bot loop if a bot is to act and none is running."""
+        """Start the game's bot loop if a bot is to act and none is running (and watch its
+        clock)."""
+        self.timekeeper.arm(game)
         if self.closing or game.over or not self.owns(game):
             return
         actor = game.actor()

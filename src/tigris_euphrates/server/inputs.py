@@ -83,6 +83,17 @@ class SeatSpec(Strict):
     name: Name | None = None
 
 
+class PaceSpec(Strict):
+    """A game's pace (``server/clocks.py``): ``realtime``, ``base`` seconds a seat plus
+    ``increment`` a turn, or ``turn`` (turn-based), ``base`` seconds a move; ``level``: the
+    bot that takes the seat of a player whose time ran out."""
+
+    kind: Literal["realtime", "turn"]
+    base: Annotated[float, Field(ge=0.5, le=30 * 24 * 3600)]
+    increment: Annotated[float, Field(ge=0, le=30 * 24 * 3600)] = 0.0
+    level: Level | None = None
+
+
 class CreateGame(Strict):
     """``POST /api/games``: the options are checked by the engine (``Options.from_dict``);
     ``seed`` only for games where no other person sits (see ``Hub.create``)."""
@@ -96,12 +107,17 @@ class CreateGame(Strict):
     listed: bool = False
     #: who may write in the table chat (see ``chat``)
     chat: Literal["players", "everyone", "off"] = "players"
+    #: the result changes the players' ratings (the creator must be signed in)
+    rated: bool = False
+    #: a clock per player (none: the game waits for everybody as long as it takes)
+    pace: PaceSpec | None = None
 
 
 class SeatChange(Strict):
-    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's."""
+    """``POST /api/games/{id}/seats/{seat}/bot``: the seat's own token or the creator's
+    (none: the seat held by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
     level: Level | None = None
 
 
@@ -112,9 +128,10 @@ class Rematch(Strict):
 
 
 class SeatReturn(Strict):
-    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token."""
+    """``POST /api/games/{id}/seats/{seat}/human``: the seat's own token (none: the seat
+    held by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
 
 
 def error_message(errors: list[Any]) -> str:
@@ -164,10 +181,12 @@ Seq = Annotated[int, Field(ge=0, lt=2**31)]
 
 
 class Join(Strict):
-    """The first message: a seat's token, or none to watch."""
+    """The first message: a seat's token, or a seat bound to the signed-in account (the
+    session cookie of the websocket's request), or neither to watch."""
 
     type: Literal["join"]
     token: Token | None = None
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
 
 
 class Move(Strict):

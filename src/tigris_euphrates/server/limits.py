@@ -49,6 +49,13 @@ class Limits:
     connections_per_client: int = 64
     #: Bot decisions waiting for a worker, over all games of the process.
     bot_queue: int = 500
+    #: Failed sign-ins for one name and from one client within ``sign_in_window`` seconds
+    #: after which sign-ins are refused until the window ends (counted in the database,
+    #: shared by every process), and accounts one client may create an hour.
+    sign_in_failures_per_name: int = 5
+    sign_in_failures_per_client: int = 20
+    sign_in_window: float = 900.0
+    sign_ups_per_client: int = 10
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

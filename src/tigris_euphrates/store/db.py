@@ -1,5 +1,4 @@
-"""The store: SQLAlchemy Core tables ``games``, ``actions`` and ``chat``, and a small
-synchronous API.
+"""The store: SQLAlchemy Core tables (``store/schema.py``) and a small synchronous API.
 
 Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
 needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
@@ -9,29 +8,22 @@ SHA-256 of each seat's secret token: the tokens themselves are never stored).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     and_,
     case,
     create_engine,
     event,
     func,
     insert,
-    inspect,
     or_,
     select,
     text,
@@ -40,7 +32,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from . import migrate
+from .schema import make_tables
+
 ENV_URL = "TNE_DATABASE_URL"
+log = logging.getLogger("tigris_euphrates.store")
 
 
 class StepTaken(Exception):
@@ -72,6 +68,8 @@ class GameRow:
     seed_source: str = "server"
     #: who created the game (a hash of its address; ``""``: unknown)
     client: str = ""
+    #: the result changes the players' ratings (``store/ratings.py``)
+    rated: bool = False
     #: whether the public lobby lists the game (its creator chose so)
     listed: bool = True
     #: the table's settings: ``chat`` (who may write) and ``rematch`` (the rematch's id)
@@ -119,6 +117,8 @@ class Store:
         #: the PostgreSQL channel on which committed log entries are announced
         self.channel = f"{table_prefix}tne"
         self.prefix = table_prefix
+        #: called with a game's id after it is stored as finished (the ratings)
+        self.finish_hooks: list[Callable[[str], object]] = []
         kwargs: dict[str, Any] = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -127,51 +127,13 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.meta = MetaData()
-        self.games = Table(
-            f"{table_prefix}games",
-            self.meta,
-            Column("id", String(32), primary_key=True),
-            Column("created", Float, nullable=False),
-            Column("updated", Float, nullable=False),
-            Column("options", Text, nullable=False),
-            # decimal text: the server's seeds are 128 bits, wider than any integer column
-            Column("seed", Text, nullable=False),
-            Column("seats", Text, nullable=False),
-            Column("status", String(16), nullable=False, index=True),
-            Column("result", Text, nullable=True),
-            Column("creator", String(64), nullable=True),
-            # "client" when a client chose the seed (games without another person)
-            Column("seed_source", String(16), nullable=True),
-            # who created the game (a hash of its address) and how many bot seats it had:
-            # the per-client limits count them
-            Column("client", String(64), nullable=True),
-            Column("bots", Integer, nullable=True),
-            # 1: the public lobby lists the game; NULL (older versions) counts as listed
-            Column("listed", Integer, nullable=True),
-            # the table's settings as JSON: who may chat, the rematch's id
-            Column("settings", Text, nullable=True),
-        )
-        self.by_client = Index(f"ix_{table_prefix}games_client", self.games.c.client)
-        self.actions = Table(
-            f"{table_prefix}actions",
-            self.meta,
-            Column("game_id", String(32), primary_key=True),
-            Column("seq", Integer, primary_key=True, autoincrement=False),
-            Column("seat", Integer, nullable=True),
-            Column("action", String(200), nullable=False),
-            Column("created", Float, nullable=False),
-        )
-        self.chat = Table(
-            f"{table_prefix}chat",
-            self.meta,
-            Column("game_id", String(32), primary_key=True),
-            Column("n", Integer, primary_key=True, autoincrement=False),
-            Column("seat", Integer, nullable=True),
-            Column("name", String(64), nullable=False),
-            Column("text", String(1000), nullable=False),
-            Column("created", Float, nullable=False),
-        )
+        tables = make_tables(table_prefix)
+        self.tables = tables
+        self.meta = tables.meta
+        self.games = tables.games
+        self.by_client = tables.by_client
+        self.actions = tables.actions
+        self.chat = tables.chat
         self._append_sql = text(
             f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
             "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
@@ -179,42 +141,8 @@ class Store:
             "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
             "SELECT pg_notify(:channel, :payload) FROM changed"
         )
-        self.meta.create_all(self.engine)
-        self._add_missing_columns()
-        self._widen_seed_column()
-        self.by_client.create(self.engine, checkfirst=True)
-
-    def _add_missing_columns(self) -> None:
-        """Tables created by an older version get the nullable columns added since."""
-        have = {c["name"] for c in inspect(self.engine).get_columns(self.games.name)}
-        with self.engine.begin() as conn:
-            for column in self.games.columns:
-                if column.name not in have and column.nullable:
-                    kind = column.type.compile(dialect=self.engine.dialect)
-                    conn.execute(
-                        text(f'ALTER TABLE "{self.games.name}" ADD COLUMN "{column.name}" {kind}')
-                    )
-
-    def _widen_seed_column(self) -> None:
-        """Tables of an older version keep the seed in an integer column (31-bit seeds):
-        it becomes decimal text, which holds the 128-bit seeds exactly."""
-        games = self.games.name
-        column = next(c for c in inspect(self.engine).get_columns(games) if c["name"] == "seed")
-        if not isinstance(column["type"], Integer):
-            return
-        with self.engine.begin() as conn:
-            if self.is_sqlite:
-                for statement in (
-                    f'ALTER TABLE "{games}" RENAME COLUMN seed TO seed_int',
-                    f"ALTER TABLE \"{games}\" ADD COLUMN seed TEXT NOT NULL DEFAULT ''",
-                    f'UPDATE "{games}" SET seed = CAST(seed_int AS TEXT)',
-                    f'ALTER TABLE "{games}" DROP COLUMN seed_int',
-                ):
-                    conn.execute(text(statement))
-            else:
-                conn.execute(
-                    text(f'ALTER TABLE "{games}" ALTER COLUMN seed TYPE TEXT USING seed::text')
-                )
+        # the schema is Alembic's: a new database is created, an older one upgraded in place
+        migrate.upgrade(self.engine, table_prefix)
 
     # --- writes ---------------------------------------------------------------------------
 
@@ -229,12 +157,16 @@ class Store:
         client: str | None = None,
         listed: bool = True,
         settings: dict[str, Any] | None = None,
+        rated: bool = False,
+        now: float | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
         client chose the seed, ``client`` who created it (for the per-client limits),
-        ``listed`` whether the public lobby shows it, ``settings`` the table's settings."""
-        now = time.time()
+        ``listed`` whether the public lobby shows it, ``settings`` the table's settings;
+        ``rated`` whether its result changes the players' ratings; ``now`` when (default:
+        the time now; the clocks of timed games start then)."""
+        now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(
                 insert(self.games).values(
@@ -252,17 +184,25 @@ class Store:
                     bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
                     listed=1 if listed else 0,
                     settings=json.dumps(settings or {}),
+                    rated=1 if rated else None,
                 )
             )
 
     def append(
-        self, game_id: str, seq: int, seat: int | None, action: str, origin: str = ""
+        self,
+        game_id: str,
+        seq: int,
+        seat: int | None,
+        action: str,
+        origin: str = "",
+        now: float | None = None,
     ) -> None:
         """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
         change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
         transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
-        it commits), with ``origin``, the process that wrote it."""
-        now = time.time()
+        it commits), with ``origin``, the process that wrote it. ``now``: when (default: the
+        time now; the clocks of timed games are replayed from these times)."""
+        now = time.time() if now is None else now
         try:
             if self.is_sqlite:
                 with self.engine.begin() as conn:
@@ -302,6 +242,11 @@ class Store:
                 .where(self.games.c.id == game_id)
                 .values(status="over", result=json.dumps(result), updated=time.time())
             )
+        for hook in self.finish_hooks:
+            try:
+                hook(game_id)
+            except Exception:  # the game is over whatever a hook does; the hook retries
+                log.exception("after the end of game %s", game_id)
 
     def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
         """Replace the game's table settings (e.g. when a rematch is created)."""
@@ -430,8 +375,10 @@ class Store:
         self.engine.dispose()
 
     def drop_all(self) -> None:
-        """Drop this store's tables (tests)."""
+        """Drop this store's tables and its version table (tests)."""
         self.meta.drop_all(self.engine)
+        with self.engine.begin() as conn:
+            conn.execute(text(f'DROP TABLE IF EXISTS "{self.prefix}alembic_version"'))
 
 
 def repair_text(value: Any) -> Any:
@@ -462,6 +409,7 @@ def _row(row: Any) -> GameRow:
         client=row.client or "",
         listed=row.listed is None or bool(row.listed),
         settings=json.loads(row.settings) if row.settings else {},
+        rated=bool(row.rated),
     )
 
 

@@ -28,10 +28,15 @@ export function toast(msg) {
 }
 export async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() }, body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({}));
   if (!r.ok) throw Object.assign(new Error(data.message || data.detail || r.statusText), { status: r.status });
   return data;
+}
+// the CSRF token the server set as a cookie: every post repeats it in a header
+function csrfToken() {
+  const c = document.cookie.split("; ").find(x => x.startsWith("tne_csrf="));
+  return c ? decodeURIComponent(c.slice(9)) : "";
 }
 export const store = {
   get(id) { try { return JSON.parse(localStorage.getItem("tne:" + id)) || {}; } catch { return {}; } },

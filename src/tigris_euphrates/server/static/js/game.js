@@ -6,6 +6,7 @@ import { drawBoard } from "./board.js";
 import { actionText, seatName } from "./text.js";
 import { decisionPanel, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
 import { endScreen } from "./results.js";
+import { paceLine } from "./clocks.js";
 import { lastMove } from "./log.js";
 import { statusText, supplyCard } from "./status.js";
 import { loadPrefs } from "./prefs.js";
@@ -81,13 +82,13 @@ export async function gamePage(id, replayMode) {
     const dead = conns.find(c => c.dead);
     if (!ok && !banner && conns.some(c => c.msg || c.tries > 0)) document.body.append(offlineBanner(dead && conns.every(c => c.dead) ? dead.deadReason : null));
   }
-  function connect(token) {
-    const conn = { token, ws: null, msg: null, seat: null, log: [], chat: [], retry: 500, fresh: false, tries: 0, heard: Date.now(), sent: null };
+  function connect(token, seat = null) {
+    const conn = { token, account: seat !== null, ws: null, msg: null, seat: null, log: [], chat: [], retry: 500, fresh: false, tries: 0, heard: Date.now(), sent: null };
     conns.push(conn);
     const open = () => {
       const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/games/" + id);
       conn.ws = ws; conn.tries++;
-      ws.onopen = () => { conn.retry = 500; conn.heard = Date.now(); ws.send(JSON.stringify({ type: "join", token })); };
+      ws.onopen = () => { conn.retry = 500; conn.heard = Date.now(); ws.send(JSON.stringify(seat === null ? { type: "join", token } : { type: "join", seat })); };
       ws.onmessage = e => {
         const m = JSON.parse(e.data);
         conn.heard = Date.now();
@@ -101,7 +102,8 @@ export async function gamePage(id, replayMode) {
           conn.sent = null;
           toast(m.message);
           // no reconnecting after these: the link is wrong, or another window plays the seat now
-          if (["bad-token", "no-game", "taken-over"].includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
+          if (["bad-token", "no-game", "taken-over", "sign-in", "one-seat", "not-your-seat"].includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
+          if (m.code === "sign-in") $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated")));
           if (m.code === "taken-over") $("#status").textContent = tx("taken_over");
           return;
         }
@@ -175,13 +177,15 @@ export async function gamePage(id, replayMode) {
     document.body.dataset.stage = v.pending ? v.pending.stage : "action";
     const name = i => seatName(seats, i);
     const hotseat = conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;
-    $("#status").textContent = statusText(v, seats, me, hotseat);
+    $("#status").textContent = statusText(v, seats, me, hotseat) +
+      (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
     turnSignals(legal.length > 0 && !passFor, id);
     const held = ui.held || ui.ask;
     const targets = held ? {} : targetsFor(v);
     boardBox.replaceChildren(drawBoard(v, { ...ui, seats, last: lastMove(c.log), targets, onCell: act }));
     if (ui.held) markHeld(ui.held.action);
     const panels = [optionsCard(v)];
+    const pace = paceLine(m); if (pace && panels[0]) panels[0].append(pace);
     const rematchSide = v.over && rematchBox(id, m, m.seat !== null ? c.token : store.get(id).creator, "-side");
     if (rematchSide) panels.push(h("div", { class: "card" }, rematchSide));
     if (ui.held) panels.push(confirmPanel(ui.held, endTurn, cancelHeld));
@@ -214,7 +218,7 @@ export async function gamePage(id, replayMode) {
     const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
     document.querySelectorAll(".overlay").forEach(o => o.remove());
     if (v.over && !ui.endClosed) {
-      const end = endScreen(ctx, v, seats, m.stats, hotseat ? null : me, () => { ui.endClosed = true; });
+      const end = endScreen(ctx, v, seats, m.stats, hotseat ? null : me, () => { ui.endClosed = true; }, m.timeouts);
       const box = rematchBox(id, m, m.seat !== null ? c.token : store.get(id).creator);
       if (box) end.querySelector(".card").append(box);
       document.body.append(end);
@@ -298,7 +302,11 @@ export async function gamePage(id, replayMode) {
   });
   if (!replayMode) { // the connections open while the game's summary, settings and words load
     const toks = Object.values(local.tokens);
-    if (!toks.length) connect(null); else toks.forEach(connect);
+    if (toks.length) toks.forEach(t => connect(t));
+    else api(`/api/account/seats/${id}`).catch(() => ({ seats: [] })).then(({ seats }) => {
+      // no link here: the seats bound to the signed-in account open from any browser
+      if (seats.length) seats.forEach(seat => connect(null, seat)); else connect(null);
+    });
   }
   const [summary, settings] = await Promise.all([api(`/api/games/${id}`), api("/api/meta")]);
   meta = ctx.meta = settings;

@@ -2,10 +2,16 @@
 import { $, api, app, h, store, toast } from "./dom.js";
 import { CAT, loadCatalogue, optionChips, term, tx } from "./words.js";
 import { prefs } from "./table.js";
+import { paceFields } from "./pacefields.js";
+import { paceText } from "./clocks.js";
+import { notifyCard } from "./notifycard.js";
+import { session } from "./account.js";
 
 export async function lobby() {
-  const [meta] = await Promise.all([api("/api/meta"), loadCatalogue({ ruleset: "classic" })]);
+  const [meta, { account }] = await Promise.all([api("/api/meta"), session, loadCatalogue({ ruleset: "classic" })]);
   document.title = CAT.title;
+  // a rated game: between accounts only (no bots); signed-in players choose it
+  const rated = h("input", { type: "checkbox", id: "rated" });
   const seatOpts = () => [h("option", { value: "here" }, tx("seat_here")),
     h("option", { value: "friend" }, tx("seat_friend")),
     ...meta.bot_levels.map(l => h("option", { value: "bot:" + l }, tx("seat_bot", { level: l })))];
@@ -39,6 +45,7 @@ export async function lobby() {
     const galaxy = ruleset.value === "galaxy";
     for (const box of [wonder, buildings]) { box.disabled = galaxy; if (galaxy) box.checked = false; }
   } }, (meta.rulesets || ["classic"]).map(r => h("option", { value: r }, term("ruleset", r))));
+  const pace = paceFields(meta);
   const create = h("button", { class: "primary", id: "create", onclick: async () => {
     create.disabled = true;
     try {
@@ -50,7 +57,10 @@ export async function lobby() {
       if (ruleset.value !== "classic") options.ruleset = ruleset.value;
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
-      const g = await api("/api/games", { seats, options, listed: listed.checked, chat: chat.value });
+      const body = { seats, options, listed: listed.checked, chat: chat.value };
+      if (rated.checked) body.rated = true;
+      if (pace.value()) body.pace = pace.value();
+      const g = await api("/api/games", body);
       prefs.set("hints", hints.checked);
       const mine = {}, invites = {};
       g.seats.forEach((s, i) => {
@@ -79,6 +89,9 @@ export async function lobby() {
       h("p", {}, h("label", {}, listed, " " + tx("listed_label"))),
       h("p", {}, h("label", {}, tx("chat_label") + " ", chat)),
       h("p", {}, h("label", {}, hints, " " + tx("hints_label"))),
+      pace.el,
+      account ? h("p", {}, h("label", {}, rated, " " + tx("rated_label")))
+        : h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("sign_in_note")),
       create,
       h("p", { class: "muted" }, tx("hotseat_note"))),
     h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
@@ -94,12 +107,13 @@ export async function lobby() {
       const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, tx("replay"))
         : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? tx("resume") : tx("watch"));
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-        h("td", { class: "muted" }, optionChips(g.options || {}).join(", ")),
+        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? [tx("rated_chip")] : []), ...(g.pace ? [paceText(g.pace)] : [])].join(", ")),
         h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },
       h("button", { onclick: () => more(page.next) }, tx("more_games")))));
   }
+  notifyCard().then(card => { if (card) $(".lobby").append(card); });
   await more(null);
   // this browser's own games, newest first (private games are in no public list)
   const own = await Promise.all(store.games().slice(-20).map(id => api(`/api/games/${id}`).catch(() => null)));

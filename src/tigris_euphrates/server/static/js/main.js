@@ -6,19 +6,26 @@ import { gamePage } from "./game.js";
 import { lobby } from "./lobby.js";
 import { helpButton } from "./help.js";
 import { notFoundPage } from "./table.js";
+import { accountNav, accountPage, leaderboardPage, myGamesPage, profilePage } from "./account.js";
 
 const path = location.pathname.split("/").filter(Boolean);
-const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2);
+const pages = {
+  game: () => gamePage(path[1], false), replay: () => gamePage(path[1], true),
+  account: accountPage, me: myGamesPage, leaderboard: leaderboardPage,
+  players: () => profilePage(decodeURIComponent(path[1] || "")),
+};
+const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2)
+  || (["account", "me", "leaderboard"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2);
 // the rules button keeps its place in the header and gets its words once the catalogue is read
 const help = helpButton();
 help.hidden = true;
 document.querySelector("header").append(help);
+accountNav();
 // the not-found page in the browser's language (no game: the classic words)
 const notFound = async (key, fields) => {
   await loadCatalogue({ ruleset: "classic" }).catch(() => null);
   app.replaceChildren(notFoundPage(tx(key, fields)));
 };
-(!known ? notFound("not_found_page", { path: location.pathname })
-  : path[0] === "game" ? gamePage(path[1], false) : path[0] === "replay" ? gamePage(path[1], true) : lobby())
+(!known ? notFound("not_found_page", { path: location.pathname }) : (pages[path[0]] || lobby)())
   .catch(e => e.status === 404 ? notFound("not_found_game", { id: path[1] }) : app.replaceChildren(h("p", {}, tx("error", { message: e.message }))))
   .finally(() => help.replaceWith(helpButton()));

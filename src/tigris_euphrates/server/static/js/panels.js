@@ -6,6 +6,7 @@ import { logLines } from "./log.js";
 import { warRows } from "./status.js";
 import { savePref } from "./prefs.js";
 import { applyPalette } from "./words.js";
+import { clockLine, timeoutNote } from "./clocks.js";
 
 export function optionsCard(v) {
   const o = v.options || {};
@@ -126,6 +127,7 @@ export function playerPanel(ctx, v, p, seats, me, c) {
     h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " " + tx("you_mark") : "")),
     h("span", {}, p.score ? tx("score", { n: scoreOf(p.score) }) : tx("score_hidden")))];
   rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? " · " + tx("bot_level", { level: s.level }) : "")));
+  rows.push(clockLine(c.msg, p.seat), timeoutNote(c.msg, p.seat));
   if (p.score) rows.push(scoreChips(p.score));
   if (p.hand && p.seat !== me) rows.push(h("div", { class: "chips" }, tx("hand_of"),
     COLOURS.flatMap(col => Array.from({ length: p.hand[col] }, () => h("span", { class: "chip c-" + col, title: term("tile", col) }, tileIcon(col))))));
@@ -133,10 +135,12 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   // a seat goes to a bot by its own player, or by the game's creator while its player is away
   const creator = store.get(id).creator;
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
-  if (s.kind === "human" && !v.over && token) rows.push(seatToBot(ctx, p.seat, s, p.seat === me, token));
-  if (s.kind === "bot" && s.away && p.seat === me && !v.over && c.token)
+  // a seat opened through the account (no token here) changes through the account
+  const byAccount = p.seat === me && !c.token && c.account;
+  if (s.kind === "human" && !v.over && (token || byAccount)) rows.push(seatToBot(ctx, p.seat, s, p.seat === me, token));
+  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || byAccount))
     rows.push(h("button", { class: "tohuman", onclick: async () => {
-      try { await api(`/api/games/${id}/seats/${p.seat}/human`, { token: c.token }); } catch (e) { toast(e.message); }
+      try { await api(`/api/games/${id}/seats/${p.seat}/human`, c.token ? { token: c.token } : {}); } catch (e) { toast(e.message); }
     } }, tx("take_back")));
   return h("div", { class: "player" + (v.to_act === p.seat ? " acting" : "") + (p.seat === me ? " me" : ""), "data-seat": p.seat }, rows);
 }

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { COLOURS, term, tx } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
 import { allocate } from "./status.js";
+import { timeoutList } from "./clocks.js";
 
 function winnerLine(res, seats, me) {
   const top = (res.ranking || [])[0];
@@ -33,7 +34,7 @@ export function statsTable(stats, seats, options, me) {
     h("thead", {}, h("tr", {}, h("th", {}, ""), rows.map(r => h("th", { "data-seat": r.seat }, seatName(seats, r.seat) + (r.seat === me ? " " + tx("you_mark") : ""))))),
     h("tbody", {}, figures.map(([key, label, f]) => h("tr", { "data-figure": key }, h("th", {}, label), rows.map(r => h("td", { "data-seat": r.seat }, f(r)))))));
 }
-export function endScreen(ctx, v, seats, stats, me, onClose) {
+export function endScreen(ctx, v, seats, stats, me, onClose, timeouts) {
   const id = ctx.id, res = v.result || {};
   const order = (res.ranking || []).flatMap((r, place) => (Array.isArray(r) ? r : [r]).map(seat => [place, seat]));
   const rows = order.map(([place, seat]) => {
@@ -45,6 +46,7 @@ export function endScreen(ctx, v, seats, stats, me, onClose) {
   return h("div", { class: "overlay", id: "endscreen" }, h("div", { class: "card" }, h("h2", {}, tx("game_over")),
     h("p", { class: "winner", id: "winner" }, winnerLine(res, seats, me)),
     h("p", { class: "muted" }, tx("end_text", { end: res.end })),
+    timeoutList(timeouts, seats),
     h("table", { id: "final" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("score", { n: "" }).trim()), h("th", {}, tx("end_colours")))), h("tbody", {}, rows)),
     statsTable(stats, seats, v.options, me),
     h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, tx("end_record"))),

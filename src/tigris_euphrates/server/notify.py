@@ -1,0 +1,111 @@
+"""E-mail notification settings and the one-click unsubscribe link.
+
+- ``GET /api/account/notifications``: the signed-in account's settings, and whether this
+  server sends e-mail at all (``configured``);
+- ``POST /api/account/notifications`` (CSRF): ``{"email": ..., "enabled": true}`` turns the
+  "your move" e-mails of turn-based games on or off;
+- ``GET /unsubscribe?t=TOKEN``: turns them off without signing in (the token is signed by
+  the server and names the account); ``POST`` does the same for mail programs that offer
+  one-click unsubscribing (RFC 8058).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from pydantic import Field
+
+from ..store import clocks as clock_store
+from .accounts import check_csrf, signed_in
+from .hub import GameError, Hub
+from .inputs import Strict
+from .timekeeper import unsubscribe_account
+
+router = APIRouter()
+
+#: a plain address check: something@domain.tld, no spaces, no angle brackets
+EMAIL_PATTERN = r"^[^\s@<>,;\"]+@[^\s@<>,;\"]+\.[^\s@<>,;\"]+$"
+
+
+class NotifyChange(Strict):
+    """``POST /api/account/notifications``."""
+
+    email: Annotated[str, Field(max_length=254, pattern=EMAIL_PATTERN)] | None = None
+    enabled: bool
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+@router.get("/api/account/notifications")
+async def get_notifications(request: Request) -> dict[str, Any]:
+    account = await signed_in(request)
+    hub = _hub(request)
+    have = await hub.db(clock_store.notify_settings, hub.store, account.id)
+    return {
+        "email": have.email if have else None,
+        "enabled": bool(have and have.enabled),
+        "configured": hub.timekeeper.mailer is not None,
+    }
+
+
+@router.post("/api/account/notifications")
+async def set_notifications(body: NotifyChange, request: Request) -> dict[str, Any]:
+    check_csrf(request)
+    account = await signed_in(request)
+    hub = _hub(request)
+    have = await hub.db(clock_store.notify_settings, hub.store, account.id)
+    if body.enabled and body.email is None and have is None:
+        raise GameError("no-email", "give the e-mail address the notifications go to")
+    await hub.db(clock_store.set_notify, hub.store, account.id, body.email, body.enabled)
+    return await get_notifications(request)
+
+
+def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title>"
+        '<link rel="stylesheet" href="/static/style.css"></head>'
+        '<body><main class="lobby"><div class="card" id="unsubscribe">'
+        f"<h2>{html.escape(title)}</h2>"
+        f'<p>{html.escape(text)}</p><p><a href="/">Tigris &amp; Euphrates</a></p></div></main>'
+        "</body></html>"
+    )
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def _unsubscribe(request: Request, token: str) -> HTMLResponse:
+    hub = _hub(request)
+    account_id = unsubscribe_account(await hub.timekeeper.key(), token)
+    if account_id is None:
+        return _page(
+            "Link not recognised",
+            "This unsubscribe link is not valid (it may have been cut short). Sign in and "
+            "turn the e-mails off in your notification settings.",
+            400,
+        )
+    await hub.db(clock_store.set_notify, hub.store, account_id, None, False)
+    return _page(
+        "E-mails turned off",
+        "You will get no more e-mails when it is your move. You can turn them on again "
+        "in your notification settings.",
+    )
+
+
+Token = Annotated[str, Query(alias="t", max_length=200)]
+
+
+@router.get("/unsubscribe", include_in_schema=False)
+async def unsubscribe(request: Request, token: Token) -> HTMLResponse:
+    return await _unsubscribe(request, token)
+
+
+@router.post("/unsubscribe", include_in_schema=False)
+async def unsubscribe_one_click(request: Request, token: Token) -> HTMLResponse:
+    return await _unsubscribe(request, token)

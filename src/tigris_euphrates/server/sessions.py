@@ -1,0 +1,126 @@
+"""Session cookies and CSRF tokens.
+
+- ``tne_session``: the signed-in account, signed by the server (itsdangerous, the key in
+  the store's secrets table, shared by every process) with the account's session
+  generation: "sign out everywhere" raises the generation and every older cookie stops
+  working. HttpOnly, SameSite=Lax, Secure when the page is served over https, 30 days.
+- ``tne_csrf``: a random token signed by the server, readable by the page, which sends it
+  back in the ``X-CSRF-Token`` header of every form post (double submit): another site can
+  make a browser send the cookie but can neither read it nor set the header.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from itsdangerous import BadSignature, Signer, URLSafeTimedSerializer
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+SESSION_COOKIE = "tne_session"
+CSRF_COOKIE = "tne_csrf"
+CSRF_HEADER = "x-csrf-token"
+SESSION_SECONDS = 30 * 24 * 3600
+
+
+@dataclass
+class Session:
+    account_id: int
+    generation: int
+
+
+class Sessions:
+    def __init__(self, key: str) -> None:
+        self.serializer = URLSafeTimedSerializer(key, salt="tne-session")
+        self.csrf_signer = Signer(key, salt="tne-csrf")
+
+    # --- the session ----------------------------------------------------------------------
+
+    def read(self, conn: HTTPConnection) -> Session | None:
+        """The session the request's cookie names (not yet checked against the account's
+        generation), ``None`` without a valid one."""
+        raw = conn.cookies.get(SESSION_COOKIE)
+        if not raw:
+            return None
+        try:
+            data = self.serializer.loads(raw, max_age=SESSION_SECONDS)
+        except BadSignature:
+            return None
+        if not isinstance(data, dict):
+            return None
+        account, generation = data.get("a"), data.get("g")
+        if not isinstance(account, int) or not isinstance(generation, int):
+            return None
+        return Session(account, generation)
+
+    def sign_in(self, conn: HTTPConnection, response: Response, session: Session) -> None:
+        value = self.serializer.dumps({"a": session.account_id, "g": session.generation})
+        response.set_cookie(
+            SESSION_COOKIE,
+            value,
+            max_age=SESSION_SECONDS,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=secure(conn),
+        )
+
+    def sign_out(self, conn: HTTPConnection, response: Response) -> None:
+        response.delete_cookie(
+            SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure(conn)
+        )
+
+    # --- CSRF -----------------------------------------------------------------------------
+
+    def csrf_token(self, conn: HTTPConnection, response: Response) -> str:
+        """The request's CSRF token if it has a valid one, else a new one set as a cookie."""
+        have = conn.cookies.get(CSRF_COOKIE, "")
+        if have and self._valid(have):
+            return have
+        token = self.csrf_signer.sign(secrets.token_urlsafe(24)).decode()
+        response.set_cookie(
+            CSRF_COOKIE,
+            token,
+            max_age=SESSION_SECONDS,
+            path="/",
+            httponly=False,
+            samesite="lax",
+            secure=secure(conn),
+        )
+        return token
+
+    def csrf_ok(self, conn: HTTPConnection) -> bool:
+        """The header repeats the cookie, and the cookie is one this server made."""
+        cookie = conn.cookies.get(CSRF_COOKIE, "")
+        header = conn.headers.get(CSRF_HEADER, "")
+        return bool(
+            cookie
+            and header
+            and secrets.compare_digest(cookie.encode(), header.encode())
+            and self._valid(cookie)
+        )
+
+    def _valid(self, token: str) -> bool:
+        try:
+            self.csrf_signer.unsign(token)
+        except BadSignature:
+            return False
+        return True
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """Whether a browser's request comes from this server's own pages: its ``Origin`` (sent
+    by browsers with every websocket handshake) names the host it was sent to. A websocket
+    opened by another site's page is not given the account's seats."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True  # not a browser's cross-origin request (tests, tools)
+    return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
+
+
+def secure(conn: HTTPConnection) -> bool:
+    """Cookies are Secure when the page is served over https (behind a proxy, run uvicorn
+    with ``--proxy-headers`` so that the scheme is the player's)."""
+    return conn.url.scheme in ("https", "wss")

@@ -1,0 +1,29 @@
+// A signed-in player's e-mail notifications: an e-mail when it becomes their move in a
+// turn-based game (and they have no page open on it). Shown in the lobby; guests see nothing.
+import { h, toast } from "./dom.js";
+import { tx } from "./words.js";
+
+export async function notifyCard() {
+  const who = await fetch("/api/account").then(r => r.ok ? r.json() : null).catch(() => null);
+  if (!who || !who.account) return null;
+  const now = await fetch("/api/account/notifications").then(r => r.ok ? r.json() : null).catch(() => null);
+  if (!now) return null;
+  const email = h("input", { type: "email", id: "notify-email", value: now.email || "", placeholder: "you@example.org", autocomplete: "email" });
+  const on = h("input", { type: "checkbox", id: "notify-on" });
+  on.checked = now.enabled;
+  const state = h("p", { class: "muted", id: "notify-state" }, now.enabled ? tx("notify_to", { email: now.email }) : tx("notify_none"));
+  const save = h("button", { id: "notify-save", onclick: async () => {
+    const body = { enabled: on.checked };
+    if (email.value.trim()) body.email = email.value.trim();
+    const r = await fetch("/api/account/notifications", { method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": who.csrf }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) return toast(data.message || r.statusText);
+    state.textContent = data.enabled ? tx("notify_to", { email: data.email }) : tx("notify_none");
+  } }, tx("notify_save"));
+  return h("div", { class: "card", id: "notify" }, h("h2", {}, tx("notify_title")),
+    h("p", {}, h("label", {}, on, " " + tx("notify_on"))),
+    h("p", {}, h("label", {}, tx("notify_email") + " ", email), " ", save), state,
+    now.configured ? null : h("p", { class: "muted" }, tx("notify_unconfigured")),
+    h("p", { class: "muted" }, tx("notify_unsubscribe")));
+}

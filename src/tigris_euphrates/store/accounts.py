@@ -1,0 +1,302 @@
+"""Accounts in the store: players, the seats bound to them, failed sign-ins and the server's
+secrets. Synchronous, like ``Store``; the server calls it on its database thread.
+
+Passwords are never stored, only their argon2id hashes (``server/passwords.py`` makes them).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import Store, repair_text
+
+
+class NameTaken(Exception):
+    """Another account has this name (names are compared case-folded)."""
+
+
+@dataclass
+class Account:
+    id: int
+    name: str
+    password_hash: str
+    created: float
+    generation: int
+
+
+@dataclass
+class AccountGame:
+    """One game of an account, as its "My games" list shows it."""
+
+    id: str
+    seat: int
+    status: str
+    created: float
+    updated: float
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    rated: bool
+    #: the seats of the game bound to accounts: seat -> account name
+    players: dict[int, str]
+    #: the statistics of the finished game (``stats.game_stats``), once computed
+    stats: dict[str, Any] | None = None
+
+
+def name_key(name: str) -> str:
+    """The form in which names are unique: NFKC, case-folded (``Ann`` and ``ANN`` are one)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+class Accounts:
+    """The account tables of one ``Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+        self.t = store.tables
+
+    # --- accounts -------------------------------------------------------------------------
+
+    def create(self, name: str, password_hash: str) -> Account:
+        """A new account; raises ``NameTaken``."""
+        now = time.time()
+        accounts = self.t.accounts
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    insert(accounts)
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        password_hash=password_hash,
+                        created=now,
+                        generation=0,
+                    )
+                    .returning(accounts.c.id)
+                )
+                account_id = int(result.scalar_one())
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return Account(account_id, name, password_hash, now, 0)
+
+    def by_name(self, name: str) -> Account | None:
+        return self._one(self.t.accounts.c.name_key == name_key(name))
+
+    def by_id(self, account_id: int) -> Account | None:
+        return self._one(self.t.accounts.c.id == account_id)
+
+    def _one(self, where: Any) -> Account | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(self.t.accounts).where(where)).first()
+        if row is None:
+            return None
+        return Account(
+            int(row.id),
+            str(repair_text(row.name)),
+            str(row.password_hash),
+            float(row.created),
+            int(row.generation),
+        )
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        """A new hash of the same password (argon2's parameters changed since)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.t.accounts)
+                .where(self.t.accounts.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
+
+    def next_generation(self, account_id: int) -> int:
+        """Sign out everywhere: every session cookie issued so far stops working."""
+        a = self.t.accounts
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(a).where(a.c.id == account_id).values(generation=a.c.generation + 1)
+            )
+            return int(
+                conn.execute(select(a.c.generation).where(a.c.id == account_id)).scalar_one()
+            )
+
+    def names(self, account_ids: list[int]) -> dict[int, str]:
+        if not account_ids:
+            return {}
+        a = self.t.accounts
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(a.c.id, a.c.name).where(a.c.id.in_(account_ids)))
+            return {int(r.id): str(repair_text(r.name)) for r in rows}
+
+    # --- seats ----------------------------------------------------------------------------
+
+    def bind_seat(self, game_id: str, seat: int, account_id: int) -> int:
+        """Bind the seat to the account unless it is bound already; returns the account the
+        seat is bound to (another one's if it was first)."""
+        s = self.t.account_seats
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(s).values(
+                        game_id=game_id, seat=seat, account_id=account_id, created=time.time()
+                    )
+                )
+            return account_id
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                owner = conn.execute(
+                    select(s.c.account_id).where(s.c.game_id == game_id, s.c.seat == seat)
+                ).scalar_one()
+            return int(owner)
+
+    def seats_of_game(self, game_id: str) -> dict[int, int]:
+        """seat -> account of the game's bound seats."""
+        s = self.t.account_seats
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(s.c.seat, s.c.account_id).where(s.c.game_id == game_id))
+            return {int(r.seat): int(r.account_id) for r in rows}
+
+    def games_of(self, account_id: int, limit: int = 200) -> list[AccountGame]:
+        """The account's games, the most recently changed first."""
+        s, g, a = self.t.account_seats, self.t.games, self.t.accounts
+        query = (
+            select(s.c.seat, g)
+            .join(g, g.c.id == s.c.game_id)
+            .where(s.c.account_id == account_id)
+            .order_by(g.c.updated.desc(), g.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            ids = [str(r.id) for r in rows]
+            players: dict[str, dict[int, str]] = {}
+            if ids:
+                bound = conn.execute(
+                    select(s.c.game_id, s.c.seat, a.c.name)
+                    .join(a, a.c.id == s.c.account_id)
+                    .where(s.c.game_id.in_(ids))
+                )
+                for b in bound:
+                    players.setdefault(str(b.game_id), {})[int(b.seat)] = str(repair_text(b.name))
+        return [
+            AccountGame(
+                id=str(r.id),
+                seat=int(r.seat),
+                status=str(r.status),
+                created=float(r.created),
+                updated=float(r.updated),
+                options=json.loads(r.options),
+                seats=[
+                    {k: repair_text(v) for k, v in seat.items() if k != "token"}
+                    for seat in json.loads(r.seats)
+                ],
+                result=json.loads(r.result) if r.result else None,
+                rated=bool(r.rated),
+                players=players.get(str(r.id), {}),
+                stats=json.loads(r.stats) if r.stats else None,
+            )
+            for r in rows
+        ]
+
+    def set_game_stats(self, game_id: str, stats: dict[str, Any]) -> None:
+        g = self.t.games
+        with self.engine.begin() as conn:
+            conn.execute(update(g).where(g.c.id == game_id).values(stats=json.dumps(stats)))
+
+    def claim(self, account_id: int, pairs: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Bind to the account the seats whose secret tokens it shows (``(game, token
+        hash)`` pairs: a guest's games, from the browser that played them); a seat bound to
+        another account stays so, and in a rated game an account takes one seat at most.
+        Returns the ``(game, seat)`` pairs bound to it now."""
+        g = self.t.games
+        ids = sorted({game for game, _ in pairs})
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(g.c.id, g.c.seats, g.c.rated).where(g.c.id.in_(ids)))
+            games = {str(r.id): (json.loads(r.seats), bool(r.rated)) for r in rows}
+        bound: list[tuple[str, int]] = []
+        for game_id, digest in pairs:
+            if game_id not in games:
+                continue
+            seats, rated = games[game_id]
+            for i, seat in enumerate(seats):
+                token = seat.get("token")
+                if not (token and secrets.compare_digest(str(token), digest)):
+                    continue
+                if rated:
+                    mine = self.seats_of_game(game_id)
+                    if any(a == account_id and s != i for s, a in mine.items()):
+                        continue
+                if self.bind_seat(game_id, i, account_id) == account_id:
+                    bound.append((game_id, i))
+        return bound
+
+    # --- failed sign-ins ------------------------------------------------------------------
+
+    def failures(self, key: str, window: float) -> int:
+        """How many sign-ins failed for ``key`` in the current window (of ``window`` s)."""
+        f = self.t.login_failures
+        with self.engine.connect() as conn:
+            row = conn.execute(select(f.c.count, f.c.since).where(f.c.key == key)).first()
+        if row is None or time.time() - float(row.since) >= window:
+            return 0
+        return int(row[0])
+
+    def retry_after(self, key: str, window: float) -> float:
+        f = self.t.login_failures
+        with self.engine.connect() as conn:
+            since = conn.execute(select(f.c.since).where(f.c.key == key)).scalar()
+        return 0.0 if since is None else max(0.0, float(since) + window - time.time())
+
+    def fail(self, key: str, window: float) -> None:
+        """Count a failed sign-in for ``key`` (a new window once the old one is over)."""
+        f = self.t.login_failures
+        now = time.time()
+        for _ in range(3):
+            try:
+                with self.engine.begin() as conn:
+                    changed = conn.execute(
+                        update(f)
+                        .where(f.c.key == key, f.c.since > now - window)
+                        .values(count=f.c.count + 1)
+                    ).rowcount
+                    if not changed:
+                        conn.execute(delete(f).where(f.c.key == key))
+                        conn.execute(insert(f).values(key=key, count=1, since=now))
+                return
+            except IntegrityError:
+                continue  # another process counted the same key at the same moment
+
+    def forget_failures(self, key: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(self.t.login_failures).where(self.t.login_failures.c.key == key))
+
+    # --- secrets --------------------------------------------------------------------------
+
+    def secret(self, name: str) -> str:
+        """The server's secret ``name``, made on first use and then shared by every process
+        of the database (the key that signs session cookies)."""
+        s = self.t.secrets
+        with self.engine.connect() as conn:
+            value = conn.execute(select(s.c.value).where(s.c.name == name)).scalar()
+        if value is not None:
+            return str(value)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(s).values(name=name, value=secrets.token_urlsafe(48)))
+        except IntegrityError:
+            pass  # another process made it first: use that one
+        with self.engine.connect() as conn:
+            return str(conn.execute(select(s.c.value).where(s.c.name == name)).scalar_one())
+
+    def count(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(self.t.accounts)).scalar_one())

@@ -1,0 +1,283 @@
+"""Players' ratings: openskill (Plackett–Luce) per ruleset family (``classic``, ``galaxy``)
+and player count class (``2p``, ``multi``), updated when a rated game ends.
+
+A game counts once per account whatever happens: its rating changes are stored under the key
+``(game, account)`` in the same transaction as the new ratings, so a second processing of the
+same end (a replayed end, another process, a restart) fails on that key and changes nothing.
+Players who share a place (equal final scores) tie in the update.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, func, insert, select, text, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from .db import Store, repair_text
+
+#: the classes of player count a rating is kept for
+SIZES = ("2p", "multi")
+
+
+def size_of(players: int) -> str:
+    return "2p" if players == 2 else "multi"
+
+
+def family_of(options: dict[str, Any]) -> str:
+    return str(options.get("ruleset") or "classic")
+
+
+def places(ranking: list[int | list[int]], players: int) -> list[int]:
+    """Each seat's place (1 = best) from a result's ranking, where seats sharing a place
+    form a nested list: ``[[0, 2], 1]`` gives seats 0 and 2 place 1, seat 1 place 3."""
+    out = [0] * players
+    place = 1
+    for group in ranking:
+        seats = group if isinstance(group, list) else [group]
+        for seat in seats:
+            out[seat] = place
+        place += len(seats)
+    return out
+
+
+@dataclass
+class Rating:
+    account_id: int
+    name: str
+    family: str
+    size: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    rank: int = 0
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+class Ratings:
+    """The rating tables of one ``Store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+        self.t = store.tables
+
+    def rate_game(self, game_id: str) -> bool:
+        """Apply the result of the finished rated game ``game_id`` to its players' ratings;
+        ``False`` when there is nothing to do (not rated, not over, a seat without an
+        account, or already counted)."""
+        g, s = self.t.games, self.t.account_seats
+        with self.engine.connect() as conn:
+            row = conn.execute(select(g).where(g.c.id == game_id)).first()
+            if row is None or not row.rated or row.status != "over" or not row.result:
+                return False
+            bound = {
+                int(r.seat): int(r.account_id)
+                for r in conn.execute(
+                    select(s.c.seat, s.c.account_id).where(s.c.game_id == game_id)
+                )
+            }
+        options = json.loads(row.options)
+        result = json.loads(row.result)
+        players = len(json.loads(row.seats))
+        seats = list(range(players))
+        if any(seat not in bound for seat in seats) or len(set(bound.values())) != players:
+            return False
+        family, size = family_of(options), size_of(players)
+        place = places(result["ranking"], players)
+        try:
+            with self.engine.begin() as conn:
+                self._serialise(conn)
+                self._apply(conn, game_id, family, size, [bound[i] for i in seats], place)
+        except IntegrityError:
+            return False  # counted already (the (game, account) key)
+        return True
+
+    def _serialise(self, conn: Connection) -> None:
+        """One rating update at a time across processes (PostgreSQL): two games ending at
+        once for the same player must not both start from the same old rating."""
+        if self.engine.dialect.name == "postgresql":
+            key = zlib.crc32(f"tne-ratings:{self.store.prefix}".encode())
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+
+    def _apply(
+        self,
+        conn: Connection,
+        game_id: str,
+        family: str,
+        size: str,
+        accounts: list[int],
+        place: list[int],
+    ) -> None:
+        r, c = self.t.ratings, self.t.rating_changes
+        model = _model()
+        now = time.time()
+        old = {
+            int(x.account_id): x
+            for x in conn.execute(
+                select(r).where(
+                    r.c.account_id.in_(accounts), r.c.family == family, r.c.size == size
+                )
+            )
+        }
+        before = [
+            model.rating(mu=old[a].mu, sigma=old[a].sigma) if a in old else model.rating()
+            for a in accounts
+        ]
+        after = model.rate([[x] for x in before], ranks=place)
+        for account, was, team, p in zip(accounts, before, after, place, strict=True):
+            new = team[0]
+            conn.execute(
+                insert(c).values(
+                    game_id=game_id,
+                    account_id=account,
+                    family=family,
+                    size=size,
+                    place=p,
+                    mu_before=was.mu,
+                    sigma_before=was.sigma,
+                    mu=new.mu,
+                    sigma=new.sigma,
+                    created=now,
+                )
+            )
+            values = {
+                "mu": new.mu,
+                "sigma": new.sigma,
+                "ordinal": new.mu - 3 * new.sigma,
+                "updated": now,
+            }
+            if account in old:
+                conn.execute(
+                    update(r)
+                    .where(r.c.account_id == account, r.c.family == family, r.c.size == size)
+                    .values(games=r.c.games + 1, **values)
+                )
+            else:
+                conn.execute(
+                    insert(r).values(
+                        account_id=account, family=family, size=size, games=1, **values
+                    )
+                )
+
+    def unrated_finished(self) -> list[str]:
+        """Rated games that ended but were not counted (the server stopped in between)."""
+        g, c = self.t.games, self.t.rating_changes
+        counted = select(c.c.game_id).where(c.c.game_id == g.c.id).exists()
+        query = select(g.c.id).where(g.c.rated == 1, g.c.status == "over", ~counted)
+        with self.engine.connect() as conn:
+            return [str(x) for x in conn.execute(query).scalars()]
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def _ratings_query(self) -> Any:
+        r, a = self.t.ratings, self.t.accounts
+        return select(r, a.c.name).join(a, a.c.id == r.c.account_id)
+
+    @staticmethod
+    def _rating(x: Any, rank: int = 0) -> Rating:
+        return Rating(
+            int(x.account_id),
+            str(repair_text(x.name)),
+            str(x.family),
+            str(x.size),
+            float(x.mu),
+            float(x.sigma),
+            float(x.ordinal),
+            int(x.games),
+            rank,
+        )
+
+    def of_account(self, account_id: int) -> list[Rating]:
+        r = self.t.ratings
+        query = self._ratings_query().where(r.c.account_id == account_id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(r.c.family, r.c.size)).all()
+            out = []
+            for x in rows:
+                better = conn.execute(
+                    select(func.count())
+                    .select_from(r)
+                    .where(r.c.family == x.family, r.c.size == x.size, r.c.ordinal > x.ordinal)
+                ).scalar()
+                out.append(self._rating(x, int(better or 0) + 1))
+        return out
+
+    def board(
+        self, family: str, size: str, limit: int = 20, offset: int = 0
+    ) -> tuple[list[Rating], int]:
+        """A page of the leaderboard, best first (rank = 1 + players with a higher ordinal,
+        so equal ratings share a rank), and how many players it has."""
+        r = self.t.ratings
+        where = and_(r.c.family == family, r.c.size == size)
+        query = (
+            self._ratings_query()
+            .where(where)
+            .order_by(r.c.ordinal.desc(), r.c.account_id)
+            .offset(offset)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            total = int(conn.execute(select(func.count()).select_from(r).where(where)).scalar_one())
+            out = []
+            for x in rows:
+                better = conn.execute(
+                    select(func.count()).select_from(r).where(where, r.c.ordinal > x.ordinal)
+                ).scalar()
+                out.append(self._rating(x, int(better or 0) + 1))
+        return out, total
+
+    def position(self, account_id: int, family: str, size: str) -> int | None:
+        """The account's 0-based row in the board's order (``None``: not on it)."""
+        r = self.t.ratings
+        with self.engine.connect() as conn:
+            mine = conn.execute(
+                select(r.c.ordinal).where(
+                    r.c.account_id == account_id, r.c.family == family, r.c.size == size
+                )
+            ).first()
+            if mine is None:
+                return None
+            ahead = conn.execute(
+                select(func.count())
+                .select_from(r)
+                .where(
+                    r.c.family == family,
+                    r.c.size == size,
+                    (r.c.ordinal > mine.ordinal)
+                    | and_(r.c.ordinal == mine.ordinal, r.c.account_id < account_id),
+                )
+            ).scalar()
+        return int(ahead or 0)
+
+    def history(self, account_id: int) -> list[dict[str, Any]]:
+        """The account's rating changes, oldest first (the profile's plot)."""
+        c = self.t.rating_changes
+        query = select(c).where(c.c.account_id == account_id).order_by(c.c.created, c.c.game_id)
+        with self.engine.connect() as conn:
+            return [
+                {
+                    "game": str(x.game_id),
+                    "family": str(x.family),
+                    "size": str(x.size),
+                    "place": int(x.place),
+                    "mu": float(x.mu),
+                    "sigma": float(x.sigma),
+                    "ordinal": float(x.mu - 3 * x.sigma),
+                    "before": float(x.mu_before - 3 * x.sigma_before),
+                    "time": float(x.created),
+                }
+                for x in conn.execute(query)
+            ]

@@ -1,0 +1,189 @@
+"""The store's tables, as SQLAlchemy Core ``Table`` objects under a name prefix.
+
+The migrations (``store/migrations``) create and change them in the database; these
+definitions are what the code reads and writes, and the newest migration leaves the database
+exactly so. The prefix lets several stores (tests) share one PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Table, Text
+
+
+@dataclass
+class Tables:
+    """Every table of one store."""
+
+    meta: MetaData
+    games: Table
+    actions: Table
+    accounts: Table
+    account_seats: Table
+    ratings: Table
+    rating_changes: Table
+    login_failures: Table
+    secrets: Table
+    clocks: Table
+    notify: Table
+    chat: Table
+    by_client: Index
+
+
+def make_tables(prefix: str = "") -> Tables:
+    meta = MetaData()
+    games = Table(
+        f"{prefix}games",
+        meta,
+        Column("id", String(32), primary_key=True),
+        Column("created", Float, nullable=False),
+        Column("updated", Float, nullable=False),
+        Column("options", Text, nullable=False),
+        # decimal text: the server's seeds are 128 bits, wider than any integer column
+        Column("seed", Text, nullable=False),
+        Column("seats", Text, nullable=False),
+        Column("status", String(16), nullable=False, index=True),
+        Column("result", Text, nullable=True),
+        Column("creator", String(64), nullable=True),
+        # "client" when a client chose the seed (games without another person)
+        Column("seed_source", String(16), nullable=True),
+        # who created the game (a hash of its address) and how many bot seats it had:
+        # the per-client limits count them
+        Column("client", String(64), nullable=True),
+        Column("bots", Integer, nullable=True),
+        # 1: the result changes the players' ratings (only accounts play it)
+        Column("rated", Integer, nullable=True),
+        # the statistics of a finished game (``stats.game_stats``, JSON), once computed
+        Column("stats", Text, nullable=True),
+        # 1: the public lobby lists the game; NULL (older versions) counts as listed
+        Column("listed", Integer, nullable=True),
+        # the table's settings as JSON: who may chat, the rematch's id
+        Column("settings", Text, nullable=True),
+    )
+    by_client = Index(f"ix_{prefix}games_client", games.c.client)
+    actions = Table(
+        f"{prefix}actions",
+        meta,
+        Column("game_id", String(32), primary_key=True),
+        Column("seq", Integer, primary_key=True, autoincrement=False),
+        Column("seat", Integer, nullable=True),
+        Column("action", String(200), nullable=False),
+        Column("created", Float, nullable=False),
+    )
+    accounts = Table(
+        f"{prefix}accounts",
+        meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        # the name as its owner wrote it, and its case-folded form, which is unique
+        Column("name", String(32), nullable=False),
+        Column("name_key", String(64), nullable=False, unique=True),
+        # argon2id hash in its PHC string form (parameters and salt included)
+        Column("password_hash", String(200), nullable=False),
+        Column("created", Float, nullable=False),
+        # raised by "sign out everywhere": a session cookie names the generation it was
+        # issued in and is refused once it is older
+        Column("generation", Integer, nullable=False, server_default="0"),
+    )
+    account_seats = Table(
+        f"{prefix}account_seats",
+        meta,
+        Column("game_id", String(32), primary_key=True),
+        Column("seat", Integer, primary_key=True, autoincrement=False),
+        Column("account_id", Integer, nullable=False, index=True),
+        Column("created", Float, nullable=False),
+    )
+    ratings = Table(
+        f"{prefix}ratings",
+        meta,
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        # "classic" or "galaxy" (the ruleset family), "2p" or "multi"
+        Column("family", String(16), primary_key=True),
+        Column("size", String(8), primary_key=True),
+        Column("mu", Float, nullable=False),
+        Column("sigma", Float, nullable=False),
+        # mu - 3 sigma: what the leaderboards sort by
+        Column("ordinal", Float, nullable=False),
+        Column("games", Integer, nullable=False),
+        Column("updated", Float, nullable=False),
+        Index(f"ix_{prefix}ratings_board", "family", "size", "ordinal"),
+    )
+    rating_changes = Table(
+        f"{prefix}rating_changes",
+        meta,
+        # the key that makes a game count once for each account, however often its end is
+        # replayed or processed by several server processes
+        Column("game_id", String(32), primary_key=True),
+        Column("account_id", Integer, primary_key=True, autoincrement=False, index=True),
+        Column("family", String(16), nullable=False),
+        Column("size", String(8), nullable=False),
+        Column("place", Integer, nullable=False),
+        Column("mu_before", Float, nullable=False),
+        Column("sigma_before", Float, nullable=False),
+        Column("mu", Float, nullable=False),
+        Column("sigma", Float, nullable=False),
+        Column("created", Float, nullable=False),
+    )
+    login_failures = Table(
+        f"{prefix}login_failures",
+        meta,
+        # "a:<name key>" or "c:<client hash>"
+        Column("key", String(100), primary_key=True),
+        Column("count", Integer, nullable=False),
+        Column("since", Float, nullable=False),
+    )
+    secrets = Table(
+        f"{prefix}secrets",
+        meta,
+        Column("name", String(32), primary_key=True),
+        Column("value", Text, nullable=False),
+    )
+    clocks = Table(
+        f"{prefix}clocks",
+        meta,
+        Column("game_id", String(32), primary_key=True),
+        # the pace as JSON: kind, base, increment, the bot level that takes a seat whose
+        # time ran out (server/clocks.py)
+        Column("pace", Text, nullable=False),
+        # when the running clock runs out (None: none runs), whose it is, at which step
+        Column("deadline", Float, nullable=True, index=True),
+        Column("seat", Integer, nullable=True),
+        Column("seq", Integer, nullable=False, server_default="0"),
+        # the last step after which the player to act was told by e-mail (sent once)
+        Column("notified", Integer, nullable=False, server_default="0"),
+    )
+    chat = Table(
+        f"{prefix}chat",
+        meta,
+        # the table chat: line ``n`` (from 1) of a game, by a seat or a spectator (NULL)
+        Column("game_id", String(32), primary_key=True),
+        Column("n", Integer, primary_key=True, autoincrement=False),
+        Column("seat", Integer, nullable=True),
+        Column("name", String(64), nullable=False),
+        Column("text", String(1000), nullable=False),
+        Column("created", Float, nullable=False),
+    )
+    notify = Table(
+        f"{prefix}notify",
+        meta,
+        # an account's e-mail notifications: where to, and whether they are wanted
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("email", String(254), nullable=False),
+        Column("enabled", Integer, nullable=False),
+        Column("updated", Float, nullable=False),
+    )
+    return Tables(
+        meta=meta,
+        games=games,
+        actions=actions,
+        accounts=accounts,
+        account_seats=account_seats,
+        ratings=ratings,
+        rating_changes=rating_changes,
+        login_failures=login_failures,
+        secrets=secrets,
+        clocks=clocks,
+        notify=notify,
+        chat=chat,
+        by_client=by_client,
+    )

@@ -1,0 +1,276 @@
+"""Timed games in the hub, with an injected time, on SQLite and on PostgreSQL: a player out
+of time is replaced by a bot of the game's level and takes the seat back; the clock, the
+deadline and the timeouts survive a restart; the "your move" e-mail of a turn-based game
+reaches a local SMTP server once, with a working unsubscribe token, and none is sent
+without SMTP settings or to a player who has the game open."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from mailing import Mailbox
+from serving import POSTGRES_TEST_URL, postgres_url
+from tigris_euphrates import player_view
+from tigris_euphrates.server.clocks import Pace
+from tigris_euphrates.server.hub import Hub, LiveGame
+from tigris_euphrates.server.mail import Mailer
+from tigris_euphrates.server.timekeeper import unsubscribe_account
+from tigris_euphrates.store import Store
+from tigris_euphrates.store import clocks as clock_store
+from tigris_euphrates.store.accounts import Accounts
+
+HOUR = 3600.0
+PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[tuple[str, str]]:
+    """(url, table prefix) of an empty store on each database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"t{uuid.uuid4().hex[:10]}_"
+    yield url, prefix
+    Store(url, prefix).drop_all()
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    box = Mailbox()
+    box.controller.start()
+    yield box
+    box.controller.stop()
+
+
+class Time:
+    """The injected time: starts now, moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def until(done: Callable[[], bool], timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def play_one(hub: Hub, game: LiveGame, seat: int) -> None:
+    """``seat`` plays its first legal action."""
+    action = player_view(game.state, seat)["legal_actions"][0]
+    await hub.submit(game, seat, game.seq, action)
+
+
+def make_hub(store: Store, clock: Time, mailer: Mailer | None = None) -> Hub:
+    return Hub(
+        store, bot_seconds=None, bot_iterations=20, bot_processes=0, clock=clock, mailer=mailer
+    )
+
+
+def stored_deadline(store: Store, game_id: str) -> tuple[float | None, int | None]:
+    c = store.tables.clocks.c
+    with store.engine.connect() as conn:
+        row = conn.execute(select(c.deadline, c.seat).where(c.game_id == game_id)).one()
+    return row.deadline, row.seat
+
+
+def test_out_of_time_a_bot_takes_the_seat_and_the_player_takes_it_back(
+    db: tuple[str, str],
+) -> None:
+    clock = Time()
+
+    async def first() -> tuple[str, list[str | None]]:
+        store = Store(*db)
+        hub = make_hub(store, clock)
+        await hub.start()
+        pace = Pace("turn", 24 * HOUR, 0.0, "random")
+        game, tokens, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
+        assert game.clock is not None and game.clock.deadline == clock.now + 24 * HOUR
+        clock.now += HOUR
+        await play_one(hub, game, 0)  # Ann's first action: her move goes on
+        assert game.clock.deadline == clock.now + 23 * HOUR
+        await until(lambda: stored_deadline(store, game.id) == (clock.now + 23 * HOUR, 0))
+        # a second short of the deadline nothing happens; at the deadline a bot takes over
+        clock.now += 23 * HOUR - 1
+        assert await hub.timekeeper.check() == 0 and game.seats[0]["kind"] == "human"
+        clock.now += 1
+        assert await hub.timekeeper.check() == 1
+        assert game.seats[0]["kind"] == "bot" and game.seats[0]["level"] == "random"
+        assert game.timeouts == [{"seat": 0, "level": "random", "seq": 2, "back": None}]
+        assert game.summary()["timeouts"] == game.timeouts
+        assert game.public_seats()[0]["away"] is True
+        # the bot plays Ann's move; then Bob's clock runs, a whole day for his move
+        await until(lambda: game.actor() == 1)
+        assert game.clock.running and game.clock.deadline == clock.now + 24 * HOUR
+        await hub.take_back(game, str(tokens[0]), 0)
+        assert game.seats[0]["kind"] == "human"
+        assert game.timeouts[0]["back"] == game.seq
+        assert game.clock.banks[0] == 24 * HOUR  # a whole move when her turn comes
+        await hub.stop()
+        store.close()
+        return game.id, tokens
+
+    gid, _ = asyncio.run(first())
+
+    async def second() -> None:
+        # a restart: the same seats, timeouts and clock, rebuilt from the log's times
+        store = Store(*db)
+        hub = make_hub(store, clock)
+        await hub.start()
+        game = await hub.get(gid)
+        assert game.seats[0]["kind"] == "human" and game.actor() == 1
+        assert game.timeouts[0]["seat"] == 0 and game.timeouts[0]["back"] == game.seq
+        assert game.clock is not None and game.clock.deadline == pytest.approx(
+            clock.now + 24 * HOUR
+        )
+        # time passed while the server was down: Bob's deadline is enforced at once
+        clock.now += 25 * HOUR
+        assert await hub.timekeeper.check() == 1
+        assert game.seats[1]["kind"] == "bot" and [t["seat"] for t in game.timeouts] == [0, 1]
+        await hub.stop()
+        store.close()
+
+    asyncio.run(second())
+
+
+def test_realtime_clock_in_the_view_and_the_stored_log(db: tuple[str, str]) -> None:
+    clock = Time()
+
+    async def run() -> None:
+        store = Store(*db)
+        hub = make_hub(store, clock)
+        await hub.start()
+        pace = Pace("realtime", 600.0, 30.0, "random")
+        game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
+        clock.now += 100
+        await play_one(hub, game, 0)
+        clock.now += 20
+        await play_one(hub, game, 0)  # the turn passes to Bob
+        assert game.actor() == 1
+        view = game.message(1)
+        assert view["clock"]["banks"] == [510.0, 600.0] and view["clock"]["actor"] == 1
+        assert view["clock"]["pace"] == pace.to_dict() and view["timeouts"] == []
+        times = await hub.db(clock_store.step_times, store, game.id)
+        assert sorted(times.values()) == [clock.now - 20, clock.now]
+        await hub.stop()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_bad_pace_level_is_refused(db: tuple[str, str]) -> None:
+    async def run() -> None:
+        store = Store(*db)
+        hub = make_hub(store, Time())
+        await hub.start()
+        from tigris_euphrates.server.hub import GameError
+
+        with pytest.raises(GameError) as err:
+            await hub.create({"players": 2}, PEOPLE, pace=Pace("turn", HOUR, 0.0, "nobody"))
+        assert err.value.code == "bad-level" and store.game_ids() == []
+        await hub.stop()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_turn_email_once_to_an_opted_in_account(db: tuple[str, str], mailbox: Mailbox) -> None:
+    clock = Time()
+
+    async def run() -> None:
+        store = Store(*db)
+        hub = make_hub(store, clock, Mailer(mailbox.settings()))
+        await hub.start()
+        accounts = Accounts(store)
+        bob = accounts.create("bob", "not-a-real-hash")
+        clock_store.set_notify(store, bob.id, "bob@example.org", True)
+        game, _, _ = await hub.create(
+            {"players": 2}, PEOPLE, pace=Pace("turn", 72 * HOUR, 0.0, "random")
+        )
+        accounts.bind_seat(game.id, 1, bob.id)
+        await play_one(hub, game, 0)
+        assert mailbox.messages == []  # still Ann's move
+        await play_one(hub, game, 0)
+        await until(lambda: len(mailbox.messages) == 1)
+        msg = mailbox.messages[0]
+        assert msg["To"] == "bob@example.org" and "move" in str(msg["Subject"])
+        body = msg.get_content()
+        assert f"http://tne.test/game/{game.id}" in body and "72 hours" in body
+        assert "Hello Bob" in body and "with Ann" in body
+        link = next(w for w in body.split() if "/unsubscribe?t=" in w)
+        assert str(msg["List-Unsubscribe"]).strip() == f"<{link}>"
+        token = link.split("t=", 1)[1]
+        assert unsubscribe_account(await hub.timekeeper.key(), token) == bob.id
+        assert unsubscribe_account(await hub.timekeeper.key(), token[:-2] + "xx") is None
+        # Bob's second action of the same move: no second e-mail; a new step after a
+        # restart of the process: none either (the move was announced once)
+        await play_one(hub, game, 1)
+        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        await asyncio.sleep(0.3)
+        assert len(mailbox.messages) == 1
+        await hub.stop()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_no_email_without_smtp_settings_or_while_the_page_is_open(
+    db: tuple[str, str], mailbox: Mailbox
+) -> None:
+    clock = Time()
+
+    async def run() -> None:
+        store = Store(*db)
+        accounts = Accounts(store)
+        bob = accounts.create("bob", "not-a-real-hash")
+        clock_store.set_notify(store, bob.id, "bob@example.org", True)
+        pace = Pace("turn", 24 * HOUR, 0.0, "random")
+        # Bob has the game open: the page tells him (no e-mail)
+        hub = make_hub(store, clock, Mailer(mailbox.settings()))
+        await hub.start()
+        game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
+        accounts.bind_seat(game.id, 1, bob.id)
+        hub.attach(game, 1)
+        await play_one(hub, game, 0)
+        await play_one(hub, game, 0)
+        assert game.actor() == 1
+        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        # turned off: nothing either
+        clock_store.set_notify(store, bob.id, None, False)
+        game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
+        accounts.bind_seat(game.id, 1, bob.id)
+        await play_one(hub, game, 0)
+        await play_one(hub, game, 0)
+        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        await hub.stop()
+        # turned on again, but no SMTP settings: nothing is sent
+        clock_store.set_notify(store, bob.id, None, True)
+        hub = make_hub(store, clock)
+        await hub.start()
+        game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
+        accounts.bind_seat(game.id, 1, bob.id)
+        await play_one(hub, game, 0)
+        await play_one(hub, game, 0)
+        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        await asyncio.sleep(0.3)
+        assert mailbox.messages == []
+        settings = clock_store.notify_settings(store, bob.id)
+        assert settings is not None and settings.email == "bob@example.org" and settings.enabled
+        await hub.stop()
+        store.close()
+
+    asyncio.run(run())

@@ -74,9 +74,9 @@ from .inputs import (
     read_message,
 )
 from .limits import Limits
-from .rematch import rematch
 from .mail import Mailer, MailSettings
 from .notify import router as notify_router
+from .rematch import rematch
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")

@@ -801,10 +801,10 @@ class Hub:
             row.creator,
             seed_source,
             client or None,
-            listed=listed,
-            settings=row.settings,
-            rated=rated,
-            now=row.created,
+            listed,
+            row.settings,
+            rated,
+            row.created,
         )
         game = LiveGame(row, pace, {}, self.clock)
         self.games[game_id] = game

@@ -62,8 +62,9 @@ NOT_IN_GALAXY = {
     "help_wonder_title",
     "help_wonder",
 }
-#: Interface texts of the lobby, which is always shown in the classic theme.
+#: Interface texts of the lobby and the account pages, always shown in the classic theme.
 LOBBY_ONLY = {
+    "conflicts_line",
     "lobby_intro",
     "english_label",
     "open_label",

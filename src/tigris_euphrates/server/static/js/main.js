@@ -17,10 +17,10 @@ const pages = {
 const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2)
   || (["account", "me", "leaderboard"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2);
 // the rules button keeps its place in the header and gets its words once the catalogue is read
+// (the account links come then too)
 const help = helpButton();
 help.hidden = true;
 document.querySelector("header").append(help);
-accountNav();
 // the not-found page in the browser's language (no game: the classic words)
 const notFound = async (key, fields) => {
   await loadCatalogue({ ruleset: "classic" }).catch(() => null);
@@ -28,4 +28,4 @@ const notFound = async (key, fields) => {
 };
 (!known ? notFound("not_found_page", { path: location.pathname }) : (pages[path[0]] || lobby)())
   .catch(e => e.status === 404 ? notFound("not_found_game", { id: path[1] }) : app.replaceChildren(h("p", {}, tx("error", { message: e.message }))))
-  .finally(() => help.replaceWith(helpButton()));
+  .finally(() => { help.replaceWith(helpButton()); accountNav(); }); // the account links too

@@ -31,6 +31,8 @@ export async function gamePage(id, replayMode) {
 
   let meta = {}; // the server's settings (/api/meta), read while the connections open
   let ready = false; // views that arrive before the game's words wait for them
+  let later = []; // so do the status lines of a refused connection
+  const withWords = f => (ready ? f() : later.push(f));
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
@@ -103,8 +105,8 @@ export async function gamePage(id, replayMode) {
           toast(m.message);
           // no reconnecting after these: the link is wrong, or another window plays the seat now
           if (["bad-token", "no-game", "taken-over", "sign-in", "one-seat", "not-your-seat"].includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
-          if (m.code === "sign-in") $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated")));
-          if (m.code === "taken-over") $("#status").textContent = tx("taken_over");
+          if (m.code === "sign-in") withWords(() => $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated"))));
+          if (m.code === "taken-over") withWords(() => { $("#status").textContent = tx("taken_over"); });
           return;
         }
         if (m.type !== "view") return;
@@ -320,4 +322,5 @@ export async function gamePage(id, replayMode) {
   }
   render();
   fresh();
+  later.forEach(f => f()); later = [];
 }

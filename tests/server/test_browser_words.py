@@ -223,3 +223,32 @@ def test_the_not_found_page_the_pass_question_and_the_help_in_french(
     assert not english_in(help_text, FRENCH_TOO), english_in(help_text)
     assert not errors, errors
     context.close()
+
+
+def test_the_account_pages_and_the_clock_choice_in_german(server: LiveServer, browser: Any) -> None:
+    context, page, errors = open_page(browser, "de-DE")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    clocks = page.locator("#pace option").all_inner_texts()
+    assert clocks == ["Ohne Uhr", "Echtzeit", "Rundenbasiert"]
+    page.select_option("#pace", "realtime")
+    pace = page.locator(".pacefields").inner_text()
+    assert "Min. pro Spieler" in pace and "s pro Zug" in pace and "Zeit abgelaufen" in pace
+    assert page.locator("#nav #signin").inner_text() == "Anmelden"
+    assert page.locator("#nav a[href='/leaderboard']").inner_text() == "Bestenliste"
+    assert not english_in(pace), english_in(pace)
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#signup")
+    forms = page.locator(".lobby").inner_text()
+    for words in ("Anmelden", "Registrieren", "Passwort", "Mein Konto anlegen", "Gastspiele"):
+        assert words in forms, words
+    assert page.title() == "Anmelden · Euphrat & Tigris"
+    assert not english_in(forms), english_in(forms)
+    page.goto(server.url + "/leaderboard")
+    page.wait_for_selector("#nav")
+    board = page.locator("main").inner_text()
+    assert "Bestenliste" in board and "Klassisch · 2 Spieler" in board
+    assert "Noch keine gewerteten Spiele dieser Art." in board
+    assert not english_in(board), english_in(board)
+    assert not errors, errors
+    context.close()

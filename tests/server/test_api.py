@@ -228,8 +228,9 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
     watcher = SeatClient(server.ws_url, gid, None)
     assert watcher.wait_view()["stats"] is None  # no statistics before the end
     watcher.close()
+    # no token and no account: refused, and the answer says what would do
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": None})
-    assert r.status_code == 422 and "token" in r.json()["message"]
+    assert r.status_code == 403 and "token" in r.json()["message"]
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": "not-a-token"})
     assert r.status_code == 403
     r = httpx.post(f"{server.url}/api/games/{gid}/seats/1/bot", json={"token": tok})

@@ -120,7 +120,8 @@ export async function lobby() {
   for (const g of own.filter(Boolean).sort((a, b) => b.created - a.created)) {
     const names = g.seats.map(s => s.name).join(", ");
     mineList.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-      h("td", { class: "muted" }, tx(g.listed ? "game_public" : "game_private")), h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")),
+      h("td", { class: "muted" }, [tx(g.listed ? "game_public" : "game_private"), ...optionChips(g.options || {}), ...(g.rated ? [tx("rated_chip")] : []),
+        ...(g.clock ? [paceText(g.clock.pace)] : [])].join(", ")), h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")),
       h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? tx("replay") : tx("resume")))));
   }
   if (mineList.children.length) mineCard.hidden = false;

@@ -55,9 +55,16 @@ NOT_IN_GALAXY = {
     "stats_monuments",
     "supply_monuments",
     "supply_monuments_none",
+    "help_monument_title",
+    "help_monument",
+    "help_building_title",
+    "help_building",
+    "help_wonder_title",
+    "help_wonder",
 }
-#: Interface texts of the lobby, which is always shown in the classic theme.
+#: Interface texts of the lobby and the account pages, always shown in the classic theme.
 LOBBY_ONLY = {
+    "conflicts_line",
     "lobby_intro",
     "english_label",
     "open_label",
@@ -131,6 +138,45 @@ def test_the_page_asks_only_for_keys_of_the_base_catalogue() -> None:
     assert term_kinds <= set(BASE["terms"]), term_kinds - set(BASE["terms"])
     words = set(re.findall(r'\bword\("([a-z_]+)"\)', js))
     assert words <= set(BASE["words"]), words - set(BASE["words"])
+
+
+def page_ui_keys() -> set[str]:
+    """Every interface text the page's modules ask for: ``tx("key")``, ``txc("key")`` (help.js),
+    ``say("key", "English")`` (table.js; log.js's ``say`` reads the log section) and the keys
+    chosen in ``tx(cond ? "a" : "b")``."""
+    keys: set[str] = set()
+    for path in sorted(PAGE_JS.glob("*.js")):
+        js = path.read_text()
+        keys |= set(re.findall(r'\btxc?\("([a-z_]+)"', js))
+        chosen = re.findall(r'\btx\([^()"]*\? "([a-z_]+)" : "([a-z_]+)"', js)
+        keys |= {k for pair in chosen for k in pair}
+        if path.name != "log.js":
+            keys |= set(re.findall(r'\bsay\("([a-z_]+)"', js))
+    return keys
+
+
+@pytest.mark.parametrize("language", catalogues.languages())
+def test_every_text_of_the_page_is_in_each_language(language: str) -> None:
+    """Each interface text the page shows is in the language's own classic file (not only
+    English falling through), reading the same fields as the English text."""
+    keys = page_ui_keys()
+    assert {"confirm_title", "chat_title", "help_goal", "hint_tile", "listed_label"} <= keys
+    english = BASE["ui"]
+    path = catalogues.HERE / f"{language}.classic.json"
+    mine = json.loads(path.read_text(encoding="utf-8"))["ui"]
+    missing = sorted(keys - set(mine))
+    assert not missing, f"{language}.classic.json lacks {missing}"
+    for key in sorted(keys):
+        assert fields_of(mine[key]) == fields_of(english[key]), f"{language} {key}: {mine[key]!r}"
+
+
+def test_the_page_writes_no_english_sentence_itself() -> None:
+    """No page module passes English text of its own to ``say``: every text is a key."""
+    for path in sorted(PAGE_JS.glob("*.js")):
+        if path.name == "log.js":
+            continue
+        calls = re.findall(r'\bsay\("([a-z_]+)", ["`]', path.read_text())
+        assert not calls, f"{path.name}: say() with English for {calls}"
 
 
 def test_the_page_log_has_a_line_for_each_event_it_tells() -> None:

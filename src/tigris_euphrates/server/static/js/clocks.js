@@ -3,6 +3,7 @@
 // matter), the game's pace, and the notes of the seats whose time ran out.
 import { h } from "./dom.js";
 import { seatName } from "./text.js";
+import { tx } from "./words.js";
 
 const offsets = new WeakMap(); // view frame -> server time minus this computer's, in seconds
 let latest = null, ticker = null;
@@ -25,15 +26,15 @@ export function clockText(sec) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 function span(sec) {
-  if (sec >= 86400 && sec % 86400 === 0) return sec / 86400 === 1 ? "1 day" : `${sec / 86400} days`;
-  if (sec >= 3600 && sec % 3600 === 0) return `${sec / 3600} h`;
-  if (sec >= 60 && sec % 60 === 0) return `${sec / 60} min`;
-  return `${+sec.toFixed(1)} s`;
+  if (sec >= 86400 && sec % 86400 === 0) return sec / 86400 === 1 ? tx("span_day") : tx("span_days", { n: sec / 86400 });
+  if (sec >= 3600 && sec % 3600 === 0) return tx("span_h", { n: sec / 3600 });
+  if (sec >= 60 && sec % 60 === 0) return tx("span_min", { n: sec / 60 });
+  return tx("span_s", { n: +sec.toFixed(1) });
 }
 export function paceText(pace) {
   if (!pace) return null;
-  return pace.kind === "turn" ? `Turn-based: ${span(pace.base)} a move`
-    : `Real time: ${span(pace.base)}` + (pace.increment ? ` + ${span(pace.increment)} a turn` : "");
+  return pace.kind === "turn" ? tx("pace_turn", { span: span(pace.base) })
+    : tx("pace_realtime", { span: span(pace.base) }) + (pace.increment ? tx("pace_increment", { span: span(pace.increment) }) : "");
 }
 function tick() {
   const els = document.querySelectorAll("[data-clock-seat]");
@@ -56,14 +57,13 @@ export function clockLine(msg, seat) {
   latest = msg;
   const c = msg.clock, running = c.running && c.actor === seat;
   const el = h("div", { class: "clock" + (running ? " running" : ""), "data-clock-seat": seat, title: paceText(c.pace) },
-    h("span", { class: "muted" }, "time "), h("span", { class: "time" }, clockText(secondsLeft(msg, seat))));
+    h("span", { class: "muted" }, tx("clock_label") + " "), h("span", { class: "time" }, clockText(secondsLeft(msg, seat))));
   if (!ticker) ticker = setInterval(tick, 250);
   return el;
 }
 function noteText(t, seats, over) {
-  const who = `${seatName(seats, t.seat)} ran out of time: a bot (${t.level})`;
-  if (t.back !== null) return `${who} played for them until they took their seat back`;
-  return over ? `${who} played for them` : `${who} plays for them`;
+  const fields = { name: seatName(seats, t.seat), level: t.level };
+  return tx(t.back !== null ? "timeout_back" : over ? "timeout_over" : "timeout_now", fields);
 }
 // under a seat: why a bot plays it
 export function timeoutNote(msg, seat) {

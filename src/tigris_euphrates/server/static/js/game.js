@@ -11,7 +11,7 @@ import { lastMove } from "./log.js";
 import { statusText, supplyCard } from "./status.js";
 import { loadPrefs } from "./prefs.js";
 import { focusKey, installKeys, keysCard, restoreFocus } from "./keys.js";
-import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, say, signalsCard, turnSignals } from "./table.js";
+import { chatCard, confirmSeconds, confirmPanel, needsConfirm, offlineBanner, passPanel, prefs, rematchBox, signalsCard, turnSignals } from "./table.js";
 import { helpPanelText, hintCard } from "./help.js";
 
 export async function gamePage(id, replayMode) {
@@ -31,6 +31,8 @@ export async function gamePage(id, replayMode) {
 
   let meta = {}; // the server's settings (/api/meta), read while the connections open
   let ready = false; // views that arrive before the game's words wait for them
+  let later = []; // so do the status lines of a refused connection
+  const withWords = f => (ready ? f() : later.push(f));
   const boardBox = h("div", { id: "board" }), side = h("div", { class: "side" });
 
   const ctx = { id, ui, act, send, render, meta };
@@ -38,7 +40,7 @@ export async function gamePage(id, replayMode) {
   // a message goes only on a connection whose view is fresh; otherwise the player is told
   function send(conn, msg) {
     if (conn && conn.fresh && conn.ws && conn.ws.readyState === 1) { conn.ws.send(JSON.stringify(msg)); return true; }
-    toast(say("not_sent", "Not connected: that was not sent. It can be done again once the board is fresh."));
+    toast(tx("not_sent"));
     return false;
   }
   let heldTimer = 0;
@@ -62,7 +64,7 @@ export async function gamePage(id, replayMode) {
       if (!ui.held) return clearInterval(heldTimer);
       if (Date.now() >= ui.held.until) return endTurn();
       const cd = $("#countdown");
-      if (cd) cd.textContent = say("confirm_countdown", "Ends by itself in {n} s.", { n: Math.ceil((ui.held.until - Date.now()) / 1000) });
+      if (cd) cd.textContent = tx("confirm_countdown", { n: Math.ceil((ui.held.until - Date.now()) / 1000) });
     }, 200);
     render();
   }
@@ -103,8 +105,8 @@ export async function gamePage(id, replayMode) {
           toast(m.message);
           // no reconnecting after these: the link is wrong, or another window plays the seat now
           if (["bad-token", "no-game", "taken-over", "sign-in", "one-seat", "not-your-seat"].includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
-          if (m.code === "sign-in") $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, "Sign in to play this rated game"));
-          if (m.code === "taken-over") $("#status").textContent = tx("taken_over");
+          if (m.code === "sign-in") withWords(() => $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated"))));
+          if (m.code === "taken-over") withWords(() => { $("#status").textContent = tx("taken_over"); });
           return;
         }
         if (m.type !== "view") return;
@@ -114,9 +116,9 @@ export async function gamePage(id, replayMode) {
       };
       ws.onclose = () => {
         conn.fresh = false;
-        if (conn.sent !== null) { conn.sent = null; toast(say("move_lost", "The connection broke while your move was on its way: look at the board once it is back.")); }
+        if (conn.sent !== null) { conn.sent = null; toast(tx("move_lost")); }
         fresh();
-        if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 4000); $("#status").textContent = say("reconnecting", "reconnecting…"); }
+        if (!conn.dead) { setTimeout(open, conn.retry); conn.retry = Math.min(conn.retry * 2, 4000); $("#status").textContent = tx("reconnecting"); }
       };
     };
     open();
@@ -178,7 +180,7 @@ export async function gamePage(id, replayMode) {
     const name = i => seatName(seats, i);
     const hotseat = conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;
     $("#status").textContent = statusText(v, seats, me, hotseat) +
-      (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · a bot plays your seat" : "");
+      (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
     turnSignals(legal.length > 0 && !passFor, id);
     const held = ui.held || ui.ask;
     const targets = held ? {} : targetsFor(v);
@@ -210,7 +212,7 @@ export async function gamePage(id, replayMode) {
     side.replaceChildren(...panels.filter(Boolean));
     const decision = side.querySelector("#decision[data-stage]");
     const explained = decision && helpPanelText(pend && pend.conflict ? "conflict" : decision.dataset.stage);
-    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, say("what_is_this", "What is this?")), h("p", { class: "muted" }, explained)));
+    if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, tx("what_is_this")), h("p", { class: "muted" }, explained)));
     renderChat();
     const again = $("#chatinput");
     if (again) { again.value = typed; if (focused) again.focus(); }
@@ -320,4 +322,5 @@ export async function gamePage(id, replayMode) {
   }
   render();
   fresh();
+  later.forEach(f => f()); later = [];
 }

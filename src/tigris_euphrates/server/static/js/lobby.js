@@ -36,8 +36,8 @@ export async function lobby() {
   const buildings = h("input", { type: "checkbox", id: "buildings" });
   // private unless listed: friend links and hotseat games stay out of the public list
   const listed = h("input", { type: "checkbox", id: "listed" });
-  const chat = h("select", { id: "chatpolicy" }, h("option", { value: "players" }, "players write, spectators read"),
-    h("option", { value: "everyone" }, "everyone writes"), h("option", { value: "off" }, "off"));
+  const chat = h("select", { id: "chatpolicy" }, h("option", { value: "players" }, tx("chat_players")),
+    h("option", { value: "everyone" }, tx("chat_everyone")), h("option", { value: "off" }, tx("chat_nobody")));
   // a browser that never played here gets the first-game hints
   const hints = h("input", { type: "checkbox", id: "hints", checked: prefs.get().hints || !store.games().length });
   // RULES §11: the galaxy ruleset has no monuments, so neither the wonder nor the buildings
@@ -74,8 +74,8 @@ export async function lobby() {
     } catch (e) { toast(e.message); create.disabled = false; }
   } }, tx("start_game"));
   const list = h("tbody");
-  const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, "Your games"),
-    h("p", { class: "muted" }, "The games this browser plays or created, listed or private."), h("table", {}, mineList));
+  const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, tx("mygames_title")),
+    h("p", { class: "muted" }, tx("mygames_text")), h("table", {}, mineList));
   app.replaceChildren(h("div", { class: "lobby" },
     h("div", { class: "card" }, h("h2", {}, tx("new_game")),
       h("p", { class: "muted" }, tx("lobby_intro")),
@@ -86,15 +86,15 @@ export async function lobby() {
       h("p", {}, h("label", {}, wonder, " " + tx("wonder_label"))),
       h("p", {}, h("label", {}, buildings, " " + tx("buildings_label"))),
       h("p", { class: "muted" }, tx("galaxy_note")),
-      h("p", {}, h("label", {}, listed, " List in the public lobby (anyone may watch)")),
-      h("p", {}, h("label", {}, "Table chat: ", chat)),
-      h("p", {}, h("label", {}, hints, " Hints for a first game (what is legal, and why)")),
+      h("p", {}, h("label", {}, listed, " " + tx("listed_label"))),
+      h("p", {}, h("label", {}, tx("chat_label") + " ", chat)),
+      h("p", {}, h("label", {}, hints, " " + tx("hints_label"))),
       pace.el,
-      account ? h("p", {}, h("label", {}, rated, " Rated (between accounts, no bots: your friends sign in to take their seats)"))
-        : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to play rated games and find your games from any browser."),
+      account ? h("p", {}, h("label", {}, rated, " " + tx("rated_label")))
+        : h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("sign_in_note")),
       create,
       h("p", { class: "muted" }, tx("hotseat_note"))),
-    h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, "Public games"),
+    h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list)))));
   const mineIds = new Set(store.games());
   // the lobby comes a page at a time: "More games" asks for the next one
@@ -107,7 +107,7 @@ export async function lobby() {
       const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, tx("replay"))
         : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? tx("resume") : tx("watch"));
       list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? ["rated"] : []), ...(g.pace ? [paceText(g.pace)] : [])].join(", ")),
+        h("td", { class: "muted" }, [...optionChips(g.options || {}), ...(g.rated ? [tx("rated_chip")] : []), ...(g.pace ? [paceText(g.pace)] : [])].join(", ")),
         h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")), h("td", {}, link)));
     }
     if (page.next) list.append(h("tr", { id: "more" }, h("td", { colspan: 5 },
@@ -120,9 +120,9 @@ export async function lobby() {
   for (const g of own.filter(Boolean).sort((a, b) => b.created - a.created)) {
     const names = g.seats.map(s => s.name).join(", ");
     mineList.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
-      h("td", { class: "muted" }, [g.listed ? "public" : "private", ...optionChips(g.options || {}), ...(g.rated ? ["rated"] : []),
+      h("td", { class: "muted" }, [tx(g.listed ? "game_public" : "game_private"), ...optionChips(g.options || {}), ...(g.rated ? [tx("rated_chip")] : []),
         ...(g.clock ? [paceText(g.clock.pace)] : [])].join(", ")), h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")),
-      h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? "Replay" : "Resume"))));
+      h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? tx("replay") : tx("resume")))));
   }
   if (mineList.children.length) mineCard.hidden = false;
 }

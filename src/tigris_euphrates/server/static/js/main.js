@@ -1,7 +1,7 @@
 // Tigris & Euphrates in the browser. Renders the server's views and sends actions; the
 // legal moves come from the view ("legal_actions"): no rules are re-implemented here.
 import { app, h } from "./dom.js";
-import { tx } from "./words.js";
+import { loadCatalogue, tx } from "./words.js";
 import { gamePage } from "./game.js";
 import { lobby } from "./lobby.js";
 import { helpButton } from "./help.js";
@@ -16,8 +16,16 @@ const pages = {
 };
 const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2)
   || (["account", "me", "leaderboard"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2);
-document.querySelector("header").append(helpButton());
-accountNav();
-(!known ? Promise.resolve(app.replaceChildren(notFoundPage(`There is no page ${location.pathname} here.`)))
-  : (pages[path[0]] || lobby)())
-  .catch(e => { app.replaceChildren(e.status === 404 ? notFoundPage(`There is no game ${path[1]} here: the link may be mistyped or incomplete.`) : h("p", {}, tx("error", { message: e.message }))); });
+// the rules button keeps its place in the header and gets its words once the catalogue is read
+// (the account links come then too)
+const help = helpButton();
+help.hidden = true;
+document.querySelector("header").append(help);
+// the not-found page in the browser's language (no game: the classic words)
+const notFound = async (key, fields) => {
+  await loadCatalogue({ ruleset: "classic" }).catch(() => null);
+  app.replaceChildren(notFoundPage(tx(key, fields)));
+};
+(!known ? notFound("not_found_page", { path: location.pathname }) : (pages[path[0]] || lobby)())
+  .catch(e => e.status === 404 ? notFound("not_found_game", { id: path[1] }) : app.replaceChildren(h("p", {}, tx("error", { message: e.message }))))
+  .finally(() => { help.replaceWith(helpButton()); accountNav(); }); // the account links too

@@ -154,14 +154,14 @@ function seatToBot(ctx, seat, s, mine, token) {
     const away = s.offline_since ? Date.now() / 1000 - s.offline_since : 0;
     if (away < wait) {
       clearTimeout(fairChance[seat]); fairChance[seat] = setTimeout(ctx.render, (wait - away) * 1000 + 500);
-      return h("div", { class: "muted tobot-wait" }, `${s.name} is away; their seat can be handed to a bot after ${Math.ceil((wait - away) / 60)} min without them.`);
+      return h("div", { class: "muted tobot-wait" }, tx("seat_wait", { name: s.name, n: Math.ceil((wait - away) / 60) }));
     }
   }
-  const level = h("select", { class: "tobot-level", "aria-label": "bot level" }, levels.map(l => h("option", { value: l, selected: l === meta.default_level }, l)));
+  const level = h("select", { class: "tobot-level", "aria-label": tx("bot_level_label") }, levels.map(l => h("option", { value: l, selected: l === meta.default_level }, term("level", l))));
   return h("div", { class: "chips" }, h("button", { class: "tobot", onclick: async () => {
-    if (!confirm(mine ? `Leave the table? A ${level.value} bot plays your seat until you take it back.` : `Let a ${level.value} bot play ${s.name}'s seat from now on? ${s.name} can take it back.`)) return;
+    if (!confirm(mine ? tx("leave_confirm", { level: level.value }) : tx("hand_confirm", { level: level.value, name: s.name }))) return;
     try { await api(`/api/games/${ctx.id}/seats/${seat}/bot`, { token, level: level.value }); } catch (e) { toast(e.message); }
-  } }, mine ? "Leave: a bot takes my seat" : "Hand this seat to a bot"), level);
+  } }, tx(mine ? "leave_to_bot" : "seat_to_bot")), level);
 }
 export function invitePanel(ctx) {
   const inv = store.get(ctx.id).invites; if (!inv) return null;

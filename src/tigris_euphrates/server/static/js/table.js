@@ -1,10 +1,11 @@
 // The table around the game: the connection banner, the confirmation of a turn's last step,
 // the "your turn" signals (title, sound, notification), the table chat and the rematch.
 import { api, h, store, toast } from "./dom.js";
-import { CAT, fill } from "./words.js";
+import { CAT, fill, tx } from "./words.js";
 import { actionText } from "./text.js";
 
-// A catalogue word, or its English text until the catalogues carry it.
+// A catalogue text with an English fallback, for a text not yet in the catalogues (the page
+// itself reads its texts with tx; tests/catalogues checks that every key is in each language).
 export const say = (key, english, fields = {}) => fill((CAT.ui || {})[key] ?? english, fields);
 
 // --- preferences of this browser (sound, notifications, first-game hints) -----------------
@@ -21,8 +22,8 @@ export const prefs = {
 export function offlineBanner(reason) {
   // covers the page below the header: no click reaches a board that may be out of date
   return h("div", { id: "offline", role: "alert" }, h("div", { class: "card" },
-    h("b", {}, say("offline_title", "Connection lost")),
-    h("p", {}, reason || say("offline_text", "Reconnecting… The board may be out of date: your clicks wait until it is fresh again."))));
+    h("b", {}, tx("offline_title")),
+    h("p", {}, reason || tx("offline_text"))));
 }
 
 // --- the last step of a turn waits for "End turn" -----------------------------------------
@@ -37,34 +38,34 @@ export function needsConfirm(v, me, action) {
 export function confirmPanel(held, onGo, onCancel) {
   const left = Math.max(0, Math.ceil((held.until - Date.now()) / 1000));
   // an action ends the turn; a decision after it (support, a monument…) may end it
-  const title = held.decision ? say("confirm_decision_title", "Send this decision?") : say("confirm_title", "End your turn?");
-  const text = held.decision ? say("confirm_decision_text", "It may end your turn: {what}.", { what: actionText(held.action) })
-    : say("confirm_text", "Last step of your turn: {what}.", { what: actionText(held.action) });
+  const title = held.decision ? tx("confirm_decision_title") : tx("confirm_title");
+  const text = held.decision ? tx("confirm_decision_text", { what: actionText(held.action) })
+    : tx("confirm_text", { what: actionText(held.action) });
   return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, title), h("p", {}, text),
-    h("p", { class: "muted", id: "countdown" }, say("confirm_countdown", "Ends by itself in {n} s.", { n: left })),
+    h("p", { class: "muted", id: "countdown" }, tx("confirm_countdown", { n: left })),
     h("div", { class: "actions" },
-      h("button", { class: "primary", id: "endturn", onclick: onGo }, say("end_turn", "End turn")),
-      h("button", { id: "cancelturn", onclick: onCancel }, say("cancel_turn", "Cancel"))));
+      h("button", { class: "primary", id: "endturn", onclick: onGo }, tx("end_turn")),
+      h("button", { id: "cancelturn", onclick: onCancel }, tx("cancel_turn"))));
 }
 export function passPanel(onYes, onNo) {
-  return h("div", { class: "card decision", id: "askpass" }, h("h3", {}, say("pass_ask", "Pass this action?")),
-    h("p", { class: "muted" }, say("pass_ask_text", "You give up this action: nothing is placed.")),
-    h("div", { class: "actions" }, h("button", { class: "primary", id: "passyes", onclick: onYes }, say("pass_yes", "Yes, pass")),
-      h("button", { id: "passno", onclick: onNo }, say("pass_no", "No"))));
+  return h("div", { class: "card decision", id: "askpass" }, h("h3", {}, tx("pass_ask")),
+    h("p", { class: "muted" }, tx("pass_ask_text")),
+    h("div", { class: "actions" }, h("button", { class: "primary", id: "passyes", onclick: onYes }, tx("pass_yes")),
+      h("button", { id: "passno", onclick: onNo }, tx("pass_no"))));
 }
 
 // --- "your turn": the tab's title, a sound, a notification when the page is in the background
 let wasMyTurn = false;
 export function turnSignals(myTurn, id) {
   const title = CAT.title || "Tigris & Euphrates";
-  document.title = myTurn ? `▶ ${say("title_your_turn", "Your turn")} · ${title}` : title;
+  document.title = myTurn ? `▶ ${tx("title_your_turn")} · ${title}` : title;
   const began = myTurn && !wasMyTurn;
   wasMyTurn = myTurn;
   if (!began) return;
   const p = prefs.get();
   if (p.sound) beep();
   if (p.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
-    const n = new Notification(title, { body: say("notify_your_turn", "Your turn"), tag: "tne-" + id });
+    const n = new Notification(title, { body: tx("notify_your_turn"), tag: "tne-" + id });
     n.onclick = () => { window.focus(); n.close(); };
   }
 }
@@ -83,15 +84,15 @@ export function signalsCard(render) {
     prefs.set(key, on); render();
   } }), " " + text);
   return h("div", { class: "card signals", id: "signals" },
-    box("confirm", say("pref_confirm", "Confirm the end of my turn")),
-    box("sound", say("pref_sound", "Sound on my turn")),
-    box("notify", say("pref_notify", "Notify me when the page is in the background"), async () => {
-      if (!("Notification" in window)) { toast(say("no_notifications", "This browser has no notifications")); return false; }
+    box("confirm", tx("pref_confirm")),
+    box("sound", tx("pref_sound")),
+    box("notify", tx("pref_notify"), async () => {
+      if (!("Notification" in window)) { toast(tx("no_notifications")); return false; }
       const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
-      if (answer !== "granted") toast(say("notifications_refused", "Notifications are blocked for this page in the browser's settings"));
+      if (answer !== "granted") toast(tx("notifications_refused"));
       return answer === "granted";
     }),
-    box("hints", say("pref_hints", "Hints (first game)")));
+    box("hints", tx("pref_hints")));
 }
 
 // --- the table chat ---------------------------------------------------------------------
@@ -100,14 +101,14 @@ export function chatCard(lines, policy, seat, max, sendLine) {
   const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
     h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat, title: new Date(l.at * 1000).toLocaleString() },
       h("b", {}, l.name + ": "), h("span", {}, l.text))));
-  if (!lines.length) list.append(h("div", { class: "muted" }, say("chat_empty", "No messages yet.")));
-  const input = h("input", { id: "chatinput", maxlength: max, placeholder: say("chat_placeholder", "Say something to the table"), autocomplete: "off" });
+  if (!lines.length) list.append(h("div", { class: "muted" }, tx("chat_empty")));
+  const input = h("input", { id: "chatinput", maxlength: max, placeholder: tx("chat_placeholder"), autocomplete: "off" });
   const go = () => { const t = input.value.trim(); if (!t) return; if (sendLine(t)) input.value = ""; };
   input.addEventListener("keydown", e => { if (e.key === "Enter") go(); e.stopPropagation(); });
-  const foot = policy === "off" ? h("p", { class: "muted" }, say("chat_off", "The chat is off at this table."))
-    : !mayWrite ? h("p", { class: "muted" }, say("chat_players_only", "Only the players write here; spectators read."))
-      : h("div", { class: "chatform" }, input, h("button", { id: "chatsend", onclick: go }, say("chat_send", "Send")));
-  return h("details", { class: "card", id: "chat", open: true }, h("summary", {}, say("chat_title", "Table chat")), list, foot);
+  const foot = policy === "off" ? h("p", { class: "muted" }, tx("chat_off"))
+    : !mayWrite ? h("p", { class: "muted" }, tx("chat_players_only"))
+      : h("div", { class: "chatform" }, input, h("button", { id: "chatsend", onclick: go }, tx("chat_send")));
+  return h("details", { class: "card", id: "chat", open: true }, h("summary", {}, tx("chat_title")), list, foot);
 }
 
 // --- rematch ------------------------------------------------------------------------------
@@ -121,19 +122,19 @@ export function goToRematch(id, newId) {
 }
 // `suffix` tells apart the end screen's box ("") and the side panel's ("-side").
 export function rematchBox(id, m, token, suffix = "") {
-  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" + suffix }, h("p", {}, say("rematch_ready", "A rematch has started: same seats, same options.")),
-    h("button", { class: "primary", id: "torematch" + suffix, onclick: () => goToRematch(id, m.rematch) }, say("rematch_go", "Go to the rematch")));
+  if (m.rematch) return h("div", { class: "rematch", id: "rematchnote" + suffix }, h("p", {}, tx("rematch_ready")),
+    h("button", { class: "primary", id: "torematch" + suffix, onclick: () => goToRematch(id, m.rematch) }, tx("rematch_go")));
   if (!token) return null;
   return h("div", { class: "rematch" }, h("button", { class: "primary", id: "rematch" + suffix, onclick: async e => {
     e.target.disabled = true;
     try { const r = await api(`/api/games/${id}/rematch`, { token }); goToRematch(id, r.id); }
     catch (err) { toast(err.message); e.target.disabled = false; }
-  } }, say("rematch", "Rematch")));
+  } }, tx("rematch")));
 }
 
 // --- not found ----------------------------------------------------------------------------
 export function notFoundPage(what) {
-  document.title = say("not_found_title", "Not found") + " · Tigris & Euphrates";
-  return h("div", { class: "card notfound", id: "notfound" }, h("h2", {}, say("not_found_title", "Not found")),
-    h("p", {}, what), h("p", {}, h("a", { href: "/", id: "tolobby" }, say("to_lobby", "Go to the lobby"))));
+  document.title = tx("not_found_title") + " · " + (CAT.title || "Tigris & Euphrates");
+  return h("div", { class: "card notfound", id: "notfound" }, h("h2", {}, tx("not_found_title")),
+    h("p", {}, what), h("p", {}, h("a", { href: "/", id: "tolobby" }, tx("to_lobby"))));
 }

@@ -686,11 +686,12 @@ class Hub:
         if pace_data is not None:
             pace = pace_from_dict(pace_data)
             times = await self.db(clock_store.step_times, self.store, game_id)
+        lines = await self.db(self.store.chat_lines, game_id)
         game = self.games.get(game_id)
         if game is not None:  # created here meanwhile
             return game
+        # no await from here on: one LiveGame per game in this process, the one registered
         game = LiveGame(row, pace, times, self.clock)
-        lines = await self.db(self.store.chat_lines, game_id)
         game.chat, game.chat_n = lines, lines[-1].n if lines else 0
         self.games[game_id] = game
         if game.over and row.status != "over":

@@ -256,8 +256,8 @@ def test_chat_crosses_server_processes(tmp_path: Any) -> None:
         Store(url, prefix).drop_all()
 
 
-# Passes alone and beside the cluster suites; in the whole suite's run the announcement has
-# not reached the other process's spectator (an open defect of the cluster notifications).
+# The announcement travels by the cluster's notifications, which may drop a batch when their
+# connection fails: the spectator on the other process then misses it (an open defect).
 @pytest.mark.xfail(reason="the rematch announcement across processes is lost in full runs")
 def test_rematch_is_announced_across_server_processes(tmp_path: Any) -> None:
     """On PostgreSQL with two processes, a rematch made through one is announced to the old

@@ -3,27 +3,10 @@
 from __future__ import annotations
 
 import threading
-import uuid
-from collections.abc import Iterator
 
 import pytest
 
-from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates.store import StepTaken, Store, UnknownGame, database_url_for
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
-    """(url, table prefix) of an empty store on each database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"t{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 def test_create_load_append(db: tuple[str, str]) -> None:

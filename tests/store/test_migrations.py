@@ -4,9 +4,6 @@ in place, its games kept."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import (
     Column,
@@ -22,22 +19,7 @@ from sqlalchemy import (
     text,
 )
 
-from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates.store import Store, migrate, normalise_url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
-    """(url, table prefix) of an empty database on each engine."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"m{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 def previous_version(url: str, prefix: str, *, integer_seed: bool, creator: bool) -> None:

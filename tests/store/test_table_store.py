@@ -3,29 +3,11 @@ lists, the table settings, and the chat lines with their (game, n) key."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import create_engine, text
 
-from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates.store import StepTaken, Store, migrate
 from tigris_euphrates.store.db import normalise_url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[tuple[str, str]]:
-    """(url, table prefix) of an empty store on each database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"t{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -> None:

@@ -11,7 +11,10 @@ at its level's own budget. Writes ``bench/strength.json`` (every tournament's su
 game included), ``bench/strength.png`` (the ratings over every two-player game) and the table
 between the ``bench:strength`` markers of README.md, whose last rows are the runs of
 ``bench/minimax.py`` kept in ``bench/minimax.json``. Results are written after each
-tournament, so a partial run leaves its figures behind.
+tournament, so a partial run leaves its figures behind; within a tournament, every finished
+game goes to ``bench/journal/KEY.jsonl`` (``tne tournament --journal``), so a stopped run
+resumes where it stopped when started again, and the journal goes once the tournament is in
+``bench/strength.json``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from tigris_euphrates.tournament import (
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
+JOURNALS = HERE / "journal"
 
 #: The tournaments, each as ``tne tournament`` plays it.
 TOURNAMENTS: list[dict[str, Any]] = [
@@ -63,8 +67,7 @@ TOURNAMENTS: list[dict[str, Any]] = [
 ]
 
 #: The variants' tournaments (two players; each played with the game options given, as
-#: ``tne tournament --options``). The hard runs are shorter than the 200 games the targets
-#: ask for: see the target column.
+#: ``tne tournament --options``).
 TOURNAMENTS += [
     {
         "key": f"{bots.replace(',', '_vs_')}_{name}",
@@ -75,7 +78,7 @@ TOURNAMENTS += [
         "options": options,
     }
     for name, options in (("wonder_buildings", "wonder,buildings"), ("galaxy", "galaxy"))
-    for bots, games, seed in (("greedy,random", 200, 1), ("hard,greedy", 40, 21))
+    for bots, games, seed in (("greedy,random", 200, 1), ("hard,greedy", 200, 21))
 ]
 
 #: The rows of the table: the tournaments each one adds up (``runs``; with ``ladder``, the
@@ -365,6 +368,7 @@ def main() -> None:
         games = t["games"] if not args.quick else t["players"] * 2
         print(f"== {t['key']}: {command(t, games)}", flush=True)
         start = time.time()
+        journal = None if args.quick else JOURNALS / f"{t['key']}.jsonl"
         summary = run_tournament(
             t["bots"].split(","),
             players=t["players"],
@@ -373,10 +377,14 @@ def main() -> None:
             jobs=args.jobs,
             ladder=bool(t.get("ladder")),
             options=parse_options(t.get("options"), t["players"]),
+            journal=journal,
+            progress=lambda done, total: print(f"   {done}/{total} games", flush=True),
         )
         summary.pop("_records", None)
         summary["command"] = command(t, games)
         summary["wall_seconds"] = round(time.time() - start)
+        if args.out.exists():  # another run may have stored its tournaments meanwhile
+            data["tournaments"] = json.loads(args.out.read_text())["tournaments"]
         data["tournaments"][t["key"]] = summary
         data["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count()}
         data["tournaments"] = {  # in the order of TOURNAMENTS
@@ -385,6 +393,8 @@ def main() -> None:
             if k["key"] in data["tournaments"]
         }
         finish(data, args.out, plot=False)
+        if journal is not None:
+            journal.unlink()
         print(f"   done in {summary['wall_seconds']} s", flush=True)
     finish(data, args.out, plot=True)
     minimax_file = HERE / "minimax.json"

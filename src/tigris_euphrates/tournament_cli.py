@@ -66,6 +66,13 @@ def tournament(
             "ladder of levels without playing every pairing."
         ),
     ] = False,
+    journal: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep every finished game in this file (JSON lines) and skip the games it "
+            "already holds: run the same command again to resume a stopped tournament."
+        ),
+    ] = None,
 ) -> None:
     """Play seat-balanced games between bots and report win rates, scores and ratings."""
     console = Console()
@@ -105,6 +112,7 @@ def tournament(
                 records=records is not None,
                 progress=advance,
                 ladder=ladder,
+                journal=journal,
             )
         except ValueError as e:
             raise typer.BadParameter(str(e)) from e

@@ -121,6 +121,33 @@ def test_tournament_is_reproducible() -> None:
     assert a["ratings"] == b["ratings"]
 
 
+def test_a_stopped_tournament_resumes_from_its_journal(tmp_path: Path) -> None:
+    whole = run_tournament(["random", "greedy"], games=4, seed=3, jobs=1)
+    journal = tmp_path / "t.jsonl"
+    run_tournament(["random", "greedy"], games=4, seed=3, jobs=1, journal=journal)
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 1 + 4  # the header, then one line per finished game
+    # Stopped after two games, the third cut short while it was being written.
+    journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])
+    counts: list[int] = []
+    resumed = run_tournament(
+        ["random", "greedy"],
+        games=4,
+        seed=3,
+        jobs=2,
+        journal=journal,
+        progress=lambda done, total: counts.append(done),
+    )
+    assert counts == [2, 3, 4]  # the two kept games count, two are played again
+    assert len(journal.read_text().splitlines()) == 1 + 4
+    assert resumed["pairings"] == whole["pairings"]
+    assert resumed["ratings"] == whole["ratings"]
+    assert [r["ranks"] for r in resumed["results"]] == [r["ranks"] for r in whole["results"]]
+    with pytest.raises(ValueError, match="journal of another tournament"):
+        run_tournament(["random", "greedy"], games=4, seed=4, jobs=1, journal=journal)
+    assert len(journal.read_text().splitlines()) == 1 + 4  # refused: nothing written
+
+
 def test_cli_in_parallel_processes(tmp_path: Path) -> None:
     app = typer.Typer()
     app.command("tournament")(tournament)

@@ -7,6 +7,10 @@ summary: win rates with 95 % Wilson intervals per lineup, mean final score (lowe
 treasures included) and rank, game lengths, decision times, and openskill (Plackett–Luce)
 ratings over all games, rated in the order of the game index so results do not depend on
 which process finished first.
+
+A tournament may keep a journal (``journal``: a JSON-lines file, one finished game a line
+after a header naming the tournament): a run that is stopped part-way is resumed by running
+the same tournament with the same journal, and plays only the games the journal lacks.
 """
 
 from __future__ import annotations
@@ -157,12 +161,14 @@ def run_tournament(
     records: bool = False,
     progress: Callable[[int, int], None] | None = None,
     ladder: bool = False,
+    journal: Path | None = None,
 ) -> dict[str, Any]:
     """Play the tournament and return its summary (see the module docstring).
 
     ``games`` is per lineup. ``budget`` (None: each level's default) applies to every bot.
     ``jobs`` processes (default: every core; 1 plays in this process). ``ladder``: only
-    neighbours in ``bots`` meet (see ``lineups``).
+    neighbours in ``bots`` meet (see ``lineups``). ``journal``: resume from and append to
+    this file (see ``Journal``); ``progress`` then counts the games it already held.
     """
     for name in bots:
         level_config(name)  # a level, or a level with settings: refused here if unknown
@@ -188,21 +194,104 @@ def run_tournament(
             )
             index += 1
     total = len(tasks)
-    done: list[dict[str, Any]] = []
+    book = None
+    if journal is not None:
+        header = {
+            "bots": list(bots),
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "options": opts,
+            "budget": None if budget is None else [budget.seconds, budget.iterations],
+            "ladder": ladder,
+            "records": records,
+        }
+        book = Journal.open(journal, header)
+    done: list[dict[str, Any]] = list(book.games.values()) if book else []
+    tasks = [t for t in tasks if not book or t["index"] not in book.games]
+    if progress and done:
+        progress(len(done), total)
+
+    def finished(res: dict[str, Any]) -> None:
+        done.append(res)
+        if book:
+            book.append(res)
+        if progress:
+            progress(len(done), total)
+
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs <= 1 or total <= 1:
+    if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
-            done.append(_play_task(t))
-            if progress:
-                progress(len(done), total)
+            finished(_play_task(t))
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
             for res in pool.map(_play_task, tasks, chunksize=1):
-                done.append(res)
-                if progress:
-                    progress(len(done), total)
+                finished(res)
     done.sort(key=lambda r: r["index"])
     return summarize(bots, players, opts, seed, budget, ups, done)
+
+
+class Journal:
+    """The finished games of one tournament, kept in a JSON-lines file as they finish.
+
+    The first line is ``{"format": "tne-tournament-journal/1", "tournament": HEADER}``, where
+    HEADER holds everything that decides the tournament's games (bots, players, games, seed,
+    options, budget, ladder, records); each later line is one game's result. A file whose
+    header names another tournament is refused rather than mixed in. A last line cut short
+    (the process was killed while writing it) is dropped and its game played again.
+    """
+
+    FORMAT = "tne-tournament-journal/1"
+
+    def __init__(self, path: Path, games: dict[int, dict[str, Any]]) -> None:
+        self.path = path
+        self.games = games
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r}, <{len(self.games)} games>)"
+
+    @classmethod
+    def open(cls, path: Path, header: dict[str, Any]) -> Journal:
+        """Read the journal at ``path`` (created with ``header`` when absent or empty)."""
+        head = {"format": cls.FORMAT, "tournament": header}
+        if not path.exists() or not path.read_text().strip():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(head) + "\n")
+            return cls(path, {})
+        lines = path.read_text().splitlines()
+        try:
+            first = json.loads(lines[0])
+        except ValueError:
+            first = None
+        if not isinstance(first, dict) or first.get("format") != cls.FORMAT:
+            raise ValueError(f"{path} is not a tournament journal")
+        # Through JSON, so that tuples and lists (and int and float keys) compare alike.
+        if first.get("tournament") != json.loads(json.dumps(header)):
+            raise ValueError(
+                f"{path} is the journal of another tournament ({first.get('tournament')}); "
+                "use another file or delete this one"
+            )
+        games: dict[int, dict[str, Any]] = {}
+        kept = [lines[0]]
+        for line in lines[1:]:
+            try:
+                game = json.loads(line)
+            except ValueError:
+                continue  # cut short by a kill: the game is played again
+            if isinstance(game, dict) and isinstance(game.get("index"), int):
+                games[game["index"]] = game
+                kept.append(line)
+        if len(kept) != len(lines):
+            path.write_text("\n".join(kept) + "\n")
+        return cls(path, games)
+
+    def append(self, game: dict[str, Any]) -> None:
+        """Add one finished game, on disk before this returns."""
+        self.games[game["index"]] = game
+        with self.path.open("a") as f:
+            f.write(json.dumps(game) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def write_outputs(

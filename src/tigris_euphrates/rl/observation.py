@@ -164,6 +164,14 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 #: The bytes of one plane's bitboard (a bit per cell, cell ``row * 16 + col``).
 _PLANE_BYTES = (NCELLS + 7) // 8
 assert _PLANE_BYTES * 8 == NCELLS
+#: The bytes of every plane, one after the other.
+_ALL_BYTES = PLANES * _PLANE_BYTES
+
+#: The eight bits of each byte value as float32 0/1, lowest first (a cell per bit).
+_BYTE_BITS = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.float32)
+
 
 #: What each feature is divided by, in ``observe``'s order (1: a count or a flag as it is).
 _DIVISORS = np.array(
@@ -265,14 +273,6 @@ def observe_states(
         features[...] = values
     return planes, features
 
-
-#: The bytes of every plane, one after the other.
-_ALL_BYTES = PLANES * _PLANE_BYTES
-
-#: The eight bits of each byte value as float32 0/1, lowest first (a cell per bit).
-_BYTE_BITS = np.unpackbits(
-    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
-).astype(np.float32)
 
 #: The planes a board fixes (special treasure cells, rivers) as one int, by board id (the
 #: board kept, so the id cannot be reused).

@@ -286,7 +286,6 @@ def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any
     """A rematch and a chat line stored by another process while this one was not listening
     (its connection to the database cut) still reach this process's spectators."""
     from serving import cut_listeners
-
     from tigris_euphrates.store import Store
 
     a, b, url, prefix = _two_processes(tmp_path)

@@ -12,7 +12,8 @@ import pytest
 from diagram import state as diagram_state
 from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, make_bot
 from tigris_euphrates.ai.determinize import Determinizer
-from tigris_euphrates.ai.search import Node, SearchBot, child_value
+from tigris_euphrates.ai.search import SearchBot
+from tigris_euphrates.ai.tree import Node, child_value
 from tigris_euphrates.engine import (
     Support,
     apply,

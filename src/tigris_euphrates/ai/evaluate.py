@@ -18,7 +18,7 @@ best opponent.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..engine import (
     BLACK,
@@ -73,6 +73,11 @@ class Weights:
     #: more artifacts (one is harvested at the end of its owner's turn).
     galaxy_war: float = 2.0
     harvest: float = 0.8
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[float, ...]]:
+        """Pickled and copied as the call that makes it: compiled (mypyc), a frozen
+        dataclass cannot be filled in field by field, the way pickle rebuilds an object."""
+        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 BASIC = Weights()

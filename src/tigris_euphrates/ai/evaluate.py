@@ -94,21 +94,31 @@ def colour_ranks(row: list[int]) -> list[int]:
     """Each colour's rank among a seat's four colour scores, lowest first (ties: lower
     colour index first): ``RANK_WEIGHTS[rank]`` is the marginal worth of a point of it."""
     ranks = [0, 0, 0, 0]
-    for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
-        ranks[e] = i
+    for c in range(4):
+        v = row[c]
+        rank = 0
+        for d in range(4):  # the colours a stable sort puts first: lower, or equal and before
+            w = row[d]
+            if w < v or (w == v and d < c):
+                rank += 1
+        ranks[c] = rank
     return ranks
 
 
-#: ``seat_values`` by everything it reads. The search evaluates the same public position
-#: many times (in each world it deals, and when ranking as well as at a leaf); hands enter
-#: the value only by their sizes, so the worlds share entries. Cleared when full.
-_VALUES: dict[tuple[object, ...], list[float]] = {}
+#: ``seat_values`` by weights, then by everything else it reads. The search evaluates the
+#: same public position many times (in each world it deals, and when ranking as well as at a
+#: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
+#: ints and values as tuples: the garbage collector stops tracking them, instead of walking
+#: the whole memo at each full collection. Each memo is cleared when full.
+_VALUES: dict[Weights, dict[tuple[object, ...], tuple[float, ...]]] = {}
 
 
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     """Each seat's value in (weighted) victory points (a new list)."""
+    memo = _VALUES.get(wt)
+    if memo is None:
+        memo = _VALUES[wt] = {}
     key = (
-        wt,
         s.facedown,
         s.bag_pos - len(s.bag),
         *s.tiles,
@@ -121,12 +131,12 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         s.wonder,
         s.treasures,
     )
-    v = _VALUES.get(key)
+    v = memo.get(key)
     if v is None:
-        if len(_VALUES) >= 50_000:
-            _VALUES.clear()
-        v = _VALUES[key] = _seat_values(s, wt)
-    return v[:]
+        if len(memo) >= 50_000:
+            memo.clear()
+        v = memo[key] = tuple(_seat_values(s, wt))
+    return list(v)
 
 
 def _seat_values(s: State, wt: Weights) -> list[float]:

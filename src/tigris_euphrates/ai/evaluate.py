@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields
+from typing import Final
 
 from ..engine import (
     BLACK,
@@ -45,7 +46,7 @@ from ..engine import (
     state_kingdoms,
 )
 
-RANK_WEIGHTS = (1.0, 0.3, 0.1, 0.03)
+RANK_WEIGHTS: Final = (1.0, 0.3, 0.1, 0.03)
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,8 @@ class Weights:
         return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
 
-BASIC = Weights()
-FULL = Weights(monument_income=0.5, horizon=4.0)
+BASIC: Final = Weights()
+FULL: Final = Weights(monument_income=0.5, horizon=4.0)
 
 
 def own_turns_left(s: State) -> float:
@@ -110,7 +111,7 @@ def colour_ranks(row: list[int]) -> list[int]:
 #: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
 #: ints and values as tuples: the garbage collector stops tracking them, instead of walking
 #: the whole memo at each full collection. Each memo is cleared when full.
-_VALUES: dict[Weights, dict[tuple[object, ...], tuple[float, ...]]] = {}
+_VALUES: Final[dict[Weights, dict[tuple[object, ...], tuple[float, ...]]]] = {}
 
 
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:

@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The install compiles the engine (setup.py, mypyc): an edited engine source rebuilds it.
-ENGINE_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py)
+# The install compiles the engine and the bots (setup.py, mypyc): an edited source of either
+# rebuilds them.
+COMPILED_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py src/tigris_euphrates/ai/*.py)
 
 .PHONY: run test lint typecheck bench clean venv chromium
 
-$(STAMP): pyproject.toml setup.py $(ENGINE_SOURCES)
+$(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
@@ -33,8 +34,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# The bots' golden games on the pure-Python engine too, then everything on the compiled core
-# (which must have been built: TNE_EXPECT_COMPILED).
+# The bots' golden games on the pure-Python engine and bots too, then everything on the
+# compiled core and bots (which must have been built: TNE_EXPECT_COMPILED).
 test: $(STAMP) chromium lint typecheck
 	TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
 	TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
@@ -45,4 +46,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
 	find src -name "*.so" -delete
-	rm -f src/tigris_euphrates/engine/_compiled.json
+	rm -f src/tigris_euphrates/engine/_compiled.json src/tigris_euphrates/ai/_compiled.json

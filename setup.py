@@ -1,11 +1,13 @@
-"""Build hook: compile the rules engine with mypyc when possible, else install pure Python.
+"""Build hook: compile the rules engine and the bots with mypyc when possible, else install
+pure Python.
 
-The engine (``src/tigris_euphrates/engine``) is plain typed Python. When mypyc (a build
-requirement) and a C compiler with the Python headers are at hand, its modules are compiled
-from that same source into C extension modules that sit beside the ``.py`` files; the
-package then runs the compiled core and falls back to the source by itself
-(``tigris_euphrates.engine``: ``TNE_PURE_PYTHON=1``, or a build that no longer matches the
-sources). Without mypyc or a compiler, or when any step of the compilation fails, the install
+The engine (``src/tigris_euphrates/engine``) and the bots (``src/tigris_euphrates/ai``) are
+plain typed Python. When mypyc (a build requirement) and a C compiler with the Python headers
+are at hand, their modules are compiled from that same source, in one group (the bots call
+the engine natively), into C extension modules that sit beside the ``.py`` files; each
+package then runs the compiled modules and falls back to the source by itself
+(``tigris_euphrates.engine._core``: ``TNE_PURE_PYTHON=1``, or a build that no longer matches
+the sources). Without mypyc or a compiler, or when any step of the compilation fails, the install
 goes on as pure Python with a warning. ``TNE_PURE_PYTHON=1`` at build time skips the
 compilation altogether.
 
@@ -28,21 +30,28 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-ENGINE = ROOT / "src" / "tigris_euphrates" / "engine"
-#: The build's record of the sources it compiled (checked when the package is imported).
+PACKAGE = ROOT / "src" / "tigris_euphrates"
+#: The build's record of the sources it compiled, one per package (checked when the package
+#: is imported).
 MANIFEST = "_compiled.json"
-#: Modules left as Python: ``__init__`` and ``_core`` (they choose the core), and the modules
-#: of dataclasses with class variables, which mypyc cannot compile (it takes the class
-#: variables for fields).
-PURE = {"__init__.py", "_core.py", "actions.py", "decisions.py", "events.py"}
+#: The compiled packages, each with the modules left as Python. The engine's ``__init__`` and
+#: ``_core`` choose the core; its ``actions``, ``decisions`` and ``events`` hold dataclasses
+#: with class variables, which mypyc cannot compile (it takes the class variables for
+#: fields). The bots' ``__init__`` and ``_core`` choose theirs; the modules of the bot
+#: classes and their configurations stay Python classes (subclassed, pickled to worker
+#: processes, patched in tests), which compiled classes cannot all be.
+PURE: dict[str, set[str]] = {
+    "engine": {"__init__.py", "_core.py", "actions.py", "decisions.py", "events.py"},
+    "ai": {"__init__.py", "_core.py", "base.py", "greedy.py", "levels.py", "search.py"},
+}
 
 
 def _say(message: str) -> None:
     print(f"tigris-euphrates: {message}", file=sys.stderr)
 
 
-def _compiled_sources() -> list[Path]:
-    return sorted(p for p in ENGINE.glob("*.py") if p.name not in PURE)
+def _compiled_sources(package: str) -> list[Path]:
+    return sorted(p for p in (PACKAGE / package).glob("*.py") if p.name not in PURE[package])
 
 
 def _have_compiler() -> bool:
@@ -52,31 +61,39 @@ def _have_compiler() -> bool:
     return bool(cc) and shutil.which(cc[0]) is not None and headers.exists()
 
 
-def _write_manifest(where: Path) -> None:
-    sources = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _compiled_sources()}
-    (where / MANIFEST).write_text(json.dumps({"sources": sources}, indent=1) + "\n")
+def _write_manifests() -> None:
+    for package in PURE:
+        sources = {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _compiled_sources(package)
+        }
+        (PACKAGE / package / MANIFEST).write_text(json.dumps({"sources": sources}, indent=1) + "\n")
+
+
+def _forget_manifests(where: Path) -> None:
+    for package in PURE:
+        (where / package / MANIFEST).unlink(missing_ok=True)
 
 
 def _ext_modules() -> list[Any]:
-    (ENGINE / MANIFEST).unlink(missing_ok=True)
+    _forget_manifests(PACKAGE)
     if os.environ.get("TNE_PURE_PYTHON"):
-        _say("TNE_PURE_PYTHON is set: installing the pure-Python engine")
+        _say("TNE_PURE_PYTHON is set: installing the pure-Python engine and bots")
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        _say("mypyc is not installed: installing the pure-Python engine")
+        _say("mypyc is not installed: installing the pure-Python engine and bots")
         return []
     if not _have_compiler():
-        _say("no C compiler or Python headers: installing the pure-Python engine")
+        _say("no C compiler or Python headers: installing the pure-Python engine and bots")
         return []
-    paths = [str(p.relative_to(ROOT)) for p in _compiled_sources()]
+    paths = [str(p.relative_to(ROOT)) for package in PURE for p in _compiled_sources(package)]
     try:
         modules: list[Any] = mypycify(paths, opt_level="3", group_name="tigris_euphrates._engine")
     except (Exception, SystemExit) as e:  # mypyc reports type errors by exiting
-        _say(f"mypyc failed ({e}): installing the pure-Python engine")
+        _say(f"mypyc failed ({e}): installing the pure-Python engine and bots")
         return []
-    _write_manifest(ENGINE)
+    _write_manifests()
     return modules
 
 
@@ -87,14 +104,10 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as e:
-            _say(f"compiling the engine failed ({e}): installing the pure-Python engine")
-            self._forget_core()
-
-    def _forget_core(self) -> None:
-        # Without the manifest the package never loads compiled modules (stale or partial).
-        (ENGINE / MANIFEST).unlink(missing_ok=True)
-        built = Path(self.build_lib) / "tigris_euphrates" / "engine" / MANIFEST
-        built.unlink(missing_ok=True)
+            _say(f"compiling failed ({e}): installing the pure-Python engine and bots")
+            # Without the manifests the packages never load compiled modules (stale or partial).
+            _forget_manifests(PACKAGE)
+            _forget_manifests(Path(self.build_lib) / "tigris_euphrates")
 
 
 setup(ext_modules=_ext_modules(), cmdclass={"build_ext": OptionalBuildExt})

@@ -4,7 +4,7 @@ the search bot's iterations, the RL environment's steps and the batch interface'
     python bench/engine.py --compare [--seconds 5] [--rounds 2] [--no-bots]
     python bench/engine.py [--seconds 5] [--profile]
 
-``--compare`` measures the pure-Python engine and the compiled core (mypyc, built by
+``--compare`` measures the pure-Python engine and bots and the compiled ones (mypyc, built by
 setup.py from the same source) in two worker processes that take turns figure by figure, so
 both see the same machine; it prints the ratios and writes bench/engine.json and the table
 between the ``bench:engine`` markers of README.md. Without it, the figures of the core this
@@ -320,11 +320,18 @@ def compare(
 ) -> dict[str, dict[str, float]]:
     """Each figure on the pure-Python engine and on the compiled core, taking turns
     (``rounds`` times each, the best kept), so both see the same machine; with ``baseline``
-    (another checkout's ``src``), its pure-Python engine takes its turn too."""
+    (another checkout's ``src``), its pure-Python engine takes its turn too, and so does its
+    compiled core when that checkout was built."""
     pure, compiled = Worker(pure=True), Worker(pure=False)
     cores = {"python": pure}
     if baseline is not None:
-        cores = {"baseline": Worker(pure=True, source=baseline), **cores}
+        before = {"baseline": Worker(pure=True, source=baseline)}
+        built = Worker(pure=False, source=baseline)
+        if built.compiled:
+            before["baseline_compiled"] = built
+        else:
+            built.close()
+        cores = {**before, **cores}
     if compiled.compiled:
         cores["compiled"] = compiled
     else:
@@ -359,8 +366,8 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="with --compare: also the pure engine of another checkout's src folder (printed, "
-        "not written)",
+        help="with --compare: also the pure engine of another checkout's src folder, and its "
+        "compiled core when it was built (printed, not written)",
     )
     parser.add_argument("--no-readme", action="store_true", help="do not update README.md")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -450,15 +457,22 @@ ROWS = (
 
 def _table(result: dict[str, Any]) -> str:
     figures: dict[str, dict[str, float]] = result["figures"]
-    cores = [c for c in ("baseline", "python", "compiled") if c in figures]
-    title = {"baseline": "baseline", "python": "pure Python", "compiled": "compiled (mypyc)"}
-    ratios = [
-        (a, b)
-        for a, b in (("compiled", "python"), ("compiled", "baseline"), ("python", "baseline"))
-        if a in cores and b in cores
-    ]
+    cores = [c for c in ("baseline", "baseline_compiled", "python", "compiled") if c in figures]
+    title = {
+        "baseline": "baseline",
+        "baseline_compiled": "baseline compiled",
+        "python": "pure Python",
+        "compiled": "compiled (mypyc)",
+    }
+    pairs = (
+        ("compiled", "python"),
+        ("compiled", "baseline_compiled"),
+        ("compiled", "baseline"),
+        ("python", "baseline"),
+    )
+    ratios = [(a, b) for a, b in pairs if a in cores and b in cores]
     any_core = figures[cores[-1]]
-    header = [title[c] for c in cores] + [f"{a} / {b}" for a, b in ratios]
+    header = [title[c] for c in cores] + [f"{title[a]} / {title[b]}" for a, b in ratios]
     if ratios == [("compiled", "python")]:
         header[-1] = "ratio"
     lines = [

@@ -12,7 +12,8 @@ import pytest
 from diagram import state as diagram_state
 from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, make_bot
 from tigris_euphrates.ai.determinize import Determinizer
-from tigris_euphrates.ai.search import Node, SearchBot, child_value
+from tigris_euphrates.ai.search import SearchBot
+from tigris_euphrates.ai.tree import Node, child_value
 from tigris_euphrates.engine import (
     Support,
     apply,
@@ -162,6 +163,37 @@ def test_determinizations_match_the_view() -> None:
                     assert sum(world.hands[p * 4 : p * 4 + 4]) == sum(
                         state.hands[p * 4 : p * 4 + 4]
                     )
+
+
+def test_a_deal_shuffles_exactly_as_random_does() -> None:
+    """The deals shuffle with their own copy of ``Random.shuffle`` (it compiles): the same
+    order and the same draws, so the recorded games stay those of ``rng.shuffle``; a
+    subclass of ``Random`` shuffles itself."""
+    from tigris_euphrates.ai.determinize import shuffle
+
+    class Doubling(random.Random):
+        def random(self) -> float:
+            return super().random() ** 2
+
+    for seed in range(200):
+        for n in (0, 1, 2, 3, 5, 8, 31, 64, 65, 117, 200):
+            for kind in (random.Random, Doubling):
+                ours, theirs = kind(seed), kind(seed)
+                a, b = list(range(n)), list(range(n))
+                shuffle(a, ours)
+                theirs.shuffle(b)
+                assert a == b, (seed, n, kind)
+                assert ours.random() == theirs.random()  # the same draws were used up
+
+
+def test_colour_ranks_are_those_of_a_stable_sort() -> None:
+    """Each colour's rank among a seat's scores, ties in colour order, for every row of
+    scores 0 to 5."""
+    import itertools
+
+    for row in map(list, itertools.product(range(6), repeat=4)):
+        by_score = sorted(range(4), key=row.__getitem__)
+        assert evaluate.colour_ranks(row) == [by_score.index(c) for c in range(4)]
 
 
 @pytest.mark.parametrize("level", ["easy", "greedy", "medium", "hard"])

@@ -5,10 +5,18 @@ softmax noise); ``greedy`` (one-step look-ahead); ``medium``, ``hard`` and ``exp
 (information-set MCTS over determinizations: 100, 800 and 1500 iterations, at most 0.9, 0.9
 and 2.5 s a decision; with three or four players hard and expert get twice the iterations
 under the same caps). See docs/ai.md.
+
+The modules may run compiled (mypyc, built with the engine from this same source by
+``setup.py``) or as plain Python, with the same decisions; ``COMPILED`` says which. They run
+compiled only on the compiled engine, and ``TNE_PURE_PYTHON=1`` asks for the source
+(``_core``).
 """
 
 from __future__ import annotations
 
+import sys
+
+from . import _core  # first: it chooses between the compiled modules and the source
 from .base import Bot, Budget, RandomBot, ViewBot
 from .greedy import GreedyBot
 from .levels import (
@@ -20,6 +28,11 @@ from .levels import (
     level_config,
 )
 from .search import SearchBot
+
+#: Whether this process runs the compiled bots rather than their pure-Python source.
+COMPILED: bool = _core.WANT_COMPILED and not str(
+    sys.modules[__name__ + ".evaluate"].__file__
+).endswith(".py")
 
 #: The level names, weakest first.
 BOTS: tuple[str, ...] = tuple(LEVELS)
@@ -45,6 +58,7 @@ def split_specs(text: str) -> list[str]:
 
 __all__ = [
     "BOTS",
+    "COMPILED",
     "LEVELS",
     "Bot",
     "Budget",

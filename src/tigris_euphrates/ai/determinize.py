@@ -89,7 +89,7 @@ class Determinizer:
     def sample(self, rng: random.Random) -> State:
         """One full state consistent with the view, its hidden tiles dealt uniformly."""
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         s = self.base.copy()
         pos = 0
         for p in range(self.n):
@@ -106,6 +106,25 @@ class Determinizer:
         s.bag = tuple(pool[pos:])
         s.bag_pos = 0
         return s
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same draws,
+    the same order: Fisher–Yates, each index below ``n`` drawn as ``n.bit_length()`` random
+    bits until one is below ``n``), here so that it compiles (``random`` is interpreted
+    Python, and the deals are a search's largest use of it). A subclass of ``Random``
+    may draw otherwise: it shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 class ScoreTally:

@@ -18,7 +18,8 @@ best opponent.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Final
 
 from ..engine import (
     BLACK,
@@ -45,7 +46,7 @@ from ..engine import (
     state_kingdoms,
 )
 
-RANK_WEIGHTS = (1.0, 0.3, 0.1, 0.03)
+RANK_WEIGHTS: Final = (1.0, 0.3, 0.1, 0.03)
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,14 @@ class Weights:
     galaxy_war: float = 2.0
     harvest: float = 0.8
 
+    def __reduce__(self) -> tuple[type[Weights], tuple[float, ...]]:
+        """Pickled and copied as the call that makes it: compiled (mypyc), a frozen
+        dataclass cannot be filled in field by field, the way pickle rebuilds an object."""
+        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
-BASIC = Weights()
-FULL = Weights(monument_income=0.5, horizon=4.0)
+
+BASIC: Final = Weights()
+FULL: Final = Weights(monument_income=0.5, horizon=4.0)
 
 
 def own_turns_left(s: State) -> float:
@@ -89,21 +95,31 @@ def colour_ranks(row: list[int]) -> list[int]:
     """Each colour's rank among a seat's four colour scores, lowest first (ties: lower
     colour index first): ``RANK_WEIGHTS[rank]`` is the marginal worth of a point of it."""
     ranks = [0, 0, 0, 0]
-    for i, e in enumerate(sorted(range(4), key=row.__getitem__)):  # stable
-        ranks[e] = i
+    for c in range(4):
+        v = row[c]
+        rank = 0
+        for d in range(4):  # the colours a stable sort puts first: lower, or equal and before
+            w = row[d]
+            if w < v or (w == v and d < c):
+                rank += 1
+        ranks[c] = rank
     return ranks
 
 
-#: ``seat_values`` by everything it reads. The search evaluates the same public position
-#: many times (in each world it deals, and when ranking as well as at a leaf); hands enter
-#: the value only by their sizes, so the worlds share entries. Cleared when full.
-_VALUES: dict[tuple[object, ...], list[float]] = {}
+#: ``seat_values`` by weights, then by everything else it reads. The search evaluates the
+#: same public position many times (in each world it deals, and when ranking as well as at a
+#: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
+#: ints and values as tuples: the garbage collector stops tracking them, instead of walking
+#: the whole memo at each full collection. Each memo is cleared when full.
+_VALUES: Final[dict[Weights, dict[tuple[object, ...], tuple[float, ...]]]] = {}
 
 
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     """Each seat's value in (weighted) victory points (a new list)."""
+    memo = _VALUES.get(wt)
+    if memo is None:
+        memo = _VALUES[wt] = {}
     key = (
-        wt,
         s.facedown,
         s.bag_pos - len(s.bag),
         *s.tiles,
@@ -116,12 +132,12 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         s.wonder,
         s.treasures,
     )
-    v = _VALUES.get(key)
+    v = memo.get(key)
     if v is None:
-        if len(_VALUES) >= 50_000:
-            _VALUES.clear()
-        v = _VALUES[key] = _seat_values(s, wt)
-    return v[:]
+        if len(memo) >= 50_000:
+            memo.clear()
+        v = memo[key] = tuple(_seat_values(s, wt))
+    return list(v)
 
 
 def _seat_values(s: State, wt: Weights) -> list[float]:

@@ -1,4 +1,4 @@
-"""The greedy player: one-step look-ahead with the static evaluation.
+"""The greedy player: one-step look-ahead with the static evaluation (``rank``).
 
 For every legal action it plays the action on a state built from its view, lets the decisions
 inside that action (support, war order, monument, treasure) run with the fixed policies of
@@ -12,39 +12,9 @@ from __future__ import annotations
 
 import math
 
-from ..engine import Action, State, apply_unchecked
 from .base import Budget, View, ViewBot, legal_of, parse
-from .evaluate import BASIC, Weights, settle, value_for
 from .levels import GreedyConfig
-
-
-def rank_actions(
-    state: State,
-    seat: int,
-    actions: list[Action],
-    worlds: list[State] | None = None,
-    wt: Weights = BASIC,
-) -> list[tuple[float, Action]]:
-    """(value for ``seat``, action) for each action, best first (stable for equal values).
-
-    ``state`` is one world; ``worlds`` (optional, each of which must allow the actions) are
-    used to average the actions whose outcome depends on hidden tiles.
-    """
-    scored: list[tuple[float, int, Action]] = []
-    for i, a in enumerate(actions):
-        s2 = apply_unchecked(state, a)
-        # Only decisions inside the action (support!) depend much on hidden tiles; a swap's
-        # draw changes nothing the evaluation looks at but the hand size, so one world will do.
-        if worlds and s2.pending:
-            total = 0.0
-            for w in worlds:
-                total += value_for(settle(apply_unchecked(w, a)), seat, wt)
-            v = total / len(worlds)
-        else:
-            v = value_for(settle(s2), seat, wt)
-        scored.append((v, i, a))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return [(v, a) for v, _, a in scored]
+from .rank import rank_actions
 
 
 class GreedyBot(ViewBot):

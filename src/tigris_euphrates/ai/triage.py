@@ -30,6 +30,8 @@ each, against 75 %, 80 % and 76 % before).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..engine import (
     BLACK,
     BLOCKS,
@@ -51,9 +53,9 @@ from .evaluate import BASIC
 #: Leader placements of each colour that count as hot: the best placed by a static score,
 #: and as many of the revolts it may start (most temples beside it, then tiles of its colour
 #: and size of the kingdom).
-HOT_LEADERS = 2
+HOT_LEADERS: Final = 2
 #: The same in the first triage (``focused=False``), where every revolt was hot.
-BROAD_HOT_LEADERS = 3
+BROAD_HOT_LEADERS: Final = 3
 
 
 def triage(

@@ -445,6 +445,21 @@ def test_evaluation_caches_change_no_value() -> None:
             assert board.region(w.occupied(), bit) == board._flood(w.occupied(), bit)
 
 
+def test_the_value_memo_tells_the_variants_apart() -> None:
+    """One process (the server) plays every variant: the same pieces in a galaxy game are
+    worth what the galaxy's harsher wars make them, not what a classic game stored."""
+    from tigris_euphrates.engine import Options
+
+    classic, _ = _play_until(9, 90, 2)
+    galaxy = classic.copy()
+    galaxy.options = Options.from_dict({"players": 2, "ruleset": "galaxy"})
+    evaluate._VALUES.clear()
+    stored = evaluate.seat_values(classic, evaluate.FULL)
+    fresh = evaluate._seat_values(galaxy.copy(), evaluate.FULL)
+    assert fresh != stored  # the test means something: the variants value these pieces apart
+    assert evaluate.seat_values(galaxy, evaluate.FULL) == fresh
+
+
 def test_the_search_expects_a_player_ahead_to_end_the_game() -> None:
     """Three tiles are left in the bag and seat 1, well ahead, plays next: a swap of four or
     more ends the game at once, and a player ahead takes it (the greedy player does). With

@@ -110,7 +110,8 @@ def colour_ranks(row: list[int]) -> list[int]:
 #: same public position many times (in each world it deals, and when ranking as well as at a
 #: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
 #: ints and values as tuples: the garbage collector stops tracking them, instead of walking
-#: the whole memo at each full collection. Each memo is cleared when full.
+#: the whole memo at each full collection. Each memo is cleared when full. The options the
+#: value depends on are in the key: one process (the server) plays every variant.
 _VALUES: Final[dict[Weights, dict[tuple[object, ...], tuple[float, ...]]]] = {}
 
 
@@ -119,7 +120,11 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     memo = _VALUES.get(wt)
     if memo is None:
         memo = _VALUES[wt] = {}
+    opts = s.options
     key = (
+        # what the value reads of the options (the players show in the lengths below)
+        opts.buildings,
+        opts.ruleset,
         s.facedown,
         s.bag_pos - len(s.bag),
         *s.tiles,

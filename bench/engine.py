@@ -1,5 +1,5 @@
 """Engine speed on one core: random full games per second, legal_actions and apply calls,
-the search bot's iterations and the RL environment's steps.
+the search bot's iterations, the RL environment's steps and the batch interface's steps.
 
     python bench/engine.py --compare [--seconds 5] [--rounds 2] [--no-bots]
     python bench/engine.py [--seconds 5] [--profile]
@@ -151,6 +151,8 @@ class Figures:
             return self._mcts(seconds)
         if name == "env_steps_per_s":
             return _env_steps(seconds)
+        if name == "batch_steps_per_s":
+            return _batch_steps(seconds)
         raise ValueError(f"unknown figure {name!r}")
 
     def _mcts(self, seconds: float) -> float:
@@ -209,6 +211,31 @@ def _env_steps(seconds: float) -> float:
     return steps / (time.process_time() - start)
 
 
+#: The games a batch figure steps together.
+BATCH = 64
+
+
+def _batch_steps(seconds: float) -> float:
+    """Game steps per CPU second of ``rl.batch.GameBatch`` over ``BATCH`` two-player games,
+    each step a uniform random legal index per game drawn with numpy from the masks (0 when
+    the ``rl`` extra is not installed)."""
+    try:
+        import numpy as np
+
+        from tigris_euphrates.rl.batch import GameBatch, random_actions
+    except ImportError:
+        return 0.0
+    rng = np.random.default_rng(0)
+    batch = GameBatch(BATCH, players=2, seed=0)
+    out = batch.reset()
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        out = batch.step(random_actions(out.masks, rng))
+        steps += BATCH
+    return steps / (time.process_time() - start)
+
+
 #: Every figure, in table order; the last are optional (``--no-bots``).
 FIGURES = (
     "games_per_s_2p_fast",
@@ -226,8 +253,9 @@ FIGURES = (
     "mean_legal_actions",
     "mcts_iterations_per_s_hard",
     "env_steps_per_s",
+    "batch_steps_per_s",
 )
-OPTIONAL = ("mcts_iterations_per_s_hard", "env_steps_per_s")
+OPTIONAL = ("mcts_iterations_per_s_hard", "env_steps_per_s", "batch_steps_per_s")
 
 
 def one_core() -> None:
@@ -419,6 +447,10 @@ ROWS = (
     ("`apply_unchecked` calls/s", "apply_unchecked_per_s"),
     ("`hard` MCTS iterations/s (2 players)", "mcts_iterations_per_s_hard"),
     ("PettingZoo env steps/s (2 players, random policy)", "env_steps_per_s"),
+    (
+        f"batch steps/s ({BATCH} 2-player games stepped together, random policy)",
+        "batch_steps_per_s",
+    ),
     ("decisions per random 2-player game", "decisions_per_2p_game"),
 )
 

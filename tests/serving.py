@@ -204,3 +204,19 @@ def postgres_url() -> str | None:
     except Exception:
         return None
     return url
+
+
+def cut_listeners(url: str, prefix: str) -> int:
+    """End (on the database's side) the listening connections of the server processes on the
+    tables of ``prefix``, as a network failure would; the servers of other tests, on other
+    prefixes, keep theirs. Returns how many were ended."""
+    import psycopg
+
+    name = f"tne-listen-{prefix[:32]}-"
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE left(application_name, %s) = %s",
+            (len(name), name),
+        ).fetchall()
+    return len(rows)

@@ -30,8 +30,8 @@ from tigris_euphrates.engine.actions import (
     BuildMonument,
     swap_action,
 )
-from tigris_euphrates.engine.board import BLOCKS
-from tigris_euphrates.engine.legal import check, sample_legal
+from tigris_euphrates.engine.board import BLOCKS, cells_of
+from tigris_euphrates.engine.legal import check, legal_groups, sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
 from tigris_euphrates.engine.state import State
 
@@ -139,3 +139,23 @@ def test_unchecked_path_agrees_with_apply(variant: int) -> None:
         fast = apply_unchecked(state, a)
         assert checked == fast
         state = checked
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_legal_groups_expand_to_legal_actions(variant: int) -> None:
+    """``legal_groups`` is ``legal_actions`` before expansion: each mask through its table,
+    then the rest, gives the same actions in the same order."""
+    for state in [*sample_states(7, 3, every=3, variant=VARIANTS[variant]), finished(variant)]:
+        masks, tables, rest = legal_groups(state)
+        expanded = [
+            table[cell] for m, table in zip(masks, tables, strict=True) for cell in cells_of(m)
+        ]
+        assert expanded + rest == legal_actions(state)
+
+
+def finished(variant: int) -> State:
+    rng = random.Random(2)
+    state = new_game({"players": 2, **VARIANTS[variant]}, 2)
+    while not state.over:
+        state = apply_unchecked(state, sample_legal(state, rng))
+    return state

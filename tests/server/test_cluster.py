@@ -26,7 +26,14 @@ import httpx
 import psycopg
 import pytest
 
-from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess, free_port, postgres_url
+from serving import (
+    POSTGRES_TEST_URL,
+    SeatClient,
+    ServerProcess,
+    cut_listeners,
+    free_port,
+    postgres_url,
+)
 from tigris_euphrates import replay, result
 from tigris_euphrates.server.cluster import lock_key
 from tigris_euphrates.store import Store
@@ -195,12 +202,8 @@ def test_a_process_that_missed_notifications_reads_on_from_the_log(
         bob = SeatClient(b.ws_url, gid, g["seats"][1]["token"])
         ann.wait_view()
         bob.wait_view()
-        with psycopg.connect(url, autocommit=True) as conn:
-            cut = conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name LIKE 'tne-listen-%%'"
-            ).fetchall()
-        assert len(cut) >= 2
+        cut = cut_listeners(url, pg[1])
+        assert cut == 2
         for seq in range(3):  # Ann's two actions, then Bob has a turn
             v = ann.wait_view(lambda m, s=seq: m["seq"] == s)
             if v["view"]["to_act"] != 0:

@@ -115,6 +115,7 @@ from .legal import (
     commit_range,
     conflict,
     legal_actions,
+    legal_groups,
     sample_legal,
     state_kingdoms,
     swap_options,
@@ -128,7 +129,7 @@ from .rules import RULESETS, Ruleset
 from .scoring import final_totals, ranking, ranks, result, seat_totals
 from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat
-from .view import player_view, redact_event, spectator_view
+from .view import player_view, redact_event, spectator_view, unseen_tiles
 
 #: Whether this process runs the compiled core rather than the pure-Python source.
 COMPILED: bool = _core.WANT_COMPILED and not str(
@@ -242,6 +243,7 @@ __all__ = [
     "from_position",
     "kingdoms",
     "legal_actions",
+    "legal_groups",
     "make_record",
     "new_game",
     "parse_action",
@@ -262,4 +264,5 @@ __all__ = [
     "to_act",
     "to_action",
     "to_position",
+    "unseen_tiles",
 ]

@@ -450,6 +450,24 @@ def legal_actions(state: State) -> list[Action]:
     return out
 
 
+def legal_groups(state: State) -> tuple[list[Mask], list[tuple[Action, ...]], list[Action]]:
+    """``legal_actions`` before it is expanded: masks of target cells, each with the table of
+    its actions by cell (the tiles or the leader of one colour, the catastrophe), then the
+    other legal actions (withdrawals, swaps and ``pass``; or the answers to the decision).
+    Expanding each mask through its table in order, then appending the rest, gives
+    ``legal_actions`` in its order; the tables are the interned ``TILE_ACTIONS[c]``,
+    ``LEADER_ACTIONS[c]`` and ``CATASTROPHE_ACTIONS``, so a caller may read a mask as bits
+    without building an action per cell (the research adapters' action masks)."""
+    if state.over:
+        return [], [], []
+    if state.pending:
+        return [], [], _decision_actions(state, state.pending[-1])
+    masks, tables, withdrawals, swaps = _turn_groups(state)
+    rest = withdrawals + swaps
+    rest.append(PASS)
+    return masks, tables, rest
+
+
 def sample_legal(state: State, rng: random.Random) -> Action:
     """One legal action drawn uniformly, without building the whole list."""
     if state.over:
@@ -710,6 +728,7 @@ def _check_monument(state: State, offer: MonumentOffer, action: BuildMonument) -
 __all__ = [
     "check",
     "legal_actions",
+    "legal_groups",
     "sample_legal",
     "to_act",
     "war_colours",

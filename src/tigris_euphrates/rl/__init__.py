@@ -1,23 +1,32 @@
-"""Research adapters: a fixed action codec, observation tensors and a PettingZoo AEC env.
+"""Research adapters: a fixed action codec, observation tensors, a PettingZoo AEC env and a
+batch of games stepped together.
 
-Everything here is built from ``player_view`` (never the state), so agents trained on it
-cannot see hidden tiles; the action mask comes from the view's ``legal_actions``, the
-engine's one source of legality.
+A seat's observation holds only what its ``player_view`` shows: ``observe(view)`` reads the
+view, and ``observe_state(state, seat)`` (what the environments use) reads the state through
+the view's allowlist and gives the same arrays. Action masks come from the engine's one
+source of legality (``legal_actions``, or the bitboards of ``legal_groups`` for
+``legal_mask``).
 """
 
-from .codec import NUM_ACTIONS, decode, encode, mask_of
+from .batch import BatchArrays, GameBatch, random_actions
+from .codec import NUM_ACTIONS, decode, encode, legal_mask, mask_of
 from .env import TigrisEuphratesEnv, env, raw_env
-from .observation import FEATURES, PLANES, observe
+from .observation import FEATURES, PLANES, observe, observe_state
 
 __all__ = [
     "FEATURES",
     "NUM_ACTIONS",
     "PLANES",
+    "BatchArrays",
+    "GameBatch",
     "TigrisEuphratesEnv",
     "decode",
     "encode",
     "env",
+    "legal_mask",
     "mask_of",
     "observe",
+    "observe_state",
+    "random_actions",
     "raw_env",
 ]

@@ -1,10 +1,14 @@
 """A PettingZoo AEC environment: agents ``player_0`` … ``player_{n-1}`` in seat order.
 
-Each agent observes ``{"planes", "features", "action_mask"}`` built from its own view
-(never the state). ``step`` takes an index of the fixed codec (``rl.codec``); the agent to
-act is the engine's ``to_act`` (support, war order, monument and treasure decisions included,
-so agents may act out of turn). Rewards come at the end only: +1 for the best place, −1 for
-the last, linearly between (shared places share the reward).
+Each agent observes ``{"planes", "features", "action_mask"}``: what its own view shows,
+built from the state through the view's allowlist (``observe_state``, equal to ``observe`` of
+the view) with the mask of ``legal_mask`` (equal to ``mask_of`` of the legal actions).
+``step`` takes an index of the fixed codec (``rl.codec``); the agent to act is the engine's
+``to_act`` (support, war order, monument and treasure decisions included, so agents may act
+out of turn). An index the mask marks is played on the engine's unchecked path; any other
+goes to the engine's ``check`` and is refused with an ``IllegalAction`` naming the index, the
+action and the rule, the game unchanged. Rewards come at the end only: +1 for the best
+place, −1 for the last, linearly between (shared places share the reward).
 """
 
 from __future__ import annotations
@@ -18,16 +22,14 @@ from pettingzoo import AECEnv
 from ..engine import (
     Options,
     State,
-    apply,
+    apply_unchecked,
     new_game,
-    player_view,
-    ranks,
-    seat_totals,
     to_act,
     to_position,
 )
-from .codec import NUM_ACTIONS, decode, mask_of
-from .observation import FEATURES, PLANES, observe
+from .codec import NUM_ACTIONS, checked_action, legal_mask
+from .observation import FEATURES, PLANES, observe_state
+from .rewards import final_rewards
 
 
 class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
@@ -61,6 +63,10 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_: State | None = None
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        #: The legal mask of the state it was made for (observe and step share it).
+        self._mask_for: State | None = None
+        self._mask = np.zeros(NUM_ACTIONS, dtype=bool)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -70,6 +76,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.state_ = new_game(self.game_options, 0 if seed is None else seed)
+        self._mask_for = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -83,12 +90,24 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         seat = to_act(self.state_)
         return self.possible_agents[seat if seat is not None else self.state_.turn]
 
+    def _legal_mask(self) -> np.ndarray:
+        """The legal mask of the current state (made once per state)."""
+        state = self.state_
+        assert state is not None
+        if self._mask_for is not state:
+            legal_mask(state, self._mask)
+            self._mask_for = state
+        return self._mask
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.state_ is not None
-        seat = self.possible_agents.index(agent)
-        view = player_view(self.state_, seat)
-        planes, features = observe(view)
-        mask = np.asarray(mask_of(view["legal_actions"]), dtype=np.int8)
+        state = self.state_
+        assert state is not None
+        seat = self._seats[agent]
+        planes, features = observe_state(state, seat)
+        if to_act(state) == seat:
+            mask = self._legal_mask().astype(np.int8)
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"planes": planes, "features": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -97,14 +116,13 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state_ is not None and action is not None
+        chosen = checked_action(self.state_, self._legal_mask(), int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.state_, _ = apply(self.state_, decode(int(action)))
+        self.state_ = apply_unchecked(self.state_, chosen)
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state_.over:
-            n = len(self.possible_agents)
-            place = ranks(seat_totals(self.state_))
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = 1.0 - 2.0 * (place[i] - 1) / (n - 1)
+            for a, reward in zip(self.possible_agents, final_rewards(self.state_), strict=True):
+                self.rewards[a] = reward
                 self.terminations[a] = True
         self._accumulate_rewards()
         self.agent_selection = self._agent_to_act()

@@ -466,6 +466,7 @@ def create_app(
                 raise GameError("no-game", "there is no such game (a game id is 12 hex digits)")
             game = await hub.get(game_id)
             seat = await join(ws, hub, game)
+            game = hub.adopt(game)  # reading the join took time: the copy held now
         except GameError as err:
             await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
             return

@@ -41,6 +41,11 @@ log = logging.getLogger("tigris_euphrates.server")
 BEAT_SECONDS = 2.0
 DEAD_AFTER = 8.0
 SCAN_SECONDS = 2.0
+#: A batch of notifications that could not be sent is tried again after this pause.
+RETRY_SECONDS = 0.2
+#: While the database is unreachable, at most this many notifications wait (the oldest go:
+#: a process that reconnects reads the games it holds from the log and the tables anyway).
+OUTBOX_LIMIT = 10_000
 
 
 def libpq_url(url: str) -> str:
@@ -117,7 +122,7 @@ class Cluster:
 
     async def _connect_locker(self) -> None:
         self._locker = await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, application_name=f"tne-lock-{self.proc}"
+            self.url, autocommit=True, application_name=self._app_name("lock")
         )
 
     async def _locked(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
@@ -160,13 +165,20 @@ class Cluster:
             batch, self._outbox = self._outbox, []
             if not batch:
                 continue
-            with contextlib.suppress(psycopg.OperationalError, ConnectionError):
+            try:
                 await self._locked(
                     # a function scan returns the array in order: the notifications go out
                     # in the order they were published (identical ones are sent once)
                     "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS t(p)",
                     (self.channel, batch),
                 )
+            except (psycopg.OperationalError, ConnectionError) as exc:
+                # Not sent: sent again, before anything published since, once the database
+                # answers (the locking connection is made again on the next try).
+                self._outbox = (batch + self._outbox)[-OUTBOX_LIMIT:]
+                log.warning("cannot notify the other processes (%s); trying again", exc)
+                await asyncio.sleep(RETRY_SECONDS)
+                self._ready.set()
 
     async def _listen(self) -> None:
         """Keep a listening connection: its socket stays registered with the event loop,
@@ -203,9 +215,14 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     conn.close()
 
+    def _app_name(self, role: str) -> str:
+        """How the database lists this process's connections (``pg_stat_activity``): the
+        role, the tables' prefix and the process, e.g. ``tne-listen-c1f2_-4a5b6c7d8e9f``."""
+        return f"tne-{role}-{self.prefix[:32]}-{self.proc}"
+
     def _connect_listener(self) -> psycopg.Connection[Any]:
         return psycopg.Connection.connect(
-            self.url, autocommit=True, application_name=f"tne-listen-{self.proc}"
+            self.url, autocommit=True, application_name=self._app_name("listen")
         )
 
     def _readable(self, pgconn: Any, lost: asyncio.Future[None]) -> None:

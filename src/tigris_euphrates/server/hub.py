@@ -856,6 +856,20 @@ class Hub:
 
     # --- connections ----------------------------------------------------------------------
 
+    def adopt(self, game: LiveGame) -> LiveGame:
+        """The copy of ``game`` this process holds, to attach a connection to after an
+        await: a finished game nobody watched may have left memory meanwhile (``_evict``);
+        it is registered again (and its table read again: announcements to a game not held
+        are not heard), or a copy loaded since is used instead."""
+        held = self.games.get(game.id)
+        if held is not None:
+            return held
+        self.games[game.id] = game
+        if self.cluster is not None:
+            self.catch_up_soon(game)
+            self._spawn(self._reread_table(game))
+        return game
+
     def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
         conn = Conn(seat, self.limits)
         key = id(conn)
@@ -1246,12 +1260,26 @@ class Hub:
             self.broadcast(game)
 
     async def _resync(self) -> None:
-        """Notifications may have been missed: read every game held up to the log's end
-        and ask again who is connected."""
+        """Notifications may have been missed: read every game held up to the log's end,
+        read its table again (a rematch, the chat) and ask again who is connected."""
         assert self.cluster is not None
         for game in list(self.games.values()):
             self.catch_up_soon(game)
+            self._spawn(self._reread_table(game))
             self.cluster.publish(f"q|{self.cluster.proc}|{game.id}")
+
+    async def _reread_table(self, game: LiveGame) -> None:
+        """What other processes may have announced while this one was not listening: the
+        game's rematch (its settings) and its chat lines."""
+        try:
+            stored = await self.db(self.store.settings, game.id)
+        except UnknownGame:
+            return
+        rematch = stored.get("rematch")
+        if isinstance(rematch, str) and game.settings.get("rematch") != rematch:
+            game.settings["rematch"] = rematch
+            self.broadcast(game)
+        await read_chat(self, game)
 
     def _locks_lost(self) -> None:
         """The session holding the games' locks ended: stop running their bots and

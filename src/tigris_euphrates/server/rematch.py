@@ -49,6 +49,10 @@ async def rematch(hub: Hub, game: LiveGame, token: str, client: str = "") -> str
         game.settings["rematch"] = new.id
         await hub.db(hub.store.set_settings, game.id, game.settings)
         hub.broadcast(game)
+        held = hub.games.get(game.id)
+        if held is not None and held is not game:  # left memory and loaded again meanwhile
+            held.settings["rematch"] = new.id
+            hub.broadcast(held)
     if hub.cluster is not None:
         hub.cluster.publish(f"r|{hub.cluster.proc}|{game.id}|{new.id}")
     return new.id

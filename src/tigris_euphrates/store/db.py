@@ -257,6 +257,16 @@ class Store:
                 .values(settings=json.dumps(settings))
             )
 
+    def settings(self, game_id: str) -> dict[str, Any]:
+        """The game's table settings as stored (``set_settings``); raises ``UnknownGame``."""
+        with self.engine.connect() as conn:
+            query = select(self.games.c.settings).where(self.games.c.id == game_id)
+            row = conn.execute(query).first()
+        if row is None:
+            raise UnknownGame(game_id)
+        data = json.loads(row.settings) if row.settings else {}
+        return data if isinstance(data, dict) else {}
+
     def add_chat(self, game_id: str, n: int, seat: int | None, name: str, said: str) -> float:
         """Store line ``n`` (1-based) of the game's chat; raises ``StepTaken`` when another
         writer stored that line first. Returns when it was said."""

@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The install compiles the engine and the bots (setup.py, mypyc): an edited source of either
-# rebuilds them.
-COMPILED_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py src/tigris_euphrates/ai/*.py)
+# The install compiles the engine, the bots and the research adapters' integer work (setup.py,
+# mypyc): an edited source of any of them rebuilds them.
+COMPILED_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py src/tigris_euphrates/ai/*.py) \
+	src/tigris_euphrates/rl/bits.py src/tigris_euphrates/rl/indices.py
 
 .PHONY: run test lint typecheck bench clean venv chromium
 
@@ -46,4 +47,5 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
 	find src -name "*.so" -delete
-	rm -f src/tigris_euphrates/engine/_compiled.json src/tigris_euphrates/ai/_compiled.json
+	rm -f src/tigris_euphrates/engine/_compiled.json src/tigris_euphrates/ai/_compiled.json \
+		src/tigris_euphrates/rl/_compiled.json

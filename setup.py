@@ -1,11 +1,12 @@
-"""Build hook: compile the rules engine and the bots with mypyc when possible, else install
-pure Python.
+"""Build hook: compile the rules engine, the bots and the research adapters' numpy-free fast
+path with mypyc when possible, else install pure Python.
 
-The engine (``src/tigris_euphrates/engine``) and the bots (``src/tigris_euphrates/ai``) are
-plain typed Python. When mypyc (a build requirement) and a C compiler with the Python headers
-are at hand, their modules are compiled from that same source, in one group (the bots call
-the engine natively), into C extension modules that sit beside the ``.py`` files; each
-package then runs the compiled modules and falls back to the source by itself
+The engine (``src/tigris_euphrates/engine``), the bots (``src/tigris_euphrates/ai``) and the
+integer work of the research adapters (``rl/bits.py``, ``rl/indices.py``) are plain typed
+Python. When mypyc (a build requirement) and a C compiler with the Python headers are at
+hand, their modules are compiled from that same source, in one group (the bots and the
+adapters call the engine natively), into C extension modules that sit beside the ``.py``
+files; each package then runs the compiled modules and falls back to the source by itself
 (``tigris_euphrates.engine._core``: ``TNE_PURE_PYTHON=1``, or a build that no longer matches
 the sources). Without mypyc or a compiler, or when any step of the compilation fails, the install
 goes on as pure Python with a warning. ``TNE_PURE_PYTHON=1`` at build time skips the
@@ -44,6 +45,15 @@ PURE: dict[str, set[str]] = {
     "engine": {"__init__.py", "_core.py", "actions.py", "decisions.py", "events.py"},
     "ai": {"__init__.py", "_core.py", "base.py", "greedy.py", "levels.py", "search.py"},
 }
+#: The packages of which only the modules named are compiled: the research adapters' integer
+#: work, which needs only the engine (the rest of ``rl`` needs numpy, gymnasium and
+#: PettingZoo, optional extras).
+ONLY: dict[str, set[str]] = {"rl": {"bits.py", "indices.py"}}
+PACKAGES = (*PURE, *ONLY)
+#: mypy options of the compilation: the modules mypyc only reads (the packages' Python
+#: modules, ``rl``'s numpy ones among them, whose dependencies the isolated build does not
+#: have) are followed without reporting their errors; ``mypy --strict`` checks them all.
+MYPY_OPTIONS = ["--follow-imports=silent"]
 
 
 def _say(message: str) -> None:
@@ -51,6 +61,8 @@ def _say(message: str) -> None:
 
 
 def _compiled_sources(package: str) -> list[Path]:
+    if package in ONLY:
+        return sorted(PACKAGE / package / name for name in ONLY[package])
     return sorted(p for p in (PACKAGE / package).glob("*.py") if p.name not in PURE[package])
 
 
@@ -62,7 +74,7 @@ def _have_compiler() -> bool:
 
 
 def _write_manifests() -> None:
-    for package in PURE:
+    for package in PACKAGES:
         sources = {
             p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in _compiled_sources(package)
         }
@@ -70,28 +82,30 @@ def _write_manifests() -> None:
 
 
 def _forget_manifests(where: Path) -> None:
-    for package in PURE:
+    for package in PACKAGES:
         (where / package / MANIFEST).unlink(missing_ok=True)
 
 
 def _ext_modules() -> list[Any]:
     _forget_manifests(PACKAGE)
     if os.environ.get("TNE_PURE_PYTHON"):
-        _say("TNE_PURE_PYTHON is set: installing the pure-Python engine and bots")
+        _say("TNE_PURE_PYTHON is set: installing pure Python")
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        _say("mypyc is not installed: installing the pure-Python engine and bots")
+        _say("mypyc is not installed: installing pure Python")
         return []
     if not _have_compiler():
-        _say("no C compiler or Python headers: installing the pure-Python engine and bots")
+        _say("no C compiler or Python headers: installing pure Python")
         return []
-    paths = [str(p.relative_to(ROOT)) for package in PURE for p in _compiled_sources(package)]
+    paths = [str(p.relative_to(ROOT)) for package in PACKAGES for p in _compiled_sources(package)]
     try:
-        modules: list[Any] = mypycify(paths, opt_level="3", group_name="tigris_euphrates._engine")
+        modules: list[Any] = mypycify(
+            [*MYPY_OPTIONS, *paths], opt_level="3", group_name="tigris_euphrates._engine"
+        )
     except (Exception, SystemExit) as e:  # mypyc reports type errors by exiting
-        _say(f"mypyc failed ({e}): installing the pure-Python engine and bots")
+        _say(f"mypyc failed ({e}): installing pure Python")
         return []
     _write_manifests()
     return modules
@@ -104,7 +118,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as e:
-            _say(f"compiling failed ({e}): installing the pure-Python engine and bots")
+            _say(f"compiling failed ({e}): installing pure Python")
             # Without the manifests the packages never load compiled modules (stale or partial).
             _forget_manifests(PACKAGE)
             _forget_manifests(Path(self.build_lib) / "tigris_euphrates")

@@ -1,15 +1,16 @@
 """Which code runs: the compiled modules or the pure-Python source (imported first).
 
-The build (``setup.py``) may compile the modules of the engine and of the bots (``ai``) with
-mypyc from this same source; the extension modules then sit beside the ``.py`` files and
-Python's import system would prefer them. A package uses them only when its build manifest
-(``_compiled.json``) lists its sources exactly as they are now and ``TNE_PURE_PYTHON`` is not
-set (and, for the bots, only on the compiled engine: the two are one build and call each
-other natively); otherwise a finder that sees only the ``.py`` files is put first on
+The build (``setup.py``) may compile the modules of the engine, of the bots (``ai``) and of
+the research adapters' fast path (``rl.bits``, ``rl.indices``) with mypyc from this same
+source; the extension modules then sit beside the ``.py`` files and Python's import system
+would prefer them. A package uses them only when its build manifest (``_compiled.json``)
+lists its sources exactly as they are now and ``TNE_PURE_PYTHON`` is not set (and, for the
+bots and the fast path, only on the compiled engine: they are one build and call it
+natively); otherwise a finder that sees only the ``.py`` files is put first on
 ``sys.meta_path`` for that package's modules, so an edited source never runs against a stale
 build and tests can run the source on purpose (the two give the same results bit for bit:
 ``tests/engine/test_compiled.py``). This module decides for the engine when it is imported;
-the bots' package calls ``choose`` for itself.
+the bots' and the adapters' packages call ``choose`` for themselves.
 """
 
 from __future__ import annotations

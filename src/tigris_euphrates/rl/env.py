@@ -2,7 +2,9 @@
 
 Each agent observes ``{"planes", "features", "action_mask"}``: what its own view shows,
 built from the state through the view's allowlist (``observe_state``, equal to ``observe`` of
-the view) with the mask of ``legal_mask`` (equal to ``mask_of`` of the legal actions).
+the view) with the mask of ``legal_mask`` as int8 (equal to ``mask_of`` of the legal
+actions; the agents not to act get all zeros). The legal actions are read once per state
+(``legal_bits``) and shared by ``observe`` and ``step``.
 ``step`` takes an index of the fixed codec (``rl.codec``); the agent to act is the engine's
 ``to_act`` (support, war order, monument and treasure decisions included, so agents may act
 out of turn). An index the mask marks is played on the engine's unchecked path; any other
@@ -27,7 +29,7 @@ from ..engine import (
     to_act,
     to_position,
 )
-from .codec import NUM_ACTIONS, checked_action, legal_mask
+from .codec import NUM_ACTIONS, checked_action, legal_bits, unpack_mask
 from .observation import FEATURES, PLANES, observe_state
 from .rewards import final_rewards
 
@@ -64,9 +66,10 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_: State | None = None
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
-        #: The legal mask of the state it was made for (observe and step share it).
-        self._mask_for: State | None = None
-        self._mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        #: The legal actions (``legal_bits``) of the state they were read for (observe and
+        #: step share them).
+        self._legal_for: State | None = None
+        self._legal = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -76,7 +79,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.state_ = new_game(self.game_options, 0 if seed is None else seed)
-        self._mask_for = None
+        self._legal_for = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -90,14 +93,14 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         seat = to_act(self.state_)
         return self.possible_agents[seat if seat is not None else self.state_.turn]
 
-    def _legal_mask(self) -> np.ndarray:
-        """The legal mask of the current state (made once per state)."""
+    def _legal_bits(self) -> int:
+        """The legal actions of the current state as ``legal_bits`` (read once per state)."""
         state = self.state_
         assert state is not None
-        if self._mask_for is not state:
-            legal_mask(state, self._mask)
-            self._mask_for = state
-        return self._mask
+        if self._legal_for is not state:
+            self._legal = legal_bits(state)
+            self._legal_for = state
+        return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state_
@@ -105,7 +108,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         planes, features = observe_state(state, seat)
         if to_act(state) == seat:
-            mask = self._legal_mask().astype(np.int8)
+            mask = unpack_mask(self._legal_bits()).view(np.int8)
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"planes": planes, "features": features, "action_mask": mask}
@@ -116,15 +119,16 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state_ is not None and action is not None
-        chosen = checked_action(self.state_, self._legal_mask(), int(action))
+        chosen = checked_action(self.state_, self._legal_bits(), int(action))
         self._cumulative_rewards[agent] = 0.0
         self.state_ = apply_unchecked(self.state_, chosen)
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state_.over:
             for a, reward in zip(self.possible_agents, final_rewards(self.state_), strict=True):
                 self.rewards[a] = reward
                 self.terminations[a] = True
-        self._accumulate_rewards()
+            # Only here: before the end every reward is 0.0, which would add nothing.
+            self._accumulate_rewards()
         self.agent_selection = self._agent_to_act()
 
     def render(self) -> str | None:

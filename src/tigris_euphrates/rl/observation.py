@@ -6,9 +6,11 @@ cells, ``features`` ``FEATURES`` numbers. Only what the view holds is used.
 ``observe_state(state, seat)`` builds the same arrays straight from the state, reading only
 the fields ``player_view`` lets the seat see (the same allowlist: the board, public counts,
 its own hand and swapped tiles, others' scores only under open scoring or once the game is
-over): the planes are bitboards unpacked with numpy in one call, the features a short list
-of counts divided in one go. The environments use it; tests/rl/test_fast_path.py proves it
-equal to ``observe(player_view(state, seat))`` and blind to what the seat cannot see.
+over): ``bits`` (numpy-free, compiled with the engine when the build compiles) gives the
+planes as one bitboard int, unpacked here with numpy in one call, and the features as a
+short list of counts, divided here in one go. The environments use it;
+tests/rl/test_fast_path.py proves it equal to ``observe(player_view(state, seat))`` and
+blind to what the seat cannot see.
 """
 
 from __future__ import annotations
@@ -18,32 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import (
-    BLOCKS,
-    NCELLS,
-    NEIGHBOURS,
-    Board,
-    BuildingOffer,
-    Harvest,
-    MonumentOffer,
-    State,
-    Support,
-    TreasurePick,
-    to_act,
-    unseen_tiles,
-)
+from ..engine import NCELLS, State
+from .bits import DIVISORS, STAGES, feature_counts, plane_bits
 
 COLOURS = ("red", "blue", "green", "black")
-STAGES = (
-    "action",
-    "conflict",
-    "war",
-    "monument",
-    "treasure",
-    "building",
-    "wonder_point",
-    "harvest",
-)
 
 # Planes: 0-3 face-up tiles by colour, 4 face-down tiles, 5 treasures, 6 special treasure
 # cells, 7 catastrophes, 8 rivers, 9-24 leaders (relative seat × colour), 25 union tile,
@@ -167,52 +147,14 @@ assert _PLANE_BYTES * 8 == NCELLS
 #: The bytes of every plane, one after the other.
 _ALL_BYTES = PLANES * _PLANE_BYTES
 
+#: What each feature is divided by (``bits.DIVISORS``), in ``observe``'s order.
+_DIVISORS = np.array(DIVISORS)
+assert _DIVISORS.shape == (FEATURES,)
+
 #: The eight bits of each byte value as float32 0/1, lowest first (a cell per bit).
 _BYTE_BITS = np.unpackbits(
     np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
 ).astype(np.float32)
-
-
-#: What each feature is divided by, in ``observe``'s order (1: a count or a flag as it is).
-_DIVISORS = np.array(
-    [6.0] * 4
-    + [10.0] * 5
-    + [10.0] * 15
-    + [6.0] * 4
-    + [2.0] * 4
-    + [1.0] * 16
-    + [100.0]
-    + [30.0] * 4
-    + [2.0]
-    + [1.0] * 8
-    + [1.0] * 2
-    + [10.0] * 2
-    + [6.0]
-    + [1.0] * 3
-    + [1.0] * 2
-    + [1.0] * 5
-)
-assert _DIVISORS.shape == (FEATURES,)
-
-_STAGE_INDEX = {name: i for i, name in enumerate(STAGES)}
-_NO_SCORE = [0, 0, 0, 0, 0]
-_NO_CONFLICT = [0, 0, 0, 0, 0]
-#: The stage as eight flags, by the stage's index in ``STAGES``.
-_STAGE_HOT = [[1 if i == k else 0 for i in range(len(STAGES))] for k in range(len(STAGES))]
-
-#: The other seats of a ``players``-seat game as ``seat`` sees them (in seat order after it),
-#: by (players, seat).
-_OTHERS = {
-    (n, seat): tuple((seat + k) % n for k in range(1, n)) for n in (2, 3, 4) for seat in range(n)
-}
-
-#: Where the plane of each leader (``leaders[i]``: seat ``i >> 2``, colour ``i & 3``) starts in
-#: ``_plane_bits`` as ``seat`` sees it, by (players, seat).
-_LEADER_AT = {
-    (n, seat): tuple((9 + ((i >> 2) - seat) % n * 4 + (i & 3)) * NCELLS for i in range(4 * n))
-    for n in (2, 3, 4)
-    for seat in range(n)
-}
 
 
 def observe_state(
@@ -227,13 +169,13 @@ def observe_state(
     n = state.options.players
     if not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game")
-    raw = np.frombuffer(_plane_bits(state, seat).to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
+    raw = np.frombuffer(plane_bits(state, seat).to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
     unpacked = _BYTE_BITS.take(raw, axis=0).reshape(PLANES, 11, 16)
     if planes is None:
         planes = unpacked
     else:
         planes[...] = unpacked
-    values = np.array(_feature_counts(state, seat), dtype=np.float64) / _DIVISORS
+    values = np.array(feature_counts(state, seat), dtype=np.float64) / _DIVISORS
     if features is None:
         features = values.astype(np.float32)
     else:
@@ -258,8 +200,8 @@ def observe_states(
         n = state.options.players
         if not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"no seat {seat!r} in a {n}-player game")
-        data.append(_plane_bits(state, seat).to_bytes(_ALL_BYTES, "little"))
-        counts.append(_feature_counts(state, seat))
+        data.append(plane_bits(state, seat).to_bytes(_ALL_BYTES, "little"))
+        counts.append(feature_counts(state, seat))
     raw = np.frombuffer(b"".join(data), dtype=np.uint8)
     unpacked = _BYTE_BITS.take(raw, axis=0).reshape(len(states), PLANES, 11, 16)
     if planes is None:
@@ -272,126 +214,3 @@ def observe_states(
     else:
         features[...] = values
     return planes, features
-
-
-#: The planes a board fixes (special treasure cells, rivers) as one int, by board id (the
-#: board kept, so the id cannot be reused).
-_BOARD_BITS: dict[int, tuple[Board, int]] = {}
-
-
-def _board_bits(board: Board) -> int:
-    hit = _BOARD_BITS.get(id(board))
-    if hit is None or hit[0] is not board:
-        if len(_BOARD_BITS) >= 64:
-            _BOARD_BITS.clear()
-        hit = _BOARD_BITS[id(board)] = (
-            board,
-            board.specials << 6 * NCELLS | board.rivers << 8 * NCELLS,
-        )
-    return hit[1]
-
-
-def _plane_bits(state: State, seat: int) -> int:
-    """Every plane's bitboard in one int, plane ``k`` at bit ``k * NCELLS`` (``observe``'s
-    planes)."""
-    opts = state.options
-    n = opts.players
-    tiles = state.tiles
-    cats = state.catastrophes
-    down = state.facedown
-    up = ~(down | cats)
-    placed = (tiles[0] | tiles[1] | tiles[2] | tiles[3]) & ~cats
-    bits = (
-        tiles[0] & up
-        | (tiles[1] & up) << NCELLS
-        | (tiles[2] & up) << 2 * NCELLS
-        | (tiles[3] & up) << 3 * NCELLS
-        | (placed & down) << 4 * NCELLS
-        | (placed & state.treasures) << 5 * NCELLS
-        | cats << 7 * NCELLS
-        | _board_bits(opts.board)
-    )
-    leaders = state.leaders
-    at = _LEADER_AT[n, seat]
-    for i in range(len(leaders)):
-        cell = leaders[i]
-        if cell >= 0:
-            bits |= 1 << (cell + at[i])
-    if state.union >= 0:
-        bits |= 1 << (state.union + 25 * NCELLS)
-    d = state.decision
-    if isinstance(d, MonumentOffer):
-        for top_left in d.blocks:
-            bits |= BLOCKS[top_left] << 26 * NCELLS
-        for centre in d.centres:
-            bits |= 1 << (centre + 30 * NCELLS)
-    elif isinstance(d, TreasurePick | Harvest):
-        bits |= d.cells << 27 * NCELLS
-    elif isinstance(d, BuildingOffer):
-        bits |= d.cells << 31 * NCELLS
-    wonder = state.wonder
-    if wonder >= 0:
-        bits |= (1 << wonder | NEIGHBOURS[wonder]) << 28 * NCELLS
-    if opts.buildings:
-        for cell in state.buildings:
-            if cell >= 0:
-                bits |= 1 << (cell + 29 * NCELLS)
-    return bits
-
-
-def _feature_counts(state: State, seat: int) -> list[int]:
-    """The features before division (``_DIVISORS``), from the fields the seat may see."""
-    opts = state.options
-    n = opts.players
-    hands = state.hands
-    scores = state.scores
-    leaders = state.leaders
-    cats = state.cats
-    others = _OTHERS[n, seat]
-    i = seat * 4
-    out = hands[i : i + 4] + scores[seat * 5 : seat * 5 + 5]
-    if opts.open_scoring or state.over:
-        for p in others:
-            out += scores[p * 5 : p * 5 + 5]
-    else:
-        out += _NO_SCORE * (n - 1)
-    out += _NO_SCORE * (4 - n)
-    sizes = [hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3]]
-    catastrophes = [cats[seat]]
-    off = [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
-    for p in others:
-        i = p * 4
-        sizes.append(hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3])
-        catastrophes.append(cats[p])
-        off += [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
-    missing = 4 - n
-    out += sizes
-    out += [0] * missing
-    out += catastrophes
-    out += [0] * missing
-    out += off
-    out += [0] * (4 * missing)
-    out.append(state.bag_left)
-    out += unseen_tiles(state, seat)
-    out.append(state.actions_left)
-    d = state.decision
-    out += _STAGE_HOT[_STAGE_INDEX[d.name] if d is not None else 0]
-    if isinstance(d, Support):
-        out += [
-            d.attacker == seat,
-            d.defender == seat,
-            d.attacker_base,
-            d.defender_base,
-            max(d.attacker_commit, 0),
-        ]
-    else:
-        out += _NO_CONFLICT
-    out += [n == 2, n == 3, n == 4, state.turn == seat, to_act(state) == seat]
-    out += [
-        opts.wonder,
-        opts.buildings,
-        opts.ruleset == "galaxy",
-        opts.english_variant,
-        opts.open_scoring,
-    ]
-    return out

@@ -1,0 +1,280 @@
+"""The integer work of the research adapters' fast path, without numpy: a seat's observation
+planes as one bitboard int (``plane_bits``), its features as counts before division
+(``feature_counts``, flags as bools), and the legal actions as one int of codec indices
+(``legal_bits``).
+
+``observation`` and ``codec`` turn these into numpy arrays in a call or two. This module
+needs only the standard library and the engine, so the build compiles it with mypyc in the
+engine's group (``setup.py``; the engine's functions and its ``State`` are then called
+natively); ``rl._core`` runs it from this source when there is no matching build or
+``TNE_PURE_PYTHON`` is set, with the same results.
+
+Only the fields ``player_view`` shows the seat are read: the board, public counts, its own
+hand and swapped tiles, others' scores only under open scoring or once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..engine import (
+    BLOCKS,
+    CATASTROPHE_ACTIONS,
+    LEADER_ACTIONS,
+    NCELLS,
+    NEIGHBOURS,
+    TILE_ACTIONS,
+    Action,
+    Board,
+    BuildingOffer,
+    Harvest,
+    MonumentOffer,
+    State,
+    Support,
+    TreasurePick,
+    legal_groups,
+    to_act,
+    unseen_tiles,
+)
+from .indices import INDEX_BY_ID, encode, indices_of
+
+#: The decision stages of the features' one-hot, in order (no decision: ``action``).
+STAGES: Final = (
+    "action",
+    "conflict",
+    "war",
+    "monument",
+    "treasure",
+    "building",
+    "wonder_point",
+    "harvest",
+)
+
+#: What each feature is divided by, in ``observation.observe``'s order (1: a count or a flag
+#: as it is): own hand (4), own score (5), others' scores (15), hand sizes (4), catastrophes
+#: (4), leaders off the board (16), bag size, unseen (4), actions left, stage (8), conflict
+#: role (2), bases (2), attacker commitment, players (3), my turn, I act now, options (5).
+DIVISORS: Final[tuple[float, ...]] = (
+    (6.0,) * 4
+    + (10.0,) * 5
+    + (10.0,) * 15
+    + (6.0,) * 4
+    + (2.0,) * 4
+    + (1.0,) * 16
+    + (100.0,)
+    + (30.0,) * 4
+    + (2.0,)
+    + (1.0,) * 8
+    + (1.0,) * 2
+    + (10.0,) * 2
+    + (6.0,)
+    + (1.0,) * 3
+    + (1.0,) * 2
+    + (1.0,) * 5
+)
+
+_STAGE_INDEX: Final = {name: i for i, name in enumerate(STAGES)}
+_NO_SCORE: Final = [0, 0, 0, 0, 0]
+_NO_CONFLICT: Final = [0, 0, 0, 0, 0]
+#: The stage as eight flags, by the stage's index in ``STAGES``.
+_STAGE_HOT: Final = [[1 if i == k else 0 for i in range(len(STAGES))] for k in range(len(STAGES))]
+
+#: The other seats of a ``players``-seat game as ``seat`` sees them (in seat order after it),
+#: at ``players * 4 + seat``.
+_OTHERS: Final[list[tuple[int, ...]]] = [
+    tuple([(seat + k) % n for k in range(1, n)]) if n >= 2 and seat < n else ()
+    for n in range(5)
+    for seat in range(4)
+]
+
+#: Where the plane of each leader (``leaders[i]``: seat ``i >> 2``, colour ``i & 3``) starts in
+#: ``plane_bits`` as ``seat`` sees it, at ``players * 4 + seat``.
+_LEADER_AT: Final[list[tuple[int, ...]]] = [
+    tuple([(9 + ((i >> 2) - seat) % n * 4 + (i & 3)) * NCELLS for i in range(4 * n)])
+    if n >= 2 and seat < n
+    else ()
+    for n in range(5)
+    for seat in range(4)
+]
+
+#: The planes a board fixes (special treasure cells, rivers) as one int, by board id (the
+#: board kept, so the id cannot be reused).
+_BOARD_BITS: Final[dict[int, tuple[Board, int]]] = {}
+
+
+def _board_bits(board: Board) -> int:
+    hit = _BOARD_BITS.get(id(board))
+    if hit is None or hit[0] is not board:
+        if len(_BOARD_BITS) >= 64:
+            _BOARD_BITS.clear()
+        hit = (board, board.specials << 6 * NCELLS | board.rivers << 8 * NCELLS)
+        _BOARD_BITS[id(board)] = hit
+    return hit[1]
+
+
+def plane_bits(state: State, seat: int) -> int:
+    """Every plane's bitboard in one int, plane ``k`` at bit ``k * NCELLS``
+    (``observation.observe``'s planes)."""
+    opts = state.options
+    n = opts.players
+    tiles = state.tiles
+    cats = state.catastrophes
+    down = state.facedown
+    up = ~(down | cats)
+    placed = (tiles[0] | tiles[1] | tiles[2] | tiles[3]) & ~cats
+    bits = (
+        tiles[0] & up
+        | (tiles[1] & up) << NCELLS
+        | (tiles[2] & up) << 2 * NCELLS
+        | (tiles[3] & up) << 3 * NCELLS
+        | (placed & down) << 4 * NCELLS
+        | (placed & state.treasures) << 5 * NCELLS
+        | cats << 7 * NCELLS
+        | _board_bits(opts.board)
+    )
+    leaders = state.leaders
+    at = _LEADER_AT[n * 4 + seat]
+    for i in range(len(leaders)):
+        cell = leaders[i]
+        if cell >= 0:
+            bits |= 1 << (cell + at[i])
+    if state.union >= 0:
+        bits |= 1 << (state.union + 25 * NCELLS)
+    d = state.decision
+    if isinstance(d, MonumentOffer):
+        for top_left in d.blocks:
+            bits |= BLOCKS[top_left] << 26 * NCELLS
+        for centre in d.centres:
+            bits |= 1 << (centre + 30 * NCELLS)
+    elif isinstance(d, TreasurePick | Harvest):
+        bits |= d.cells << 27 * NCELLS
+    elif isinstance(d, BuildingOffer):
+        bits |= d.cells << 31 * NCELLS
+    wonder = state.wonder
+    if wonder >= 0:
+        bits |= (1 << wonder | NEIGHBOURS[wonder]) << 28 * NCELLS
+    if opts.buildings:
+        for cell in state.buildings:
+            if cell >= 0:
+                bits |= 1 << (cell + 29 * NCELLS)
+    return bits
+
+
+def feature_counts(state: State, seat: int) -> list[int]:
+    """The features before division (``DIVISORS``), from the fields the seat may see."""
+    opts = state.options
+    n = opts.players
+    hands = state.hands
+    scores = state.scores
+    leaders = state.leaders
+    cats = state.cats
+    others = _OTHERS[n * 4 + seat]
+    i = seat * 4
+    out = hands[i : i + 4] + scores[seat * 5 : seat * 5 + 5]
+    if opts.open_scoring or state.over:
+        for p in others:
+            out += scores[p * 5 : p * 5 + 5]
+    else:
+        out += _NO_SCORE * (n - 1)
+    out += _NO_SCORE * (4 - n)
+    sizes = [hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3]]
+    catastrophes = [cats[seat]]
+    off = [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
+    for p in others:
+        i = p * 4
+        sizes.append(hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3])
+        catastrophes.append(cats[p])
+        off += [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
+    missing = 4 - n
+    out += sizes
+    out += [0] * missing
+    out += catastrophes
+    out += [0] * missing
+    out += off
+    out += [0] * (4 * missing)
+    out.append(state.bag_left)
+    out += unseen_tiles(state, seat)
+    out.append(state.actions_left)
+    d = state.decision
+    out += _STAGE_HOT[_STAGE_INDEX[d.name] if d is not None else 0]
+    if isinstance(d, Support):
+        out += [
+            d.attacker == seat,
+            d.defender == seat,
+            d.attacker_base,
+            d.defender_base,
+            max(d.attacker_commit, 0),
+        ]
+    else:
+        out += _NO_CONFLICT
+    out += [n == 2, n == 3, n == 4, state.turn == seat, to_act(state) == seat]
+    out += [
+        opts.wonder,
+        opts.buildings,
+        opts.ruleset == "galaxy",
+        opts.english_variant,
+        opts.open_scoring,
+    ]
+    return out
+
+
+#: The first index of each table of actions by cell that ``legal_groups`` hands out, by the
+#: table's id; ``_TABLES`` keeps the tables alive, so an id found here is the table's own.
+_TABLE_AT: Final[dict[int, int]] = {}
+_TABLES: Final[list[tuple[Action, ...]]] = []
+
+
+def _table_at(table: tuple[Action, ...]) -> int:
+    """The index of ``table[0]``, checked to start a block where ``table[c]`` has the index
+    after it plus ``c`` (remembered)."""
+    at = _TABLE_AT.get(id(table))
+    if at is None:
+        at = encode(table[0])
+        if len(table) != NCELLS or encode(table[-1]) != at + NCELLS - 1:
+            raise ValueError(f"the actions from {table[0]} are not a block of the codec by cell")
+        _TABLES.append(table)
+        _TABLE_AT[id(table)] = at
+    return at
+
+
+for _table in (*TILE_ACTIONS, *LEADER_ACTIONS, CATASTROPHE_ACTIONS):
+    _table_at(_table)
+
+
+#: The bits (bit ``i``: index ``i``) of lists of interned actions (``legal_groups``' other
+#: actions), by the ids of the actions: an id of ``INDEX_BY_ID`` is an action ``ACTIONS``
+#: keeps alive, so a key made only of such ids always means the same actions. Cleared when
+#: full.
+_REST_BITS: Final[dict[tuple[int, ...], int]] = {}
+
+
+def _rest_bits(rest: list[Action]) -> int:
+    key = tuple([id(a) for a in rest])
+    bits = _REST_BITS.get(key)
+    if bits is None:
+        bits = 0
+        for a in rest:
+            i = INDEX_BY_ID.get(id(a))
+            if i is None:  # actions the engine makes afresh (monuments, buildings, …)
+                bits = 0
+                for index in indices_of(rest):
+                    bits |= 1 << index
+                return bits
+            bits |= 1 << i
+        if len(_REST_BITS) >= 20_000:
+            _REST_BITS.clear()
+        _REST_BITS[key] = bits
+    return bits
+
+
+def legal_bits(state: State) -> int:
+    """The legal actions of the player to act as one int, bit ``i`` for index ``i``, read
+    from ``legal_groups``: each mask of target cells shifted to its block, the other actions
+    by their indices (no action object is made, no notation read)."""
+    masks, tables, rest = legal_groups(state)
+    bits = _rest_bits(rest) if rest else 0
+    for g in range(len(masks)):
+        table = tables[g]
+        at = _TABLE_AT.get(id(table))
+        bits |= masks[g] << (_table_at(table) if at is None else at)
+    return bits

@@ -15,17 +15,14 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import tigris_euphrates
 import tigris_euphrates.ai as ai
 import tigris_euphrates.engine as engine
+from compiling import edited_build, pure_json
 from tigris_euphrates.ai import Budget, SearchBot, make_bot
 from tigris_euphrates.engine import (
     apply,
@@ -97,12 +94,6 @@ def decisions(variant: int) -> list[Any]:
     return out
 
 
-def _child(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
-    )
-
-
 def test_the_compiled_bots_decide_as_the_pure_ones() -> None:
     if not ai.COMPILED:
         pytest.skip("the compiled bots are not built (pure-Python install): nothing to compare")
@@ -113,11 +104,7 @@ def test_the_compiled_bots_decide_as_the_pure_ones() -> None:
         "from test_compiled_bots import VARIANTS, decisions\n"
         "json.dump([decisions(v) for v in range(len(VARIANTS))], sys.stdout)\n"
     )
-    env = {**os.environ, "TNE_PURE_PYTHON": "1"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    done = _child(code, env)
-    assert done.returncode == 0, done.stderr
-    pure = json.loads(done.stdout)
+    pure = pure_json(code, os.path.dirname(__file__))
     for variant in range(len(VARIANTS)):
         mine = json.loads(json.dumps(decisions(variant)))
         assert mine == pure[variant], f"variant {VARIANTS[variant]}"
@@ -144,18 +131,8 @@ def test_an_edited_source_runs_as_python(
     source as well, since the compiled bots call the compiled engine directly."""
     if not ai.COMPILED:
         pytest.skip("the compiled bots are not built (pure-Python install)")
-    package = Path(tigris_euphrates.__file__).parent
-    copy = tmp_path / "tigris_euphrates"
-    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__", "static"))
-    env = {k: v for k, v in os.environ.items() if k != "TNE_PURE_PYTHON"}
-    env["PYTHONPATH"] = str(tmp_path)
-    before = json.loads(_child(REPORT, env).stdout)
+    before, after = edited_build(tmp_path, edited, REPORT)
     assert before == [True, True, []]
-    with (copy / edited).open("a") as f:
-        f.write("\n# edited after the build\n")
-    done = _child(REPORT, env)
-    assert done.returncode == 0, done.stderr
-    after = json.loads(done.stdout)
     assert after[:2] == [engine_compiled, False]
     assert any(edited in message for message in after[2]), after[2]
 

@@ -12,17 +12,14 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import tigris_euphrates
 import tigris_euphrates.engine as engine
 import tigris_euphrates.rl as rl
+from compiling import child, edited_build, pure_json
 from tigris_euphrates.engine import apply_unchecked, legal_actions, new_game, sample_legal, to_act
 from tigris_euphrates.rl.bits import feature_counts, legal_bits, plane_bits
 
@@ -59,12 +56,6 @@ def integers(game: int) -> list[Any]:
         state = apply_unchecked(state, sample_legal(state, rng))
 
 
-def _child(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
-    )
-
-
 def test_the_compiled_fast_path_gives_the_pure_integers() -> None:
     if not rl.COMPILED:
         pytest.skip("the compiled fast path is not built (pure-Python install): nothing to compare")
@@ -75,11 +66,7 @@ def test_the_compiled_fast_path_gives_the_pure_integers() -> None:
         "from test_compiled_adapters import OPTIONS, integers\n"
         "json.dump([integers(g) for g in range(len(OPTIONS))], sys.stdout)\n"
     )
-    env = {**os.environ, "TNE_PURE_PYTHON": "1"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
-    done = _child(code, env)
-    assert done.returncode == 0, done.stderr
-    pure = json.loads(done.stdout)
+    pure = pure_json(code, os.path.dirname(__file__))
     for game in range(len(OPTIONS)):
         mine = integers(game)
         assert len(mine) == len(pure[game]), f"game {game}: lengths differ"
@@ -111,18 +98,8 @@ def test_an_edited_source_runs_as_python(
     directly."""
     if not rl.COMPILED:
         pytest.skip("the compiled fast path is not built (pure-Python install)")
-    package = Path(tigris_euphrates.__file__).parent
-    copy = tmp_path / "tigris_euphrates"
-    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__", "static"))
-    env = {k: v for k, v in os.environ.items() if k != "TNE_PURE_PYTHON"}
-    env["PYTHONPATH"] = str(tmp_path)
-    before = json.loads(_child(REPORT, env).stdout)
+    before, after = edited_build(tmp_path, edited, REPORT)
     assert before == [True, True, True, []]
-    with (copy / edited).open("a") as f:
-        f.write("\n# edited after the build\n")
-    done = _child(REPORT, env)
-    assert done.returncode == 0, done.stderr
-    after = json.loads(done.stdout)
     assert after[:3] == [engine_compiled, engine_compiled, False]
     assert any(edited in message for message in after[3]), after[3]
 
@@ -162,7 +139,7 @@ print(json.dumps([
 def test_the_fast_path_loads_without_numpy() -> None:
     """The modules the build compiles with the engine need only the engine (numpy,
     gymnasium and PettingZoo are the optional ``rl`` extra), compiled or not."""
-    done = _child(WITHOUT_NUMPY, dict(os.environ))
+    done = child(WITHOUT_NUMPY, dict(os.environ))
     assert done.returncode == 0, done.stderr
     legal, planes, features, compiled, numpy = json.loads(done.stdout)
     state = new_game({"players": 3}, 7)

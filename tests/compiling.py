@@ -25,7 +25,9 @@ def pure_json(code: str, folder: str) -> Any:
     """What ``code`` prints as JSON in a child interpreter running every ``.py`` source
     (``TNE_PURE_PYTHON=1``), with the tests' ``folder`` importable."""
     env = {**os.environ, "TNE_PURE_PYTHON": "1"}
-    env["PYTHONPATH"] = os.pathsep.join([folder, env.get("PYTHONPATH", "")])
+    # the test's folder and the tests' own (where this module and its kin are imported from)
+    path = [folder, str(Path(__file__).parent), env.get("PYTHONPATH", "")]
+    env["PYTHONPATH"] = os.pathsep.join(path)
     done = child(code, env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

@@ -234,6 +234,18 @@ def _two_processes(tmp_path: Any) -> tuple[Any, Any, str, str]:
     return a, b, url, prefix
 
 
+def finished_bot_game(url: str) -> dict[str, Any]:
+    """A game of two random bots created through the server at ``url`` and played to its
+    end (the creation's answer: its id and the creator's token)."""
+    bots = [{"kind": "bot", "level": "random"}] * 2
+    done: dict[str, Any] = httpx.post(f"{url}/api/games", json={"seats": bots}).json()
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{url}/api/games/{done['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    return done
+
+
 def test_chat_crosses_server_processes(tmp_path: Any) -> None:
     """On PostgreSQL with two processes, a line written through one reaches the readers on
     the other."""
@@ -264,12 +276,7 @@ def test_rematch_is_announced_across_server_processes(tmp_path: Any) -> None:
     a, b, url, prefix = _two_processes(tmp_path)
     try:
         with a, b:
-            bots = [{"kind": "bot", "level": "random"}] * 2
-            done = httpx.post(f"{a.url}/api/games", json={"seats": bots}).json()
-            deadline = time.monotonic() + 120
-            while httpx.get(f"{a.url}/api/games/{done['id']}").json()["status"] != "over":
-                assert time.monotonic() < deadline
-                time.sleep(0.3)
+            done = finished_bot_game(a.url)
             rail = SeatClient(b.ws_url, done["id"], None)
             rail.wait_view()
             r = httpx.post(
@@ -292,12 +299,8 @@ def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any
     store = Store(url, prefix)
     try:
         with a, b:
+            done = finished_bot_game(a.url)
             bots = [{"kind": "bot", "level": "random"}] * 2
-            done = httpx.post(f"{a.url}/api/games", json={"seats": bots}).json()
-            deadline = time.monotonic() + 120
-            while httpx.get(f"{a.url}/api/games/{done['id']}").json()["status"] != "over":
-                assert time.monotonic() < deadline
-                time.sleep(0.3)
             new = httpx.post(f"{a.url}/api/games", json={"seats": bots}).json()["id"]
             rail = SeatClient(b.ws_url, done["id"], None)
             assert rail.wait_view()["rematch"] is None

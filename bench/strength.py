@@ -312,7 +312,12 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
         ]
     timed = [
         (players, s["decision_seconds"]["hard"])
-        for key, players in (("hard_vs_greedy", "two"), ("hard_vs_3_greedy_45", "four"))
+        for key, players in (
+            ("hard_vs_greedy", "two-player"),
+            ("hard_vs_3_greedy_45", "four-player"),
+            ("hard_vs_greedy_wonder_buildings", "two-player wonder + buildings"),
+            ("hard_vs_greedy_galaxy", "two-player galaxy"),
+        )
         if (s := runs.get(key)) and "hard" in s.get("decision_seconds", {})
     ]
     if timed:
@@ -321,11 +326,11 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             "`hard` decided in "
             + "; ".join(
                 f"{t['median']:.2f} s median, {t['p99']:.2f} s p99, {t['max']:.2f} s max over "
-                f"{t['decisions']:,} decisions in {players}-player games"
+                f"{t['decisions']:,} decisions in {players} games"
                 for players, t in timed
             )
-            + " (two games in parallel on two cores; its 0.9 s cap ends most four-player "
-            "decisions).",
+            + " (two games in parallel on two cores, one game a core; its 0.9 s cap ends "
+            "most four-player decisions).",
         ]
     lines += ["", "```sh", *commands, "```"]
     return "\n".join(lines)

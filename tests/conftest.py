@@ -1,8 +1,16 @@
-"""Shared pytest set-up: the ``--slow`` flag turns on the long suites (marked ``slow``)."""
+"""Shared pytest set-up: the ``--slow`` flag turns on the long suites (marked ``slow``), and
+the ``db`` fixture runs a test on SQLite and on the real PostgreSQL."""
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+from serving import POSTGRES_TEST_URL, postgres_url
+from tigris_euphrates.store import Store
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -16,3 +24,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """(url, table prefix) of an empty database on each engine (PostgreSQL: fresh tables
+    under a prefix of their own, dropped afterwards; skipped when it is not reachable)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
+        return
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    prefix = f"t{uuid.uuid4().hex[:10]}_"
+    yield url, prefix
+    Store(url, prefix).drop_all()

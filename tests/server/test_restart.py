@@ -8,7 +8,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +23,6 @@ from serving import (
 )
 from tigris_euphrates import replay, result
 from tigris_euphrates.store import Store
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'restart.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"r{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 def test_new_app_on_the_same_database_resumes_the_game(db: tuple[str, str], tmp_path: Path) -> None:

@@ -7,29 +7,15 @@ no answer reveals the seed before the game is over.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from serving import POSTGRES_TEST_URL, LiveServer, SeatClient, postgres_url
+from serving import LiveServer, SeatClient
 from tigris_euphrates import replay, result
 from tigris_euphrates.store import Store
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'seeds.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"s{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 @pytest.fixture

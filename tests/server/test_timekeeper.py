@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from sqlalchemy import select
 
 from mailing import Mailbox
-from serving import POSTGRES_TEST_URL, postgres_url
 from tigris_euphrates import player_view
 from tigris_euphrates.server.clocks import Pace
 from tigris_euphrates.server.hub import Hub, LiveGame
@@ -28,20 +25,6 @@ from tigris_euphrates.store.accounts import Accounts
 
 HOUR = 3600.0
 PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[tuple[str, str]]:
-    """(url, table prefix) of an empty store on each database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
-        return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
-    prefix = f"t{uuid.uuid4().hex[:10]}_"
-    yield url, prefix
-    Store(url, prefix).drop_all()
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import { $, api, app, h, store, svg, toast } from "./dom.js";
 import { CAT, loadCatalogue, tx } from "./words.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
-export const session = api("/api/account").catch(() => ({ account: null }));
+export const signedIn = api("/api/account").catch(() => ({ account: null }));
 
 const FAMILY = { classic: () => tx("family_classic"), galaxy: () => tx("family_galaxy") };
 const SIZE = { "2p": () => tx("size_2p"), multi: () => tx("size_multi") };
@@ -27,7 +27,7 @@ function heldSeats() {
 }
 
 export async function accountNav() {
-  const { account } = await session;
+  const { account } = await signedIn;
   const nav = h("nav", { id: "nav" }, h("a", { href: "/leaderboard" }, tx("leaderboard")));
   if (account) {
     nav.append(h("a", { href: "/me", id: "mygames" }, tx("my_games")),
@@ -43,7 +43,7 @@ export async function accountNav() {
 export async function accountPage() {
   await words();
   titled(tx("sign_in"));
-  const { account } = await session;
+  const { account } = await signedIn;
   const next = new URLSearchParams(location.search).get("next");
   const go = () => { location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/me"; };
   if (account) {
@@ -92,7 +92,7 @@ function gameRow(g, me) {
 export async function myGamesPage() {
   await words();
   titled(tx("my_games"));
-  const { account } = await session;
+  const { account } = await signedIn;
   if (!account) { location.href = "/account?next=/me"; return; }
   const { games } = await api("/api/account/games");
   const claimed = sessionStorage.getItem("tne:claimed");
@@ -147,7 +147,7 @@ function historyPlot(history) {
 
 export async function profilePage(name) {
   const [p] = await Promise.all([api("/api/players/" + encodeURIComponent(name)), words()]);
-  const { account } = await session;
+  const { account } = await signedIn;
   const mine = account && account.id === p.account.id;
   titled(p.account.name);
   const s = p.stats;

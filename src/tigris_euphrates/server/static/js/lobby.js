@@ -5,10 +5,10 @@ import { prefs } from "./table.js";
 import { paceFields } from "./pacefields.js";
 import { paceText } from "./clocks.js";
 import { notifyCard } from "./notifycard.js";
-import { session } from "./account.js";
+import { signedIn } from "./account.js";
 
 export async function lobby() {
-  const [meta, { account }] = await Promise.all([api("/api/meta"), session, loadCatalogue({ ruleset: "classic" })]);
+  const [meta, { account }] = await Promise.all([api("/api/meta"), signedIn, loadCatalogue({ ruleset: "classic" })]);
   document.title = CAT.title;
   // a rated game: between accounts only (no bots); signed-in players choose it
   const rated = h("input", { type: "checkbox", id: "rated" });

@@ -43,6 +43,7 @@ from tigris_euphrates.engine import (
     legal_actions,
     new_game,
     player_view,
+    replay,
     sample_legal,
     to_act,
 )
@@ -159,19 +160,16 @@ class Figures:
         """Iterations per CPU second of ``hard`` (two players, every decision searched to its
         full iteration budget) over positions of a few seeded greedy games."""
         from tigris_euphrates.ai import Budget, SearchBot, make_bot
+        from tigris_euphrates.tournament import play_game
 
         if not self._views:
             for seed in range(4):
-                s = new_game({"players": 2}, seed)
                 bots = [make_bot("greedy", seed * 2 + k) for k in range(2)]
-                while not s.over and s.ply < 24 + 20 * seed:
-                    seat = to_act(s)
-                    assert seat is not None
-                    s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
-                if not s.over:
-                    seat = to_act(s)
-                    assert seat is not None
-                    self._views.append((seat, player_view(s, seat)))
+                game = play_game(bots, {"players": 2}, seed)
+                s = replay(game.record(), min(24 + 20 * seed, game.plies - 1))
+                seat = to_act(s)
+                assert seat is not None
+                self._views.append((seat, player_view(s, seat)))
         iterations = 0
         start = time.process_time()
         i = 0

@@ -45,21 +45,16 @@ from pathlib import Path
 from typing import Any
 
 import reference  # bench/reference.py: run from bench/ or with bench/ on sys.path
-from tigris_euphrates.ai import make_bot
+from tigris_euphrates.ai import Bot, make_bot
 from tigris_euphrates.ai.evaluate import FULL, Weights, settle, value_for
 from tigris_euphrates.engine import (
     Action,
     State,
-    apply,
     apply_unchecked,
     legal_actions,
-    new_game,
-    player_view,
-    redact_event,
-    result,
     to_act,
 )
-from tigris_euphrates.tournament import wilson
+from tigris_euphrates.tournament import Omniscient, play_game, wilson
 
 HERE = Path(__file__).parent
 
@@ -93,7 +88,7 @@ class Cheater:
         self.evaluation = evaluation
         self.nodes = 0  # positions scored for the last decision
 
-    def choose(self, s: State) -> str:
+    def choose_from_state(self, s: State) -> str:
         """The action the search picks for the seat to act in ``s`` (the true state)."""
         me = to_act(s)
         assert me is not None
@@ -165,25 +160,15 @@ class Cheater:
 
 
 def play(task: dict[str, Any]) -> dict[str, Any]:
-    """One game: our bot (views and redacted events only) against the minimax, which gets the
-    true state (hands, bag order)."""
+    """One game through the referee: our bot (views and redacted events only) against the
+    minimax, which the referee hands the true state (hands, bag order)."""
     seat_ours = task["index"] % 2  # seats alternate
     ours = make_bot(task["bot"], task["seed"] * 2 + seat_ours)
     cheater = Cheater(task["depth"], tuple(task["widths"]), evaluation=task["evaluation"])
-    s = new_game({"players": 2}, task["seed"])
-    times: list[list[float]] = [[], []]
-    while not s.over:
-        seat = to_act(s)
-        assert seat is not None
-        t0 = time.perf_counter()
-        # ours gets a view and nothing more; the cheater the true state (hands, bag order)
-        choice = ours.choose(player_view(s, seat)) if seat == seat_ours else cheater.choose(s)
-        times[seat].append(time.perf_counter() - t0)
-        s, events = apply(s, choice)  # validated: an illegal choice raises
-        ours.observe([redact_event(e, seat_ours) for e in events])
-    res = result(s)
-    assert res is not None
-    keys = res["scores"]
+    seats: list[Bot | Omniscient] = [cheater, cheater]
+    seats[seat_ours] = ours
+    game = play_game(seats, {"players": 2}, task["seed"])
+    keys = game.result["scores"]
     mine, theirs = keys[seat_ours], keys[1 - seat_ours]
     return {
         "index": task["index"],
@@ -191,9 +176,9 @@ def play(task: dict[str, Any]) -> dict[str, Any]:
         "seat": seat_ours,
         "scores": [mine[0], theirs[0]],
         "win": 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0,
-        "plies": s.ply,
-        "end": res["end"],
-        "times": [times[seat_ours], times[1 - seat_ours]],
+        "plies": game.plies,
+        "end": game.result["end"],
+        "times": [game.times[seat_ours], game.times[1 - seat_ours]],
     }
 
 

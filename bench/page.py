@@ -13,9 +13,9 @@ a new game against a bot and reads, from the page's own Performance API:
   start to the first animation frame after the board (``#boardsvg``) entered the page.
 
 The medians of ``--runs`` loads go to bench/page.json and to the table between the
-``bench:page`` markers of README.md.
+``bench:page`` markers of docs/web.md.
 
-    .venv/bin/python bench/page.py [--runs 7] [--no-readme]
+    .venv/bin/python bench/page.py [--runs 7] [--no-docs]
 """
 
 from __future__ import annotations
@@ -157,20 +157,19 @@ def cpu_name() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def update_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    content = readme.read_text()
+def update_docs(text: str) -> None:
+    """Rewrite the table between the ``bench:page`` markers of docs/web.md."""
+    doc = ROOT / "docs" / "web.md"
+    content = doc.read_text()
     pattern = re.compile(r"(<!-- bench:page -->).*?(<!-- /bench:page -->)", re.S)
     if pattern.search(content):
-        readme.write_text(
-            pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content)
-        )
+        doc.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), content))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--no-readme", action="store_true", help="do not update README.md")
+    ap.add_argument("--no-docs", action="store_true", help="do not update docs/web.md")
     a = ap.parse_args()
     lifted = {"games_per_minute": 1000, "games_per_client": 1000, "bot_games_per_client": 1000}
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, limits=lifted) as srv:
@@ -188,8 +187,8 @@ def main() -> None:
     OUT.write_text(json.dumps(result, indent=1) + "\n")
     text = table(result)
     print(text)
-    if not a.no_readme:
-        update_readme(text)
+    if not a.no_docs:
+        update_docs(text)
 
 
 if __name__ == "__main__":

@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .engine import COLOURS, Event, replay_steps, result
-from .engine.record import start_of
+from .engine import COLOURS, Event, replay_steps, result, start_of
 
 FORMAT = "tne-stats/1"
 

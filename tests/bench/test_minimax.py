@@ -30,7 +30,7 @@ def test_cheater_plays_legal_actions() -> None:
     s = new_game({"players": 2}, 31)
     while s.ply < 40 and not s.over:
         seat = to_act(s)
-        choice = cheater.choose(s) if seat == 0 else greedy.choose(player_view(s, seat))
+        choice = cheater.choose_from_state(s) if seat == 0 else greedy.choose(player_view(s, seat))
         assert choice in [str(a) for a in legal_actions(s)]
         s, _ = apply(s, choice)  # validated
 
@@ -67,13 +67,13 @@ def test_cheater_commits_by_the_defenders_hidden_hand() -> None:
         weak.add_to_hand(defender, colour, 2)
     assert player_view(strong, c.attacker) == player_view(weak, c.attacker)  # its view
     cheater = Cheater(depth=2, widths=(8,))
-    assert cheater.choose(strong) == "commit 0"
-    assert cheater.choose(weak) != "commit 0"
+    assert cheater.choose_from_state(strong) == "commit 0"
+    assert cheater.choose_from_state(weak) != "commit 0"
 
 
 def test_the_recorded_command_names_the_output_file_given() -> None:
     """A run's JSON says how to play it again: a file kept elsewhere in the project is named
-    by its own path (it used to become ``bench/<name>``), one outside by its absolute path."""
+    by its own path, one outside by its absolute path."""
     root = Path(__file__).resolve().parents[2]
     kept = root / "bench" / "runs" / "x.json"
     assert _shown(str(kept)) == "bench/runs/x.json"

@@ -83,7 +83,7 @@ def test_the_minimax_plays_with_the_reference_evaluation() -> None:
     s = new_game({"players": 2}, 11)
     cheater = Cheater(depth=2, widths=(4,), evaluation="reference")
     for _ in range(6):
-        choice = cheater.choose(s)
+        choice = cheater.choose_from_state(s)
         assert choice in [str(a) for a in legal_actions(s)]
         s, _ = apply(s, choice)
     with pytest.raises(ValueError, match="evaluation must be one of"):

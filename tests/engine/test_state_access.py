@@ -3,7 +3,9 @@ package exports everything other packages import."""
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import tigris_euphrates.engine as engine
 from tigris_euphrates.engine import State, apply, legal_actions, new_game
@@ -52,3 +54,39 @@ def test_the_package_exports_what_it_lists() -> None:
     for name in engine.__all__:
         assert hasattr(engine, name), name
     assert engine.ALL_CELLS == (1 << engine.NCELLS) - 1
+
+
+def test_other_packages_use_only_what_the_engine_lists() -> None:
+    """Outside ``engine/`` (the other packages and the benchmarks), every name taken from the
+    engine is in its ``__all__`` and no engine module is imported by itself: the engine's
+    modules can change shape behind that surface."""
+    root = Path(engine.__file__).resolve().parents[3]
+    files = [
+        f
+        for f in [
+            *(root / "src" / "tigris_euphrates").rglob("*.py"),
+            *(root / "bench").glob("*.py"),
+        ]
+        if "engine" not in f.relative_to(root).parts
+    ]
+    listed = set(engine.__all__)
+    stray = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module is not None:
+                module = node.module.removeprefix("tigris_euphrates.")
+                if module.startswith("engine."):
+                    stray.append(f"{path.name}: from {node.module} import …")
+                elif module == "engine":
+                    stray += [
+                        f"{path.name}: {alias.name}"
+                        for alias in node.names
+                        if alias.name not in listed
+                    ]
+            elif isinstance(node, ast.Import):
+                stray += [
+                    f"{path.name}: import {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("tigris_euphrates.engine.")
+                ]
+    assert files and not stray, stray

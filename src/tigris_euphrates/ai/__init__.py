@@ -1,10 +1,8 @@
 """AI players. They receive a seat's view, never the state (see ``base.Bot``).
 
-Levels, weakest first (``levels.LEVELS``): ``random``; ``easy`` (greedy look-ahead with
-softmax noise); ``greedy`` (one-step look-ahead); ``medium``, ``hard`` and ``expert``
-(information-set MCTS over determinizations: 100, 800 and 1500 iterations, at most 0.9, 0.9
-and 2.5 s a decision; with three or four players hard and expert get twice the iterations
-under the same caps). See docs/ai.md.
+Levels, weakest first, with their settings: ``levels.LEVELS`` (``random``; ``easy`` and
+``greedy``, one-step look-ahead, ``easy`` with softmax noise; ``medium``, ``hard`` and
+``expert``, information-set MCTS over determinizations). See docs/ai.md.
 
 The modules may run compiled (mypyc, built with the engine from this same source by
 ``setup.py``) or as plain Python, with the same decisions; ``COMPILED`` says which. They run
@@ -20,7 +18,9 @@ from . import _core  # first: it chooses between the compiled modules and the so
 from .base import Bot, Budget, RandomBot, ViewBot
 from .greedy import GreedyBot
 from .levels import (
+    DEFAULT_LEVEL,
     LEVELS,
+    TIMEOUT_LEVEL,
     GreedyConfig,
     RandomConfig,
     SearchConfig,
@@ -59,7 +59,9 @@ def split_specs(text: str) -> list[str]:
 __all__ = [
     "BOTS",
     "COMPILED",
+    "DEFAULT_LEVEL",
     "LEVELS",
+    "TIMEOUT_LEVEL",
     "Bot",
     "Budget",
     "GreedyBot",

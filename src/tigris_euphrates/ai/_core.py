@@ -3,7 +3,7 @@
 The build compiles the bots' modules with the engine's, in one group: compiled bots call the
 compiled engine directly, so they are loaded only when the engine runs compiled too, and
 only when this package's manifest matches its sources and ``TNE_PURE_PYTHON`` is unset
-(``engine._core.choose``).
+(``engine.choose_core``).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import engine
-from ..engine._core import choose
+from ..engine import choose_core
 
 #: True when the bots' compiled modules will be loaded.
-WANT_COMPILED = choose(
+WANT_COMPILED = choose_core(
     __name__.rpartition(".")[0], Path(__file__).resolve().parent, engine.COMPILED
 )

@@ -108,6 +108,11 @@ LEVELS: dict[str, LevelConfig] = {
     "expert": SearchLevel(_EXPERT, _EXPERT.for_more_players(iterations=3000)),
 }
 
+#: The level a bot seat gets when none is named (the lobby's, the API's and a hand-over's).
+DEFAULT_LEVEL = "hard"
+#: The level that takes the seat of a player whose clock ran out, unless the game names one.
+TIMEOUT_LEVEL = "easy"
+
 #: What a bot spec may change on the command line (``hard:iterations=400:seconds=none``).
 SETTINGS = ("iterations", "seconds")
 

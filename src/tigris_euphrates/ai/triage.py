@@ -2,30 +2,28 @@
 
 Inside the search, ranking an action (play it, settle it, evaluate) costs about 0.1 ms and a
 turn offers 150–400 actions, so a node ranks only a sample. A blind sample misses the moves
-that matter: checked on 342 positions of greedy play (docs/ai.md), the greedy
-player's own choice was among the top five of a random sample of 40 nearby actions only
-22 % of the time. Sorting the actions first, without playing them, into
+that matter; sorting the actions first, without playing them, and ranking the hot ones first
+finds the move a real player makes far more often for the same cost (figures in docs/ai.md,
+"What was tried"). The tiers:
 
 * **hot**: a tile that scores for the player (except in the colour it clearly leads, where
   a point is worth little), unites two kingdoms (war), puts a temple beside one of the
-  player's own leaders or completes a 2×2 square (monument); the two best-placed leaders of
+  player's own leaders or completes a 2×2 square (monument); the best-placed leaders of
   each colour (temples beside it, tiles of its colour and size of the kingdom it joins, as
-  the evaluation weighs them) and the two best-backed revolts of each colour (most temples
+  the evaluation weighs them) and the best-backed revolts of each colour (most temples
   beside the leader, then tiles of its colour, then kingdom size); a catastrophe beside a
   leader;
 * **warm**: any other tile or catastrophe next to a piece (a temple beside another seat's
   leader only guards that leader), the other leader moves, withdrawals;
 * **quiet**: tiles and catastrophes away from every piece, swaps, passing (optionally, one
   swap of more tiles than the bag holds is hot: it ends the game at once, and a player
-  ahead ends the game that way);
+  ahead ends the game that way).
 
-and ranking the hot ones first raised that to 70 % (86 % with 60 ranked), for about the same
-cost. A first triage made every revolt, every scoring tile and every temple beside any
-leader hot; in four players that left about 55 hot actions a turn for a sample of 40, and
-the sample missed the greedy player's move in a quarter of the positions. Keeping only the
-best-backed revolts, the points it needs and its own leaders' temples raised the share to
-86 % in four players, 91 % in three and 92 % in two (held-out positions of 10 greedy games
-each, against 75 %, 80 % and 76 % before).
+Two widths of the hot tier: the **focused** triage (three or four players) keeps two leader
+placements of each colour, only the best-backed revolts, the points the player needs and
+temples beside its own leaders; the **broad** one (two players) keeps three leader
+placements of each colour, every revolt, every scoring tile and every temple beside any
+leader.
 """
 
 from __future__ import annotations
@@ -54,7 +52,7 @@ from .evaluate import BASIC
 #: and as many of the revolts it may start (most temples beside it, then tiles of its colour
 #: and size of the kingdom).
 HOT_LEADERS: Final = 2
-#: The same in the first triage (``focused=False``), where every revolt was hot.
+#: The same in the broad triage (``focused=False``), where every revolt is hot.
 BROAD_HOT_LEADERS: Final = 3
 
 
@@ -62,9 +60,9 @@ def triage(
     s: State, acts: list[Action], actor: int, focused: bool = True, ending: bool = False
 ) -> tuple[list[Action], list[Action], list[Action]]:
     """Split ``acts`` (turn actions of ``actor`` in ``s``) into (hot, warm, quiet), each in
-    the order given (the hot leaders best placed first). ``focused=False`` is the first,
-    broader triage (every revolt, every scoring tile and every temple beside any leader hot,
-    three leader placements of each colour), kept to reproduce earlier measurements.
+    the order given (the hot leaders best placed first). ``focused=False`` is the broad
+    triage of two-player games (every revolt, every scoring tile and every temple beside any
+    leader hot, three leader placements of each colour).
     ``ending``: one swap of more tiles than the bag holds is hot (it ends the game at once);
     off, every swap is quiet."""
     occ = s.occupied()

@@ -124,12 +124,16 @@ from .legal import (
 from .load import from_position
 from .play import apply, apply_unchecked
 from .position import to_position
-from .record import make_record, replay, replay_steps
+from .record import make_record, replay, replay_steps, start_of
 from .rules import RULESETS, Ruleset
 from .scoring import final_totals, ranking, ranks, result, seat_totals
 from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat
 from .view import player_view, redact_event, spectator_view, unseen_tiles
+
+#: Whether a package built with the engine (the bots, the research adapters' fast path) runs
+#: its compiled modules: ``choose_core(package, folder, allowed)``, see ``_core.choose``.
+choose_core = _core.choose
 
 #: Whether this process runs the compiled core rather than the pure-Python source.
 COMPILED: bool = _core.WANT_COMPILED and not str(
@@ -236,6 +240,7 @@ __all__ = [
     "board_from_option",
     "cell_index",
     "check",
+    "choose_core",
     "commit_range",
     "conflict",
     "dilate",
@@ -258,6 +263,7 @@ __all__ = [
     "sample_legal",
     "seat_totals",
     "spectator_view",
+    "start_of",
     "state_kingdoms",
     "swap_action",
     "swap_options",

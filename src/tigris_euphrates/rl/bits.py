@@ -87,12 +87,10 @@ _OTHERS: Final[list[tuple[int, ...]]] = [
     for seat in range(4)
 ]
 
-#: Where the plane of each leader (``leaders[i]``: seat ``i >> 2``, colour ``i & 3``) starts in
+#: Where the planes of each seat's leaders (red, blue, green, black, one plane each) start in
 #: ``plane_bits`` as ``seat`` sees it, at ``players * 4 + seat``.
 _LEADER_AT: Final[list[tuple[int, ...]]] = [
-    tuple([(9 + ((i >> 2) - seat) % n * 4 + (i & 3)) * NCELLS for i in range(4 * n)])
-    if n >= 2 and seat < n
-    else ()
+    tuple([(9 + (p - seat) % n * 4) * NCELLS for p in range(n)]) if n >= 2 and seat < n else ()
     for n in range(5)
     for seat in range(4)
 ]
@@ -132,12 +130,13 @@ def plane_bits(state: State, seat: int) -> int:
         | cats << 7 * NCELLS
         | _board_bits(opts.board)
     )
-    leaders = state.leaders
     at = _LEADER_AT[n * 4 + seat]
-    for i in range(len(leaders)):
-        cell = leaders[i]
-        if cell >= 0:
-            bits |= 1 << (cell + at[i])
+    for p in range(n):
+        plane = at[p]
+        for cell in state.leaders_of(p):
+            if cell >= 0:
+                bits |= 1 << (cell + plane)
+            plane += NCELLS
     if state.union >= 0:
         bits |= 1 << (state.union + 25 * NCELLS)
     d = state.decision
@@ -164,27 +163,24 @@ def feature_counts(state: State, seat: int) -> list[int]:
     """The features before division (``DIVISORS``), from the fields the seat may see."""
     opts = state.options
     n = opts.players
-    hands = state.hands
-    scores = state.scores
-    leaders = state.leaders
     cats = state.cats
     others = _OTHERS[n * 4 + seat]
-    i = seat * 4
-    out = hands[i : i + 4] + scores[seat * 5 : seat * 5 + 5]
+    hand = state.hand(seat)
+    out = [*hand, *state.score(seat)]
     if opts.open_scoring or state.over:
         for p in others:
-            out += scores[p * 5 : p * 5 + 5]
+            out += state.score(p)
     else:
         out += _NO_SCORE * (n - 1)
     out += _NO_SCORE * (4 - n)
-    sizes = [hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3]]
+    sizes = [hand[0] + hand[1] + hand[2] + hand[3]]
     catastrophes = [cats[seat]]
-    off = [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
+    off = [cell < 0 for cell in state.leaders_of(seat)]
     for p in others:
-        i = p * 4
-        sizes.append(hands[i] + hands[i + 1] + hands[i + 2] + hands[i + 3])
+        h = state.hand(p)
+        sizes.append(h[0] + h[1] + h[2] + h[3])
         catastrophes.append(cats[p])
-        off += [leaders[i] < 0, leaders[i + 1] < 0, leaders[i + 2] < 0, leaders[i + 3] < 0]
+        off += [cell < 0 for cell in state.leaders_of(p)]
     missing = 4 - n
     out += sizes
     out += [0] * missing

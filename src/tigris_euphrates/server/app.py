@@ -40,6 +40,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import InvalidAction, player_view, replay
+from ..ai import TIMEOUT_LEVEL
 from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from ..store import clocks as clock_store
@@ -268,6 +269,7 @@ def create_app(
         return {
             "bot_levels": bot_levels(),
             "default_level": default_level(),
+            "timeout_level": TIMEOUT_LEVEL,
             "boards": ["standard", "advanced"],
             "rulesets": list(RULESETS),
             "seat_absence_seconds": hub_of(request).limits.seat_absence_seconds,

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..ai.levels import TIMEOUT_LEVEL
+
 PACES = ("realtime", "turn")
 #: The shortest and longest times a pace may give (seconds): above zero, at most 30 days.
 MIN_SECONDS = 0.5
@@ -44,7 +46,7 @@ class Pace:
     kind: str
     base: float
     increment: float = 0.0
-    level: str = "easy"
+    level: str = TIMEOUT_LEVEL
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,7 +72,7 @@ def pace_from_dict(data: dict[str, Any]) -> Pace:
         raise PaceError(f"a pace is {' or '.join(repr(p) for p in PACES)}, not {kind!r}")
     base = data.get("base")
     increment = data.get("increment", 0.0) or 0.0
-    level = data.get("level") or "easy"
+    level = data.get("level") or TIMEOUT_LEVEL
     if isinstance(base, bool) or not isinstance(base, (int, float)):
         raise PaceError("the pace's base time is a number of seconds")
     if isinstance(increment, bool) or not isinstance(increment, (int, float)):

@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from .. import apply, new_game, player_view, redact_event, result, to_act
-from ..ai import BOTS, LEVELS, Bot, Budget, SearchLevel, make_bot
+from ..ai import BOTS, DEFAULT_LEVEL, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import (
     Event,
     GameOver,
@@ -65,19 +65,16 @@ SEAT_CHANGE_TRIES = 5
 #: The server's seeds: 128 bits from ``secrets``, beyond any search for the seed that a
 #: player's own draws single out.
 SEED_BITS = 128
-LEVEL_PREFERENCE = ("hard", "medium", "easy", "greedy", "random")
 
 
 def bot_levels() -> list[str]:
-    """The registered bot levels, read at call time (the registry grows)."""
+    """The bot levels a seat may be given, weakest first."""
     return list(BOTS)
 
 
 def default_level() -> str:
-    for name in LEVEL_PREFERENCE:
-        if name in BOTS:
-            return name
-    return next(iter(BOTS))
+    """The level a bot seat gets when none is named."""
+    return DEFAULT_LEVEL
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from .plots import plot_ratings
 from .ratings import pooled_ratings, rate_results
-from .referee import GameOutcome, play_game
+from .referee import GameOutcome, Omniscient, play_game
 from .run import deal, lineups, parse_options, run_tournament, write_outputs
 from .stats import FORMAT, percentile, places, summarize, wilson
 
 __all__ = [
     "FORMAT",
     "GameOutcome",
+    "Omniscient",
     "deal",
     "lineups",
     "parse_options",

@@ -2,7 +2,9 @@
 ``tne tournament``, the benchmarks and the tests.
 
 The referee holds the true state; each bot only ever receives ``player_view(state, seat)``
-and the events redacted for its seat (``redact_event``), exactly what a server sends.
+and the events redacted for its seat (``redact_event``), exactly what a server sends. The one
+exception is an ``Omniscient`` seat, which is handed the true state: the benchmarks' cheating
+yardstick (``bench/minimax.py``), never a player's bot.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..ai import Bot, Budget
 from ..engine import (
@@ -24,6 +26,18 @@ from ..engine import (
     result,
     to_act,
 )
+
+
+@runtime_checkable
+class Omniscient(Protocol):
+    """A seat that decides from the true state (every hand, the bag's order): a yardstick
+    for the benchmarks, which the referee hands the state instead of a view."""
+
+    name: str
+
+    def choose_from_state(self, state: State) -> str:
+        """The notation of the action to play in ``state`` (whose seat is to act)."""
+        ...
 
 
 @dataclass
@@ -50,7 +64,7 @@ class GameOutcome:
 
 
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | Omniscient],
     options: dict[str, Any] | None = None,
     seed: int = 0,
     budgets: Sequence[Budget | None] | None = None,
@@ -58,7 +72,8 @@ def play_game(
     max_plies: int = 20000,
 ) -> GameOutcome:
     """Play one game; ``bots[i]`` sits in seat i. Every action goes through ``apply``
-    (validated), so an illegal choice raises ``IllegalAction``."""
+    (validated), so an illegal choice raises ``IllegalAction``. A bot gets its seat's view
+    and redacted events; an ``Omniscient`` seat the true state and no events."""
     opts = dict(options or {})
     opts.setdefault("players", len(bots))
     if opts["players"] != len(bots):
@@ -73,20 +88,27 @@ def play_game(
             raise RuntimeError(f"game {seed} did not end after {max_plies} plies")
         seat = to_act(state)
         assert seat is not None
-        view = player_view(state, seat)
-        budget = budgets[seat] if budgets is not None else None
-        t0 = time.perf_counter()
-        choice = bots[seat].choose(view, budget)
-        times[seat].append(time.perf_counter() - t0)
-        if choice not in view["legal_actions"]:
-            raise ValueError(f"bot in seat {seat} chose {choice!r}, not a legal action")
+        player = bots[seat]
+        if isinstance(player, Omniscient):
+            t0 = time.perf_counter()
+            choice = player.choose_from_state(state)
+            times[seat].append(time.perf_counter() - t0)
+        else:
+            view = player_view(state, seat)
+            budget = budgets[seat] if budgets is not None else None
+            t0 = time.perf_counter()
+            choice = player.choose(view, budget)
+            times[seat].append(time.perf_counter() - t0)
+            if choice not in view["legal_actions"]:
+                raise ValueError(f"bot in seat {seat} chose {choice!r}, not a legal action")
         state, events = apply(state, choice)
         actions.append(choice)
         for e in events:
             if isinstance(e, TurnStarted):
                 turns += 1
         for p, bot in enumerate(bots):
-            bot.observe([redact_event(e, p) for e in events])
+            if not isinstance(bot, Omniscient):
+                bot.observe([redact_event(e, p) for e in events])
     res = result(state)
     assert res is not None
     return GameOutcome(

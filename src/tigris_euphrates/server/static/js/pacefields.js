@@ -13,7 +13,7 @@ export function paceFields(meta) {
   const increment = num("pace-increment", 30, { min: 0, max: 600 });
   const hours = num("pace-hours", 24, { min: 1, max: 720, list: "pace-hours-list" });
   const level = h("select", { id: "pace-level" }, meta.bot_levels.map(l => h("option", { value: l }, term("level", l))));
-  level.value = meta.bot_levels.includes("easy") ? "easy" : meta.default_level;
+  level.value = meta.bot_levels.includes(meta.timeout_level) ? meta.timeout_level : meta.default_level;
   const realtime = h("span", { class: "pace-realtime" }, h("label", {}, minutes, " " + tx("pace_minutes")), " ", h("label", {}, "+ ", increment, " " + tx("pace_seconds")));
   const turn = h("span", { class: "pace-turn" }, h("label", {}, hours, " " + tx("pace_hours")),
     h("datalist", { id: "pace-hours-list" }, [24, 48, 72].map(n => h("option", { value: n }))));

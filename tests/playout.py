@@ -2,7 +2,8 @@
 
 ``play_random_game`` plays a seeded game through the public API (``legal_actions`` +
 ``apply``) and checks the invariants of DESIGN.md after every step; ``check_invariants``
-can be called on any state.
+can be called on any state, ``check_conservation`` on any state reached from a new game, and
+``check_views`` on any state of a game in progress.
 """
 
 from __future__ import annotations
@@ -17,15 +18,24 @@ from tigris_euphrates import (
     legal_actions,
     make_record,
     new_game,
+    player_view,
     replay,
     result,
     to_act,
     to_position,
 )
-from tigris_euphrates.engine import Support
-from tigris_euphrates.engine.board import FULL, NEIGHBOURS, TILE_TOTALS, dilate
+from tigris_euphrates.engine import (
+    CatastrophePlaced,
+    Event,
+    Support,
+    TreasureLost,
+    TreasureTaken,
+    cell_index,
+)
+from tigris_euphrates.engine.board import FULL, NEIGHBOURS, TILE_TOTALS, cells_of, dilate
 from tigris_euphrates.engine.kingdoms import kingdoms, touch_counts
-from tigris_euphrates.engine.state import State
+from tigris_euphrates.engine.state import CATASTROPHES, State
+from tigris_euphrates.engine.view import spectator_view
 from tigris_euphrates.engine.wonder import plus_of
 
 MAX_STEPS = 5000
@@ -113,6 +123,96 @@ def check_invariants(s: State) -> None:
         assert to_act(s) is None and legal_actions(s) == []
 
 
+def check_conservation(s: State, lost: int) -> None:
+    """Assert that catastrophes and treasures are conserved since the start of a new game.
+
+    Catastrophes: those on the board plus those left in the hands are two per player.
+    Treasures: those on the board, those taken (the players' treasure counts) and ``lost``
+    (galaxy: artifacts destroyed by a weapon ship or removed with their tile in a war, which
+    the state does not count: the caller counts the ``TreasureLost`` events) are the board's
+    starting treasures, one on each temple.
+    """
+    n = s.options.players
+    on_board = s.catastrophes.bit_count()
+    in_hands = sum(s.cats)
+    assert on_board + in_hands == CATASTROPHES * n, (
+        f"catastrophes: {on_board} on the board + {in_hands} in hands, expected {CATASTROPHES * n}"
+    )
+    taken = sum(s.scores[p * 5 + 4] for p in range(n))
+    start = s.options.board.temples.bit_count()
+    assert s.treasures.bit_count() + taken + lost == start, (
+        f"treasures: {s.treasures.bit_count()} on the board + {taken} taken + {lost} lost, "
+        f"expected {start}"
+    )
+
+
+def check_step_accounting(before: State, after: State, events: list[Event]) -> int:
+    """Assert that the treasures and catastrophes an action moved are the ones its events name;
+    returns how many treasures it lost.
+
+    Every treasure gone from the board is named by exactly one ``TreasureTaken`` (and scored
+    by that seat) or ``TreasureLost`` event, and none appears; treasures are lost only in the
+    galaxy ruleset. Every new catastrophe is named by a ``CatastrophePlaced`` event and comes
+    out of the turn player's hand; none leaves the board.
+    """
+    n = before.options.players
+    assert not after.treasures & ~before.treasures, "no treasure appears"
+    taken = [e for e in events if isinstance(e, TreasureTaken)]
+    lost = [e for e in events if isinstance(e, TreasureLost)]
+    named = sorted([cell_index(e.cell) for e in taken] + [cell_index(e.cell) for e in lost])
+    assert named == cells_of(before.treasures & ~after.treasures), "treasures gone = events"
+    for p in range(n):
+        gained = after.scores[p * 5 + 4] - before.scores[p * 5 + 4]
+        assert gained == sum(e.seat == p for e in taken), f"seat {p}'s treasures = its events"
+    if lost:
+        assert before.options.ruleset == "galaxy", "a treasure is lost only in the galaxy"
+    assert not before.catastrophes & ~after.catastrophes, "catastrophes stay on the board"
+    placed = [e for e in events if isinstance(e, CatastrophePlaced)]
+    new = cells_of(after.catastrophes & ~before.catastrophes)
+    assert sorted(cell_index(e.cell) for e in placed) == new, "new catastrophes = events"
+    for p in range(n):
+        spent = before.cats[p] - after.cats[p]
+        assert spent == sum(e.seat == p for e in placed), f"seat {p}'s catastrophes = events"
+    return len(lost)
+
+
+def resample_hidden(state: State, seat: int | None, rng: random.Random) -> State:
+    """A copy with what ``seat`` cannot see shuffled: the other seats' hands, their swapped
+    tiles and the bag, among themselves (``None``: every seat's, for a spectator)."""
+    s = state.copy()
+    n = s.options.players
+    others = [p for p in range(n) if p != seat]
+    pool: list[int] = list(s.bag[s.bag_pos :])
+    for p in others:
+        for c in range(4):
+            pool += [c] * (s.hands[p * 4 + c] + s.swapped[p * 4 + c])
+    rng.shuffle(pool)
+    for p in others:
+        size = sum(s.hands[p * 4 : p * 4 + 4])
+        gone = sum(s.swapped[p * 4 : p * 4 + 4])
+        for c in range(4):
+            s.hands[p * 4 + c] = 0
+            s.swapped[p * 4 + c] = 0
+        for _ in range(size):
+            s.hands[p * 4 + pool.pop()] += 1
+        for _ in range(gone):
+            s.swapped[p * 4 + pool.pop()] += 1
+    s.bag = tuple(pool)
+    s.bag_pos = 0
+    return s
+
+
+def check_views(s: State, rng: random.Random) -> None:
+    """Assert that each seat's view, and the spectator's, is unchanged when what it cannot
+    see (other hands, their swapped tiles, the bag order) is resampled. For games in
+    progress: at the end everything is revealed."""
+    assert not s.over
+    for seat in range(s.options.players):
+        other = resample_hidden(s, seat, rng)
+        assert player_view(other, seat) == player_view(s, seat), f"seat {seat}'s view"
+    assert spectator_view(resample_hidden(s, None, rng)) == spectator_view(s), "spectator view"
+
+
 def check_position_round_trip(s: State) -> None:
     pos = to_position(s)
     again = from_position(json.loads(json.dumps(pos)))
@@ -131,24 +231,43 @@ def choose(rng: random.Random, legal: list[Any]) -> Any:
 
 
 def play_random_game(
-    options: dict[str, Any], seed: int, *, round_trip_every: int = 7
+    options: dict[str, Any],
+    seed: int,
+    *,
+    round_trip_every: int = 7,
+    views_every: int = 64,
 ) -> tuple[State, dict[str, Any]]:
-    """Play a checked random game; returns the final state and its record."""
+    """Play a checked random game; returns the final state and its record.
+
+    Views are checked (``check_views``) every ``views_every`` steps and at the first
+    decision of each kind (a support, a war choice, a monument, building or treasure offer,
+    the wonder point, the harvest) met in the game, which keeps that check to a few states
+    per game while reaching every kind of pending decision the game meets.
+    """
     rng = random.Random(seed * 7919 + 1)
+    view_rng = random.Random(seed * 7919 + 2)
     s = new_game(options, seed)
     actions = []
+    lost = 0
+    seen: set[type] = set()
     for step in range(MAX_STEPS):
         check_invariants(s)
+        check_conservation(s, lost)
         if step % round_trip_every == 0:
             check_position_round_trip(s)
         if s.over:
             break
+        kind = type(s.decision)
+        if step % views_every == 0 or kind not in seen:
+            seen.add(kind)
+            check_views(s, view_rng)
         a = choose(rng, legal_actions(s))
         before = to_position(s) if step % round_trip_every == 0 else None
         s2, events = apply(s, a)
         if before is not None:
             assert to_position(s) == before, "apply leaves the given state untouched"
         assert events
+        lost += check_step_accounting(s, s2, events)
         actions.append(a)
         s = s2
     else:

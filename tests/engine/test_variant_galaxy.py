@@ -16,6 +16,7 @@ import pytest
 
 from diagram import (
     ZERO,
+    assert_illegal,
     assert_refused,
     cells,
     hand,
@@ -140,6 +141,35 @@ def test_a_leader_may_touch_several_pieces_of_one_region() -> None:
     s = st("r .\nr r", **GALAXY)
     s, _ = play(s, "leader black b1")  # a1 and b2, both of the region a1-a2-b2
     assert leaders_on_board(s) == {(0, "black", "b1")}
+
+
+# Two regions a1-b1 and a3-b3, joined into one kingdom by seat 0's black leader on a2.
+LIFTED = """
+    r r
+    . .
+    r r
+"""
+
+
+def test_a_leader_may_not_move_to_link_two_regions() -> None:
+    # moved from a2 to b2 it would touch b1 and b3, the two regions it no longer joins
+    s = st(LIFTED, leaders="0 black a2", **GALAXY)
+    assert_illegal(s, "leader black b2", "links-regions", "may not link two regions")
+    assert "leader black b2" not in legal(s)
+    # the same answer once legal_actions has filled the state's legality cache
+    assert_illegal(s, "leader black b2", "links-regions", "may not link two regions")
+    assert {"leader black c1", "leader black c3", "withdraw black"} <= legal(s)
+
+
+def test_the_same_leader_move_is_legal_in_the_classic_game() -> None:
+    # classic: b1 and b3 are two leaderless regions once the leader is lifted, and a leader
+    # may touch any number of them
+    s = st(LIFTED, leaders="0 black a2")
+    assert "leader black b2" in legal(s)
+    s, events = play(s, "leader black b2")
+    assert leaders_on_board(s) == {(0, "black", "b2")}
+    placed = of_type(events, "leader_placed")
+    assert [(e["cell"], e["origin"]) for e in placed] == [("b2", "a2")]
 
 
 # --- wars ---------------------------------------------------------------------------------------

@@ -2,15 +2,18 @@
 game in space, with a few rules of its own — and the worked example of a ruleset that
 overrides the hooks of ``rules.Ruleset`` where it differs.
 
-* No monuments (nor the wonder or buildings, which do not combine with it).
+* No monuments (``monuments``; nor the wonder or buildings, which do not combine with it).
 * A weapon ship (catastrophe) may destroy any system not already destroyed: one with a
-  leader (the leader returns to its owner) or an artifact (the artifact is lost) too.
+  leader (the leader returns to its owner) or an artifact (the artifact is lost) too
+  (``catastrophe_targets``).
 * A leader may not link two regions: it may not touch two or more separate groups of
-  settled systems, with or without leaders.
+  settled systems, with or without leaders (``leader_blocked``).
 * A war vacates every system of the war's colour in the loser's region (no exceptions:
-  an artifact there is lost), and leaders left without a temple return.
-* Artifacts are not taken after each action: at the end of the turn, after the refills, the
-  turn player harvests one from its merchant leader's region if it holds two or more.
+  an artifact there is lost), and leaders left without a temple return (``war_losses``,
+  ``war_orphans``).
+* Artifacts are not taken after each action (``treasure_pick``): at the end of the turn,
+  after the refills, the turn player harvests one from its merchant leader's region if it
+  holds two or more (``harvest``).
 
 The play (``play``) does the rest: a weapon ship that hits a leader or an artifact removes
 it, and an artifact on a removed tile is lost, whatever the ruleset.
@@ -20,8 +23,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from .board import FULL
-from .rules import RULESETS, Ruleset
+from .board import FULL, GREEN
+from .decisions import Harvest, TreasurePick
+from .kingdoms import region_at
+from .rules import RULESETS, Ruleset, orphaned
 from .types import Cell, Colour, Mask
 
 if TYPE_CHECKING:
@@ -33,9 +38,6 @@ class Galaxy(Ruleset):
 
     name: ClassVar[str] = "galaxy"
     monuments: ClassVar[bool] = False
-    treasure_rule: ClassVar[bool] = False
-    harvest: ClassVar[bool] = True
-    orphans_after_war: ClassVar[bool] = True
     needs_regions: ClassVar[bool] = True
     blocked_code: ClassVar[str] = "links-regions"
     blocked_words: ClassVar[str] = (
@@ -53,6 +55,24 @@ class Galaxy(Ruleset):
     def war_losses(self, state: State, colour: Colour, kingdom: Mask, loser: Cell) -> Mask:
         """Every system of the war's colour in the loser's region."""
         return state.tiles[colour] & ~state.facedown & kingdom
+
+    def war_orphans(self, state: State) -> Mask:
+        """Every leader left without an adjacent face-up temple."""
+        return orphaned(state)
+
+    def treasure_pick(self, state: State) -> TreasurePick | None:
+        """Never: artifacts are harvested at the end of a turn instead."""
+        return None
+
+    def harvest(self, state: State) -> Harvest | None:
+        """The turn player's merchant leader's region holding two or more artifacts: one of
+        them, the player's choice."""
+        merchant = state.leaders[state.turn * 4 + GREEN]
+        if merchant >= 0:
+            held = region_at(state, 1 << merchant) & state.treasures
+            if held.bit_count() >= 2:
+                return Harvest(state.turn, held)
+        return None
 
 
 RULESETS["galaxy"] = Galaxy()

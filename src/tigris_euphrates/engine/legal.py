@@ -546,13 +546,15 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
         if not _leader_masks(state, seat, colour)[colour] >> cell & 1:
             raise _illegal(rules.blocked_code, rules.blocked_words)
         return
+    # The ruleset's hook, asked about ``cell`` alone: the masks hold at most that cell.
     here = 1 << cur if cur >= 0 else 0
     occ = state.occupied() & ~here
-    if rules.needs_regions:
-        touched = len(touching_kingdoms(occ, occ, cell))
-    else:
-        touched = len(touching_kingdoms(occ, state.lmask & ~here, cell))
-    if touched >= 2:
+    bit = 1 << cell
+    kingdom_twos = bit if len(touching_kingdoms(occ, state.lmask & ~here, cell)) >= 2 else 0
+    region_twos = 0
+    if rules.needs_regions and len(touching_kingdoms(occ, occ, cell)) >= 2:
+        region_twos = bit
+    if rules.leader_blocked(occ, kingdom_twos, region_twos) & bit:
         raise _illegal(rules.blocked_code, rules.blocked_words)
 
 

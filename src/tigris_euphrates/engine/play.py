@@ -4,7 +4,8 @@
 action — conflicts, the building and monument (or wonder) offers, the treasure rule, the end
 of the turn — runs here until the next decision is due, which is pushed on the state's stack
 of pending decisions (``decisions``); answering it pops it and the flow goes on from where
-its kind says. Where rulesets differ, the flow asks ``state.options.rules`` (``rules``).
+its kind says. The flow's order is written here once; what each step finds due is the
+ruleset's to say (``state.options.rules``, the hooks of ``rules``).
 """
 
 from __future__ import annotations
@@ -32,29 +33,22 @@ from .actions import (
 from .board import (
     BLACK,
     BLOCKS,
-    BLOCKS_AT,
     CELL_NAMES,
     COLOURS,
-    GREEN,
     MONUMENT_NAMES,
-    MONUMENTS,
     NEIGHBOURS,
     RED,
     cells_of,
-    dilate,
     region,
 )
-from .buildings import building_targets
 from .decisions import (
     REVOLT,
     WAR,
     BuildingOffer,
     Harvest,
-    MonumentOffer,
     Support,
     TreasurePick,
     WarChoice,
-    WonderPoint,
 )
 from .events import (
     BuildingDeclined,
@@ -88,10 +82,11 @@ from .events import (
 )
 from .kingdoms import region_at, regions_of, with_piece, without
 from .legal import check, grown_cache, war_colours, war_sides
+from .rules import orphaned
 from .scoring import result
 from .state import HAND_SIZE, State
 from .types import Cell, Colour, Mask, Seat
-from .wonder import king_at_wonder, plus_of, wonder_centres
+from .wonder import plus_of
 
 Events = list[Event] | None
 
@@ -434,8 +429,9 @@ def _commit(s: State, ev: Events, n: int) -> None:
         if s.treasures & removed:
             _lose_treasures(s, ev, s.treasures & removed, "war")
     _score(s, ev, winner, colour, 1 + count, "war")
-    if rules.orphans_after_war:
-        _orphans(s, ev)
+    orphans = rules.war_orphans(s)
+    if orphans:
+        _return_leaders(s, ev, orphans)
     _union_step(s, ev)
 
 
@@ -479,9 +475,15 @@ def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str
 
 def _orphans(s: State, ev: Events) -> None:
     """Return every leader left without an adjacent face-up temple."""
-    near_temple = dilate(s.tiles[RED] & ~s.facedown)
+    orphans = orphaned(s)
+    if orphans:
+        _return_leaders(s, ev, orphans)
+
+
+def _return_leaders(s: State, ev: Events, cells: Mask) -> None:
+    """Return the leaders on ``cells`` for want of a temple, in seat and colour order."""
     for idx, cell in enumerate(s.leaders):
-        if cell >= 0 and not near_temple >> cell & 1:
+        if cell >= 0 and cells >> cell & 1:
             _remove_leader(s, ev, idx >> 2, idx & 3, "no temple")
 
 
@@ -496,32 +498,22 @@ def _lose_treasures(s: State, ev: Events, cells: Mask, reason: str) -> None:
 
 
 def _after_tile(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
-    """A tile is placed and scored (a union tile: its wars are over): the building offer,
-    then the monument or wonder offer, then the end of the action."""
-    opts = s.options
-    if opts.buildings:
-        targets = building_targets(s, cell, colour)
-        if targets:
-            _push(s, BuildingOffer(s.turn, colour, cell, targets))
-            return
+    """A tile is placed and scored (a union tile: its wars are over): the ruleset's building
+    offer, then ``_placement_offer``."""
+    offer = s.options.rules.building_offer(s, cell, colour)
+    if offer is not None:
+        _push(s, offer)
+        return
     _placement_offer(s, ev, cell, colour)
 
 
 def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
-    """Offer a monument on a completed 2×2 block, or the wonder on a plus, if any; else the
-    action ends."""
-    opts = s.options
-    if opts.rules.monuments:
-        blocks: tuple[Cell, ...] = ()
-        for m in range(6):
-            if s.monuments[m] < 0 and colour in MONUMENTS[m]:
-                up = s.tiles[colour] & ~s.facedown
-                blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
-                break
-        centres = wonder_centres(s, cell, colour) if opts.wonder else ()
-        if blocks or centres:
-            _push(s, MonumentOffer(s.turn, colour, blocks, centres))
-            return
+    """The ruleset's monument (or wonder) offer for the tile, if any; else the action
+    ends."""
+    offer = s.options.rules.monument_offer(s, cell, colour)
+    if offer is not None:
+        _push(s, offer)
+        return
     _after_action(s, ev)
 
 
@@ -574,33 +566,25 @@ def _take_treasure(s: State, ev: Events, seat: Seat, cell: Cell, forced: bool) -
 
 
 def _treasure_rule(s: State, ev: Events) -> bool:
-    """Traders take treasures down to one per kingdom; False if a pick must be chosen."""
-    n = s.options.players
-    specials = s.options.board.specials
+    """The ruleset's treasure picks, a single candidate taken at once, until none is due;
+    False if a pick must be chosen."""
+    rules = s.options.rules
     while True:
-        for i in range(n):
-            seat = (s.turn + i) % n
-            trader = s.leaders[seat * 4 + GREEN]
-            if trader < 0:
-                continue
-            held = region_at(s, 1 << trader) & s.treasures
-            if held.bit_count() < 2:
-                continue
-            candidates = held & specials or held
-            if candidates.bit_count() == 1:
-                _take_treasure(s, ev, seat, candidates.bit_length() - 1, forced=True)
-                break
-            _push(s, TreasurePick(seat, candidates))
-            if ev is not None:
-                ev.append(TreasureChoice(seat))
-            return False
-        else:
+        pick = rules.treasure_pick(s)
+        if pick is None:
             return True
+        if pick.cells.bit_count() == 1:
+            _take_treasure(s, ev, pick.owner, pick.cells.bit_length() - 1, forced=True)
+            continue
+        _push(s, pick)
+        if ev is not None:
+            ev.append(TreasureChoice(pick.owner))
+        return False
 
 
 def _after_action(s: State, ev: Events) -> None:
     """The action's own decisions are done: treasures, then the end of the action."""
-    if s.options.rules.treasure_rule and not _treasure_rule(s, ev):
+    if not _treasure_rule(s, ev):
         return
     s.actions_left -= 1
     if s.actions_left == 0:
@@ -609,39 +593,35 @@ def _after_action(s: State, ev: Events) -> None:
 
 def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     """The end of the turn (§5; §11 for the wonder point and the harvest), up to the next
-    decision it needs, if any."""
+    decision it needs, if any: the ruleset's wonder point, its monument points, the refills,
+    its harvest, then ``_end_of_game_check``."""
+    rules = s.options.rules
     seat = s.turn
-    if not after_wonder and s.wonder >= 0 and king_at_wonder(s):
-        _push(s, WonderPoint(seat))
-        return
-    for m, top_left in enumerate(s.monuments):
-        if top_left < 0:
-            continue
-        kingdom = region_at(s, BLOCKS[top_left])
-        for colour in MONUMENTS[m]:
-            cell = s.leaders[seat * 4 + colour]
-            if cell >= 0 and kingdom >> cell & 1:
-                _score(s, ev, seat, colour, 1, "monument")
+    if not after_wonder:
+        point = rules.wonder_point(s)
+        if point is not None:
+            _push(s, point)
+            return
+    for colour in rules.monument_points(s):
+        _score(s, ev, seat, colour, 1, "monument")
     n = s.options.players
     for i in range(n):
         who = (seat + i) % n
         need = HAND_SIZE - sum(s.hands[who * 4 : who * 4 + 4])
         if need > 0 and not _draw(s, ev, who, need):
             return
-    if s.options.rules.harvest:
-        merchant = s.leaders[seat * 4 + GREEN]
-        if merchant >= 0:
-            held = region_at(s, 1 << merchant) & s.treasures
-            if held.bit_count() >= 2:
-                _push(s, Harvest(seat, held))
-                return
+    harvest = rules.harvest(s)
+    if harvest is not None:
+        _push(s, harvest)
+        return
     _end_of_game_check(s, ev)
 
 
 def _end_of_game_check(s: State, ev: Events) -> None:
-    """The last step of a turn: two or fewer treasures end the game, else the next turn."""
-    if s.treasures.bit_count() <= 2:
-        _game_over(s, ev, "treasures")
+    """The last step of a turn: the game ends if the ruleset says so, else the next turn."""
+    reason = s.options.rules.game_end(s)
+    if reason:
+        _game_over(s, ev, reason)
         return
     s.turn = (s.turn + 1) % s.options.players
     s.actions_left = 2

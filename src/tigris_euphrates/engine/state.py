@@ -65,14 +65,15 @@ class Options:
                 raise InvalidAction("bad-option", f"option {key} must be true or false")
             flags[key] = value
         ruleset = data.get("ruleset", "classic")
-        if ruleset not in ("classic", "galaxy"):
-            raise InvalidAction("bad-option", 'ruleset must be "classic" or "galaxy"')
-        if ruleset == "galaxy":
+        if not isinstance(ruleset, str) or ruleset not in RULESETS:
+            names = " or ".join(f'"{name}"' for name in RULESETS)
+            raise InvalidAction("bad-option", f"ruleset must be {names}")
+        if not RULESETS[ruleset].monuments:
             for key in ("wonder", "buildings"):
                 if flags[key]:
                     raise InvalidAction(
                         "bad-option",
-                        f"the {key} variant does not combine with the galaxy ruleset "
+                        f"the {key} variant does not combine with the {ruleset} ruleset "
                         "(it has no monuments: docs/rules-notes.md)",
                     )
         return Options(

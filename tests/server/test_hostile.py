@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import hostile
-from serving import POSTGRES_TEST_URL, ServerProcess, postgres_url
+from serving import ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 #: hostile clients send as fast as they can read: the message rate limit is tested elsewhere
@@ -32,9 +32,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
         with ServerProcess(tmp_path, limits=LIMITS) as srv:
             yield srv
         return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"h{uuid.uuid4().hex[:10]}_"
     try:
         with ServerProcess(tmp_path, url, prefix, limits=LIMITS) as srv:

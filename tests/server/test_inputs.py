@@ -227,11 +227,9 @@ def test_a_nul_in_a_game_id_gets_a_4xx_on_postgresql(tmp_path: Path) -> None:
     checked before any query."""
     import uuid
 
-    from serving import POSTGRES_TEST_URL, postgres_url
+    from serving import postgres_or_skip
 
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"i{uuid.uuid4().hex[:10]}_"
     try:
         with LiveServer(database_url=url, table_prefix=prefix, data_dir=tmp_path) as srv:

@@ -36,10 +36,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The bots' golden games on the pure-Python engine and bots too, then everything on the
-# compiled core and bots (which must have been built: TNE_EXPECT_COMPILED).
+# compiled core and bots (which must have been built: TNE_EXPECT_COMPILED). The PostgreSQL
+# tests fail rather than skip when it does not answer (TNE_REQUIRE_POSTGRES).
 test: $(STAMP) chromium lint typecheck
-	TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
-	TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
+	TNE_REQUIRE_POSTGRES=1 TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
+	TNE_REQUIRE_POSTGRES=1 TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py --compare

@@ -32,6 +32,9 @@ LIMITS = {
     "games_per_client": 100_000,
     "bot_games_per_client": 3,
     "connections_per_client": 1000,
+    # every sign-up or sign-in let through costs a password hash (argon2, ~0.1 s of CPU)
+    "sign_ups_per_client": 2,
+    "sign_in_failures_per_client": 2,
 }
 
 

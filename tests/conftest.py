@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from serving import POSTGRES_TEST_URL, postgres_url
+from serving import postgres_or_skip
 from tigris_euphrates.store import Store
 
 
@@ -29,13 +29,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """(url, table prefix) of an empty database on each engine (PostgreSQL: fresh tables
-    under a prefix of their own, dropped afterwards; skipped when it is not reachable)."""
+    under a prefix of their own, dropped afterwards; skipped when it is not reachable, a
+    failure with ``TNE_REQUIRE_POSTGRES=1``: ``serving.postgres_or_skip``)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
         return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"t{uuid.uuid4().hex[:10]}_"
     yield url, prefix
     Store(url, prefix).drop_all()

@@ -4,14 +4,18 @@ Shared by the bounded suite in ``make test`` (tests/server/test_hostile.py) and 
 (bench/hostile.py). Each input is built from a valid request or message, then broken: a
 field replaced by a value of another type, a huge or nested one, text with lone
 surrogates, control characters or unicode digits, a key dropped or added, raw bytes, bad
-JSON, a binary frame, an oversized one. ``Campaign`` sends them to a live server and checks
-what a user cares about:
+JSON, a binary frame, an oversized one. They reach every route that reads a path, a query
+string or a body (games, seats, rematch, moves, accounts, players, leaderboard, catalogues,
+unsubscribe) and every websocket message (join with a token or an account's seat, move,
+undo, sync, ping, chat). ``Campaign`` sends them to a live server and checks what a user
+cares about:
 
 - no answer is a 5xx, and no error frame says ``server-error``;
 - every refused input gets a 4xx with a message, or an error frame naming the problem;
 - a websocket is never closed without a reason (only a frame over the protocol's size
   limit closes it, with 1009);
-- nothing refused changes the game under attack (its log and seats stay as they were).
+- nothing refused changes the game under attack (its log and seats stay as they were, and
+  its chat holds only lines its seated player wrote under the character policy).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tigris_euphrates.server.inputs import BadMessage, Ping, Sync, read_message
+from tigris_euphrates.server.inputs import BadMessage, Chat, Ping, Sync, read_message
 
 WEIRD_TEXT = [
     "",
@@ -65,6 +69,7 @@ WEIRD_TEXT = [
     "seat 1 bot random",
 ]
 COLOURS = ["red", "blue", "green", "black", "purple", "RED", ""]
+PASSWORD = "correct horse battery"
 
 
 def weird_value(rng: random.Random, depth: int = 0) -> Any:
@@ -148,11 +153,14 @@ def raw_text(rng: random.Random) -> str | bytes:
 
 @dataclass
 class Target:
-    """The game under attack (two people, nobody moved yet) and what its players hold."""
+    """The game under attack (two people, nobody moved yet) and what its players hold, and
+    another game whose tokens open nothing in it (the accounts claim that game's seats)."""
 
     game_id: str
     tokens: list[str]
-    other_creator: str  # the creator token of another game: opens nothing here
+    other_id: str
+    other_creator: str
+    other_token: str
 
 
 @dataclass
@@ -160,10 +168,14 @@ class Tally:
     """What the campaign sent and what came back."""
 
     rest: Counter[int] = field(default_factory=Counter)
+    #: requests per kind of route (``route_of``)
+    routes: Counter[str] = field(default_factory=Counter)
     frames: Counter[str] = field(default_factory=Counter)
     closes: Counter[int] = field(default_factory=Counter)
     created: int = 0
     inputs: int = 0
+    #: whether the campaign's client was signed in to an account
+    signed_in: bool = False
     seconds: float = 0.0
 
 
@@ -177,36 +189,69 @@ class Campaign:
         self.rng = random.Random(seed)
         self.http = httpx.Client(base_url=url, timeout=30)
         self.tally = Tally()
+        #: the CSRF token of this client's cookie: account posts carry it (or a wrong one)
+        self.csrf = str(self.http.get("/api/account").json()["csrf"])
 
     def close(self) -> None:
         self.http.close()
 
     def target(self) -> Target:
+        """The game under attack and another one; this client signs up (as ``Hostile``)
+        so that the routes of a signed-in account get hostile inputs too (a campaign after
+        another on the same server signs in, which the limits may refuse)."""
+        for path in ("/api/account/signup", "/api/account/signin"):
+            r = self.http.post(
+                path,
+                json={"name": "Hostile", "password": PASSWORD},
+                headers={"X-CSRF-Token": self.csrf},
+            )
+            if r.status_code == 200:
+                self.tally.signed_in = True
+                break
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         game = self.http.post("/api/games", json={"seats": seats}).json()
         other = self.http.post("/api/games", json={"seats": seats}).json()
         self.tally.created += 2
-        return Target(game["id"], [s["token"] for s in game["seats"]], other["creator_token"])
+        return Target(
+            game["id"],
+            [s["token"] for s in game["seats"]],
+            other["id"],
+            other["creator_token"],
+            other["seats"][0]["token"],
+        )
 
     # --- REST ---------------------------------------------------------------------------
 
     def rest_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
+        """One hostile request ``(method, path, headers, body)``: a sixteenth each of the
+        kinds below (two for game creation, seat changes, game pages and accounts)."""
         rng = self.rng
         gid = rng.choice([t.game_id] * 4 + ["nope", "0" * 12, "x" * 40, "a%00b", "%ff", "-"])
         seat = rng.choice(["0", "1", "2", "4", "-1", "99999999999", "x", "1.5"])
         json_headers = {"content-type": "application/json"}
-        kind = rng.randrange(9)
-        if kind <= 2:
-            base = {
+        kind = rng.randrange(16)
+        if kind <= 1:
+            base: dict[str, Any] = {
                 "seats": [
                     {"kind": "human", "name": "Ann"},
                     {"kind": rng.choice(["human", "bot"]), "level": "random"},
                 ],
                 "options": {"board": "standard", "open_scoring": False},
+                "listed": rng.choice([True, False]),
+                "chat": rng.choice(["players", "everyone", "off"]),
+                "rated": rng.random() < 0.2,
             }
+            if rng.random() < 0.5:
+                base["pace"] = {
+                    "kind": rng.choice(["realtime", "turn"]),
+                    "base": rng.choice([600, 86400]),
+                    "increment": 5,
+                    "level": "random",
+                }
             body = mutate(rng, base)
-            return "POST", "/api/games", json_headers, _encode(rng, body)
-        if kind <= 4:
+            headers = {**json_headers, "X-CSRF-Token": self.csrf} if base["rated"] else json_headers
+            return "POST", "/api/games", headers, _encode(rng, body)
+        if kind <= 3:
             token = rng.choice([t.tokens[1], t.other_creator, "x" * 20, "", "a" * 65])
             # a seat token only against another seat: a player may hand their own seat
             target_seat = "0" if token == t.tokens[1] else seat
@@ -214,6 +259,10 @@ class Campaign:
             what = rng.choice(["bot", "human"])
             path = f"/api/games/{gid}/seats/{target_seat}/{what}"
             return "POST", path, json_headers, _encode(rng, body)
+        if kind == 4:
+            token = rng.choice([t.tokens[1], t.other_creator, "x" * 20, "", "a" * 65])
+            body = mutate(rng, {"token": token})
+            return "POST", f"/api/games/{gid}/rematch", json_headers, _encode(rng, body)
         if kind == 5:
             params = rng.choice(
                 [
@@ -225,9 +274,17 @@ class Campaign:
                 ]
             )
             return "GET", f"/api/games{params}", {}, None
-        if kind == 6:
+        if kind in (6, 14):
             step = rng.choice(["0", "-1", "5", "99999999999999999999", "x", "1e3"])
-            suffix = rng.choice(["", "/record", f"/replay/{step}", "/view?token=" + "x" * 30])
+            suffix = rng.choice(
+                [
+                    "",
+                    "/record",
+                    "/moves",
+                    f"/replay/{step}",
+                    "/view?token=" + rng.choice(["x" * 30, _quoted(weird_value(rng))]),
+                ]
+            )
             return "GET", f"/api/games/{gid}{suffix}", {}, None
         if kind == 7:
             junk = rng.choice([b"", b"{", b"\xff\xfe\x00", b"x" * 30_000, b"[1,2]", b"null"])
@@ -239,8 +296,72 @@ class Campaign:
                 headers,
                 junk,
             )
-        path = rng.choice(["/api/nothing", "/api/games/", "/static/../x", "/api/meta", "/"])
-        return rng.choice(["GET", "DELETE", "PUT", "PATCH"]), path, {}, None
+        if kind == 8:
+            path = rng.choice(["/api/nothing", "/api/games/", "/static/../x", "/api/meta", "/"])
+            return rng.choice(["GET", "DELETE", "PUT", "PATCH"]), path, {}, None
+        if kind <= 10:
+            return self.account_case(t)
+        if kind == 11:
+            name = rng.choice(
+                ["Hostile", _quoted(weird_value(rng)), _quoted(rng.choice(WEIRD_TEXT))]
+            )
+            return "GET", f"/api/players/{name}" + rng.choice(["", "/stats.csv"]), {}, None
+        if kind == 12:
+            token = rng.choice(["abc.def", _quoted(weird_value(rng)), "x" * 300])
+            query = rng.choice([f"?t={token}", "", f"?t={token}&t=1", "?x=1"])
+            return rng.choice(["GET", "POST"]), f"/unsubscribe{query}", {}, None
+        if kind == 13:
+            parts = ["en", "de", "classic", "galaxy", _quoted(weird_value(rng))]
+            path = f"/api/catalogues/{rng.choice(parts)}/{rng.choice(parts)}"
+            return "GET", rng.choice([path, "/api/catalogues", path + "/x"]), {}, None
+        params = "&".join(
+            f"{key}={rng.choice([_quoted(weird_value(rng)), good])}"
+            for key, good in (
+                ("family", "classic"),
+                ("size", "2p"),
+                ("limit", "5"),
+                ("offset", "0"),
+            )
+            if rng.random() < 0.6
+        )
+        return "GET", f"/api/leaderboard?{params}", {}, None
+
+    def account_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
+        """A request of the account routes: most posts carry this client's CSRF token (so
+        that their bodies reach the database), some a wrong one or none."""
+        rng = self.rng
+        if rng.random() < 0.25:
+            gid = rng.choice([t.game_id, t.other_id, _quoted(weird_value(rng))])
+            path = rng.choice(
+                [
+                    "/api/account",
+                    "/api/account/games",
+                    "/api/account/notifications",
+                    f"/api/account/seats/{gid}",
+                ]
+            )
+            return "GET", path, {}, None
+        what = rng.choice(["signup", "signin", "claim", "notifications", "signout"])
+        headers = {"content-type": "application/json"}
+        csrf = rng.random()
+        if csrf < 0.8 and what != "signout":  # this client stays signed in
+            headers["X-CSRF-Token"] = self.csrf
+        elif csrf < 0.9:
+            headers["X-CSRF-Token"] = rng.choice(["x", self.csrf[:-1] + "x", "null"])
+        proof = {"game": t.other_id, "token": t.other_token}
+        # a wrong password: a sign-in that passes the checks costs a password hash, and
+        # after a few failures the limits refuse them before hashing (but after the name
+        # has been looked up)
+        base: dict[str, Any] = {
+            "signup": {"name": "Hostile2", "password": PASSWORD, "seats": [proof]},
+            "signin": {"name": "Hostile", "password": "not the password"},
+            "claim": {"seats": [proof]},
+            "notifications": {"email": "a@example.org", "enabled": True},
+            "signout": {},
+        }[what]
+        if what == "signout" and rng.random() < 0.5:
+            what = "signout-everywhere"
+        return "POST", f"/api/account/{what}", headers, _encode(rng, mutate(rng, base))
 
     def rest(self, t: Target, n: int) -> None:
         for _ in range(n):
@@ -248,6 +369,7 @@ class Campaign:
             r = self.http.request(method, path, headers=headers, content=content)
             self.tally.inputs += 1
             self.tally.rest[r.status_code] += 1
+            self.tally.routes[route_of(path)] += 1
             assert r.status_code < 500, (method, path, content, r.status_code, r.text[:300])
             if r.status_code >= 400 and path.startswith("/api"):
                 body = r.json()
@@ -275,6 +397,9 @@ class Campaign:
                 {"type": "sync"},
                 {"type": "ping", "t": 1},
                 {"type": "join", "token": None},
+                {"type": "join", "seat": 1},
+                {"type": "chat", "text": "good luck"},
+                {"type": "chat", "text": "good luck"},
             ]
         )
         msg = mutate(rng, base)
@@ -289,6 +414,8 @@ class Campaign:
         ).__enter__()
         ws.send(json.dumps({"type": "join", "token": token}))
         first = json.loads(ws.recv(timeout=20))
+        while first["type"] == "chat":  # the chat so far comes before the view
+            first = json.loads(ws.recv(timeout=20))
         assert first["type"] == "view", first
         return ws
 
@@ -347,7 +474,8 @@ class Campaign:
                 frames: list[dict[str, Any]] = []
                 try:
                     send(ws, frame)
-                    ws.send(json.dumps({"type": "join", "token": None}))
+                    if not _is_join(frame):  # a join is answered itself (refused: then closed)
+                        ws.send(json.dumps({"type": "join", "token": None}))
                     while True:
                         msg = json.loads(ws.recv(timeout=20))
                         frames.append(msg)
@@ -374,6 +502,17 @@ class Campaign:
                     continue  # the hostile frame was a join itself (a view, or a refusal)
                 assert frames[0]["type"] == "error", (repr(frame)[:200], frames[0])
 
+    def chat(self, t: Target) -> list[dict[str, Any]]:
+        """The chat of the game under attack, as a new spectator receives it (before its
+        first view; no frame when there is none)."""
+        lines: list[dict[str, Any]] = []
+        with connect(f"{self.ws_url}/ws/games/{t.game_id}", open_timeout=20) as ws:
+            ws.send(json.dumps({"type": "join", "token": None}))
+            while (msg := json.loads(ws.recv(timeout=20)))["type"] != "view":
+                if msg["type"] == "chat":
+                    lines = list(msg["lines"]) if msg["reset"] else lines + msg["lines"]
+        return lines
+
     def _check(self, frame: str | bytes, answers: list[dict[str, Any]]) -> None:
         for msg in answers:
             self.tally.frames[msg.get("code", msg["type"])] += 1
@@ -384,7 +523,20 @@ class Campaign:
         kinds = {m["type"] for m in answers}
         if expected == "pong":
             return  # answered by a pong of its own (or an error, if it was not one)
+        if expected == "chat":  # the seat's line to everybody, or refused (too fast, closed)
+            assert kinds & {"chat", "error"}, (repr(frame)[:200], answers[:2])
+            return
         assert expected in kinds, (repr(frame)[:200], answers[:2])
+
+
+def route_of(path: str) -> str:
+    """The kind of route a request went to: ``games/rematch``, ``players``, ``unsubscribe``."""
+    parts = path.split("?", 1)[0].strip("/").split("/")
+    if parts[0] != "api" or len(parts) < 2:
+        return parts[0]
+    if parts[1] == "games" and len(parts) > 3:
+        return f"games/{parts[3] if parts[3] != 'seats' or len(parts) < 6 else parts[5]}"
+    return parts[1]
 
 
 def send(ws: ClientConnection, frame: str | bytes) -> None:
@@ -435,14 +587,17 @@ def _parsed(frame: str | bytes) -> Any:
 
 
 def _expected(frame: str | bytes) -> str:
-    """What a frame must be answered with: a view (a valid sync), a pong (a valid ping), or
-    an error frame (anything else: from a spectator or a seat not to act, no move is
-    legal)."""
+    """What a frame must be answered with: a view (a valid sync), a pong (a valid ping), a
+    chat line or an error (a valid chat: the seat's lines are written until it writes too
+    fast, a spectator's are refused), or an error frame (anything else: from a spectator or
+    a seat not to act, no move is legal)."""
     msg = _parsed(frame)
     if isinstance(msg, Sync):
         return "view"
     if isinstance(msg, Ping):
         return "pong"
+    if isinstance(msg, Chat):
+        return "chat"
     return "error"
 
 
@@ -468,6 +623,9 @@ def run(url: str, ws_url: str, seed: int, rest: int, frames: int, first: int) ->
         assert [(s["kind"], s["name"]) for s in after["seats"]] == [
             (s["kind"], s["name"]) for s in before["seats"]
         ]
+        for line in campaign.chat(t):
+            assert line["seat"] == 1, line  # the seat that wrote; no spectator (``players``)
+            assert read_message(json.dumps({"type": "chat", "text": line["text"]})), line
     finally:
         campaign.close()
     campaign.tally.seconds = time.monotonic() - start

@@ -193,9 +193,19 @@ class SeatClient:
 POSTGRES_TEST_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+#: Set to 1 (``make test`` does), an unreachable test PostgreSQL fails the PostgreSQL tests
+#: instead of skipping them: a suite that needs it cannot pass without running them.
+REQUIRE_POSTGRES = "TNE_REQUIRE_POSTGRES"
+
+
+def postgres_target() -> str:
+    """The test PostgreSQL's URL ($TNE_TEST_POSTGRES_URL or the default), reachable or not."""
+    return os.environ.get("TNE_TEST_POSTGRES_URL", POSTGRES_TEST_URL)
+
+
 def postgres_url() -> str | None:
     """The test PostgreSQL ($TNE_TEST_POSTGRES_URL or the default) if it answers, else None."""
-    url = os.environ.get("TNE_TEST_POSTGRES_URL", POSTGRES_TEST_URL)
+    url = postgres_target()
     try:
         import psycopg
 
@@ -204,6 +214,24 @@ def postgres_url() -> str | None:
     except Exception:
         return None
     return url
+
+
+def postgres_or_skip() -> str:
+    """The test PostgreSQL's URL for a test that needs it. When it does not answer the test
+    is skipped, with a message; with ``TNE_REQUIRE_POSTGRES=1`` it fails instead. Every
+    PostgreSQL test goes through here (or through the ``db`` fixture, which does)."""
+    import pytest
+
+    url = postgres_url()
+    if url is not None:
+        return url
+    if os.environ.get(REQUIRE_POSTGRES) == "1":
+        pytest.fail(
+            f"PostgreSQL is not reachable at {postgres_target()} and {REQUIRE_POSTGRES}=1: "
+            "start it (or point TNE_TEST_POSTGRES_URL at one); the PostgreSQL tests must run",
+            pytrace=False,
+        )
+    pytest.skip(f"PostgreSQL is not reachable at {postgres_target()}: PostgreSQL tests skipped")
 
 
 def cut_listeners(url: str, prefix: str) -> int:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from accounting import AccountSeat, Player, play_to_end
-from serving import POSTGRES_TEST_URL, LiveServer, postgres_url
+from serving import LiveServer, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
@@ -32,9 +32,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[LiveSer
         ) as srv:
             yield srv
         return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"a{uuid.uuid4().hex[:10]}_"
     try:
         with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:

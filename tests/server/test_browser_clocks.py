@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from browsing import chromium, shot
 from mailing import Mailbox
-from serving import POSTGRES_TEST_URL, LiveServer, postgres_url
+from serving import LiveServer, postgres_or_skip
 from tigris_euphrates.store import Store
 
 pytestmark = pytest.mark.browser
@@ -52,9 +52,7 @@ def server(
     if request.param == "sqlite":
         kwargs["database_url"] = f"sqlite:///{data}/t.sqlite3"
     else:
-        url = postgres_url()
-        if url is None:
-            pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}")
+        url = postgres_or_skip()
         prefix = f"t{uuid.uuid4().hex[:10]}_"
         kwargs.update(database_url=url, table_prefix=prefix)
     srv = LiveServer(**kwargs)

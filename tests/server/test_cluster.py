@@ -27,12 +27,11 @@ import psycopg
 import pytest
 
 from serving import (
-    POSTGRES_TEST_URL,
     SeatClient,
     ServerProcess,
     cut_listeners,
     free_port,
-    postgres_url,
+    postgres_or_skip,
 )
 from tigris_euphrates import replay, result
 from tigris_euphrates.server.cluster import lock_key
@@ -44,9 +43,7 @@ FAST = {"messages_per_second": 10_000, "message_burst": 10_000}
 
 @pytest.fixture
 def pg() -> Iterator[tuple[str, str]]:
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"c{uuid.uuid4().hex[:10]}_"
     yield url, prefix
     Store(url, prefix).drop_all()

@@ -11,15 +11,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess, postgres_url
+from serving import SeatClient, ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 
 @pytest.fixture
 def pg() -> Iterator[tuple[str, str]]:
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"k{uuid.uuid4().hex[:10]}_"
     yield url, prefix
     Store(url, prefix).drop_all()

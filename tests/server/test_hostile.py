@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import hostile
-from serving import POSTGRES_TEST_URL, ServerProcess, postgres_url
+from serving import ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 #: hostile clients send as fast as they can read: the message rate limit is tested elsewhere
@@ -23,7 +23,26 @@ LIMITS = {
     "games_per_client": 100_000,
     "bot_games_per_client": 3,
     "connections_per_client": 1000,
+    # every sign-up or sign-in let through costs a password hash (argon2, ~0.1 s of CPU)
+    "sign_ups_per_client": 2,
+    "sign_in_failures_per_client": 2,
 }
+
+#: every kind of route the campaign attacks (``hostile.route_of``), each with enough inputs
+ROUTES = [
+    "games",
+    "games/bot",
+    "games/human",
+    "games/rematch",
+    "games/moves",
+    "games/view",
+    "games/replay",
+    "account",
+    "players",
+    "leaderboard",
+    "catalogues",
+    "unsubscribe",
+]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -32,9 +51,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
         with ServerProcess(tmp_path, limits=LIMITS) as srv:
             yield srv
         return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"h{uuid.uuid4().hex[:10]}_"
     try:
         with ServerProcess(tmp_path, url, prefix, limits=LIMITS) as srv:
@@ -44,8 +61,11 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
 
 
 def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
-    tally = hostile.run(server.url, server.ws_url, seed=2026, rest=3000, frames=5000, first=500)
-    assert tally.inputs == 8500
-    assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 2000
+    tally = hostile.run(server.url, server.ws_url, seed=2026, rest=2000, frames=6000, first=500)
+    assert tally.inputs == 8500 and tally.signed_in
+    assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
+    for route in ROUTES:
+        assert tally.routes[route] >= 40, (route, tally.routes)
     assert tally.frames["bad-message"] > 1000 and tally.frames["bad-json"] > 300
     assert tally.frames["text-only"] > 50 and tally.frames["too-large"] > 50
+    assert tally.frames["chat"] > 50 and tally.frames["chat-closed"] > 20

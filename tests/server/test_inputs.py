@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from accounting import Player
 from serving import LiveServer
 from tigris_euphrates.store import Store
 
@@ -227,11 +228,9 @@ def test_a_nul_in_a_game_id_gets_a_4xx_on_postgresql(tmp_path: Path) -> None:
     checked before any query."""
     import uuid
 
-    from serving import POSTGRES_TEST_URL, postgres_url
+    from serving import postgres_or_skip
 
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"i{uuid.uuid4().hex[:10]}_"
     try:
         with LiveServer(database_url=url, table_prefix=prefix, data_dir=tmp_path) as srv:
@@ -245,3 +244,81 @@ def test_a_nul_in_a_game_id_gets_a_4xx_on_postgresql(tmp_path: Path) -> None:
                 assert err["type"] == "error" and err["code"] == "no-game"
     finally:
         Store(url, prefix).drop_all()
+
+
+# --- every path, query string and body field that reaches the database -------------------
+
+#: Paths whose text parts reach a query: each under the character policy, on both databases.
+ODD_PATHS = [
+    "/api/players/x%00",
+    "/api/players/%00",
+    "/api/players/x%00/stats.csv",
+    "/api/players/%00/stats.csv",
+    "/api/players/Ann%1b%5b31m",
+    "/api/players/Ann%E2%80%AEevil",
+    "/api/players/%ED%A0%BD",  # a lone surrogate as UTF-8 bytes (not UTF-8 at all)
+    "/api/catalogues/%00/classic",
+    "/api/catalogues/en/%00",
+    "/api/catalogues/" + "x" * 300 + "/classic",
+    "/unsubscribe?t=%00",
+    "/unsubscribe?t=a%00.b",
+    "/api/leaderboard?family=%00",
+    "/api/leaderboard?size=2p%00",
+    "/api/account/seats/%00",
+    "/api/games/%00/moves",
+    "/api/games/0123456789ab/view?token=%00",
+]
+
+
+def test_text_in_paths_and_query_strings_is_checked_before_any_query(
+    db: tuple[str, str], tmp_path: Path
+) -> None:
+    """A NUL (which PostgreSQL refuses in a text parameter: the server answered 500), a
+    control or bidi character, or a lone surrogate in a player's name, a catalogue, an
+    unsubscribe token or a game id: a 4xx naming the problem, on both databases."""
+    url, prefix = db
+    with LiveServer(database_url=url, table_prefix=prefix, data_dir=tmp_path) as srv:
+        for path in ("/api/players/x%00", "/api/players/%00/stats.csv"):
+            r = httpx.get(f"{srv.url}{path}")
+            assert r.status_code == 422, (path, r.status_code, r.text)
+            assert r.json()["message"] == "name: control characters are not allowed (U+0000)"
+        for path in ODD_PATHS:
+            for method in ("GET", "POST") if path.startswith("/unsubscribe") else ("GET",):
+                r = httpx.request(method, f"{srv.url}{path}")
+                assert 400 <= r.status_code < 500, (method, path, r.status_code, r.text[:200])
+                if path.startswith("/api/"):
+                    assert r.json()["message"], (path, r.text)
+        p = Player(srv)
+        for body in (
+            {"name": "x\x00", "password": "correct horse"},
+            {"name": "\x00", "password": "correct horse"},
+            {"name": "Ann\u202e", "password": "correct horse"},
+            {"name": "Ann", "password": "correct\x00horse"},
+        ):
+            r = p.post("/api/account/signin", body)
+            assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+            assert r.json()["message"]
+        for path, raw in (
+            ("/api/account/signin", '{"name":"\\ud83d","password":"correct horse"}'),
+            ("/api/account/signin", '{"name":"Ann","password":"correct \\ud83d horse"}'),
+            ("/api/account/signup", '{"name":"Annabel","password":"correct \\ud83d horse"}'),
+        ):
+            r = p.http.post(
+                path,
+                content=raw,
+                headers={"content-type": "application/json", "X-CSRF-Token": p.csrf},
+            )
+            assert 400 <= r.status_code < 500, (path, raw, r.status_code, r.text)
+        p.sign_up("Annabel", "correct horse battery")
+        for email in ("a\x00@b.cc", "a\x1b@b.cc", "\ud83d@b.cc", "a@b\u202e.cc"):
+            body = json.dumps({"email": email, "enabled": True})  # ASCII: a surrogate escaped
+            r = p.http.post(
+                "/api/account/notifications",
+                content=body,
+                headers={"content-type": "application/json", "X-CSRF-Token": p.csrf},
+            )
+            assert r.status_code == 422, (email, r.status_code, r.text)
+            assert "email" in r.json()["message"], r.text
+        assert p.http.get("/api/account/notifications").json()["email"] is None
+        p.close()
+        assert lobby_works(srv)

@@ -199,3 +199,49 @@ def test_the_lobby_answers_a_page_of_small_summaries(tmp_path: Path) -> None:
         for bad in ({"limit": 0}, {"limit": 1000}, {"before": "x" * 500}):
             r = httpx.get(f"{srv.url}/api/games", params=bad)
             assert r.status_code == 422, (bad, r.text)
+
+
+def test_handing_seats_to_bots_counts_against_the_bot_games_limit(
+    db: tuple[str, str], tmp_path: Path
+) -> None:
+    """Human games whose seats are then handed to bots (with the creator's token, or each
+    seat's own) are bot games: beyond ``bot_games_per_client`` the hand-over is refused like
+    the creation of a bot game, and a game whose seats are all taken back counts no more."""
+    url, prefix = db
+    limits = Limits(bot_games_per_client=2, games_per_minute=100, seat_absence_seconds=0)
+    with LiveServer(data_dir=tmp_path, database_url=url, table_prefix=prefix, limits=limits) as srv:
+        games = [
+            httpx.post(f"{srv.url}/api/games", json={"seats": HUMANS}).json() for _ in range(3)
+        ]
+
+        def to_bot(g: dict[str, Any], seat: int, token: str) -> httpx.Response:
+            body = {"token": token, "level": "random"}
+            return httpx.post(f"{srv.url}/api/games/{g['id']}/seats/{seat}/bot", json=body)
+
+        for g in games[:2]:  # by the creator, every seat: two bot games
+            for seat in (0, 1):
+                r = to_bot(g, seat, g["creator_token"])
+                assert r.status_code == 200, r.text
+        third = games[2]
+        for seat, token in ((0, third["creator_token"]), (1, third["seats"][1]["token"])):
+            r = to_bot(third, seat, token)
+            assert r.status_code == 429, r.text
+            assert r.json()["error"] == "too-many-bot-games" and "2" in r.json()["message"]
+        assert [
+            s["kind"] for s in httpx.get(f"{srv.url}/api/games/{third['id']}").json()["seats"]
+        ] == [
+            "human",
+            "human",
+        ]
+        bots = [{"kind": "bot", "level": "random"}] * 2
+        r = httpx.post(f"{srv.url}/api/games", json={"seats": bots})
+        assert r.status_code == 429 and r.json()["error"] == "too-many-bot-games"
+        # the first game's players take their seats back: it runs no bot any more
+        first = games[0]
+        for seat in (0, 1):
+            body = {"token": first["seats"][seat]["token"]}
+            r = httpx.post(f"{srv.url}/api/games/{first['id']}/seats/{seat}/human", json=body)
+            assert r.status_code == 200, r.text
+        assert to_bot(third, 1, third["seats"][1]["token"]).status_code == 200
+        # a game already running a bot takes another one without counting twice
+        assert to_bot(third, 0, third["creator_token"]).status_code == 200

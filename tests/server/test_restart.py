@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from serving import (
-    POSTGRES_TEST_URL,
     LiveServer,
     SeatClient,
     ServerProcess,
-    postgres_url,
+    postgres_or_skip,
 )
 from tigris_euphrates import replay, result
 from tigris_euphrates.store import Store
@@ -92,9 +90,7 @@ def test_two_server_processes_writing_one_step(tmp_path: Path) -> None:
     stored at most once, a refused move is answered ``stale`` with the winner's position,
     and both processes end with the same game. (On SQLite a second process is refused:
     tests/server/test_cluster.py.)"""
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     prefix = f"r{uuid.uuid4().hex[:10]}_"
     fast = {"messages_per_second": 1000}
     try:

@@ -220,11 +220,9 @@ def test_no_rematch_before_the_end(server: LiveServer) -> None:
 
 def _two_processes(tmp_path: Any) -> tuple[Any, Any, str, str]:
     """Two server processes on one PostgreSQL database (under a fresh table prefix)."""
-    from serving import ServerProcess, postgres_url
+    from serving import ServerProcess, postgres_or_skip
 
-    url = postgres_url()
-    if url is None:
-        pytest.skip("PostgreSQL is not reachable: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     import uuid
 
     prefix = f"t{uuid.uuid4().hex[:10]}_"

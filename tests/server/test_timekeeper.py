@@ -257,3 +257,44 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_timeout_is_never_refused_by_the_bot_games_limit_but_counts(
+    db: tuple[str, str],
+) -> None:
+    """A clock's timeout hands the seat to a bot even when the game's creator runs its limit
+    of bot games; the game then counts as one of them (it runs a bot)."""
+    from tigris_euphrates.server.hub import GameError
+    from tigris_euphrates.server.limits import Limits
+
+    clock = Time()
+
+    async def run() -> None:
+        store = Store(*db)
+        hub = Hub(
+            store,
+            bot_seconds=None,
+            bot_iterations=20,
+            bot_processes=0,
+            clock=clock,
+            limits=Limits(bot_games_per_client=1),
+        )
+        await hub.start()
+        pace = Pace("turn", HOUR, 0.0, "random")
+        game, _, _ = await hub.create({"players": 2}, PEOPLE, client="c1", pace=pace)
+        other, tokens, _ = await hub.create({"players": 2}, PEOPLE, client="c1")
+        await hub.hand_to_bot(other, tokens[1], 1, "random")  # c1's one bot game
+        assert store.recent_games_of("c1", 0.0) == (2, 1)
+        clock.now += HOUR
+        assert await hub.timekeeper.check() == 1
+        assert game.seats[0]["kind"] == "bot"
+        assert store.recent_games_of("c1", 0.0) == (2, 2)
+        await hub.take_back(other, str(tokens[1]), 1)
+        assert store.recent_games_of("c1", 0.0) == (2, 1)
+        with pytest.raises(GameError) as refused:
+            await hub.hand_to_bot(other, tokens[0], 0, "random")
+        assert refused.value.code == "too-many-bot-games"
+        await hub.stop()
+        store.close()
+
+    asyncio.run(run())

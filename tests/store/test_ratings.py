@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from serving import POSTGRES_TEST_URL, postgres_url
+from serving import postgres_or_skip
 from tigris_euphrates.store import Store
 from tigris_euphrates.store.accounts import Accounts
 from tigris_euphrates.store.ratings import Ratings, places
@@ -23,9 +23,7 @@ def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
         yield s
         s.close()
         return
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_TEST_URL}: PostgreSQL tests skipped")
+    url = postgres_or_skip()
     s = Store(url, f"r{uuid.uuid4().hex[:10]}_")
     yield s
     s.drop_all()

@@ -14,17 +14,18 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi import Path as PathParam
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import AfterValidator, Field, StringConstraints, field_validator
 from starlette.requests import HTTPConnection
 
 from ..store.accounts import Account, AccountGame, Accounts, NameTaken, name_key
 from ..store.ratings import SIZES, Ratings
 from .hub import GameError, Hub, LiveGame, hash_token
-from .inputs import GAME_ID_PATTERN, Strict, Token
+from .inputs import GAME_ID_PATTERN, MAX_NAME, NameQuery, Strict, Token, check_text
 from .passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 from .player_stats import fill_stats, player_stats, stats_csv
 from .sessions import Session, Sessions, same_origin
@@ -37,7 +38,13 @@ FAMILIES = ("classic", "galaxy")
 SIGN_IN_FAILED = "wrong name or password"
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
-PlayerName = Annotated[str, PathParam(min_length=1, max_length=40)]
+#: A player's name in a path: the character policy before any query (PostgreSQL refuses a
+#: NUL in a text parameter; no account name holds a control character).
+PlayerName = Annotated[
+    str,
+    PathParam(min_length=1, max_length=4 * MAX_NAME),
+    AfterValidator(partial(check_text, limit=MAX_NAME)),
+]
 
 
 class SeatProof(Strict):
@@ -51,7 +58,7 @@ Proofs = Annotated[list[SeatProof], Field(max_length=500)]
 
 
 class Credentials(Strict):
-    name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    name: NameQuery
     password: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
     #: the seats this browser holds (its guest games), bound to the account
     seats: Proofs = Field(default_factory=list)

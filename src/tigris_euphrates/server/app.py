@@ -60,6 +60,7 @@ from .hub import GameError, Hub, LiveGame, bot_levels, default_level
 from .inputs import (
     GAME_ID_PATTERN,
     MAX_CHAT,
+    TOKEN_PATTERN,
     BadMessage,
     Chat,
     CreateGame,
@@ -345,7 +346,9 @@ def create_app(
 
     @app.get("/api/games/{game_id}/view")
     async def game_view(
-        game_id: GameId, request: Request, token: Annotated[str | None, Query(max_length=64)] = None
+        game_id: GameId,
+        request: Request,
+        token: Annotated[str | None, Query(pattern=TOKEN_PATTERN)] = None,
     ) -> dict[str, Any]:
         hub = hub_of(request)
         game = await hub.get(game_id)

@@ -5,12 +5,16 @@ each one's name in itself, for the page's language switch) and themes,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from .. import catalogues
+from .inputs import CATALOGUE_PATTERN
+
+Part = Annotated[str, PathParam(pattern=CATALOGUE_PATTERN)]
 
 router = APIRouter()
 
@@ -26,7 +30,7 @@ async def catalogue_list() -> dict[str, Any]:
 
 
 @router.get("/api/catalogues/{language}/{theme}", response_model=None)
-async def catalogue(language: str, theme: str) -> dict[str, Any] | JSONResponse:
+async def catalogue(language: Part, theme: Part) -> dict[str, Any] | JSONResponse:
     try:
         return catalogues.catalogue(language, theme)
     except KeyError as err:

@@ -196,6 +196,16 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
+def too_many_bot_games(limits: Limits) -> GameError:
+    """The refusal of one more bot game of a client (created, or made by a seat change)."""
+    return GameError(
+        "too-many-bot-games",
+        f"at most {limits.bot_games_per_client} unfinished games with bots from one address "
+        "(games created with bots, or whose seats were handed to bots): bots share the "
+        "server's workers with everybody's games",
+    )
+
+
 def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
     """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
     bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
@@ -829,11 +839,17 @@ class Hub:
                 "finish or leave some first",
             )
         if bots and bot_games >= limits.bot_games_per_client:
-            raise GameError(
-                "too-many-bot-games",
-                f"at most {limits.bot_games_per_client} unfinished games with bots from one "
-                "address: bots share the server's workers with everybody's games",
-            )
+            raise too_many_bot_games(limits)
+
+    async def _check_bot_games(self, game: LiveGame) -> None:
+        """Refuse to make ``game`` a bot game (its first bot seat) when the client that
+        created it runs its limit of unfinished games with bots already: handing the seats
+        of human games to bots counts like creating bot games."""
+        if not game.client or any(seat["kind"] == "bot" for seat in game.seats):
+            return
+        _, bot_games = await self.db(self.store.recent_games_of, game.client, time.time() - 3600)
+        if bot_games >= self.limits.bot_games_per_client:
+            raise too_many_bot_games(self.limits)
 
     @staticmethod
     def is_creator(game: LiveGame, token: str | None) -> bool:
@@ -1007,7 +1023,9 @@ class Hub:
         player (its token, or ``holder``: the seat the caller's account holds), and to the
         game's creator (the creator's token) once the seat's player has been away
         ``Limits.seat_absence_seconds``; the player's token keeps opening the seat, and
-        ``take_back`` returns it."""
+        ``take_back`` returns it. The game's first bot seat makes it a bot game of the client
+        that created it, refused beyond ``Limits.bot_games_per_client`` (a clock's timeout,
+        ``time_out``, is never refused, but counts)."""
         if not 0 <= target < len(game.seats):
             raise GameError("bad-seat", f"there is no seat {target}")
         level = level or default_level()
@@ -1039,6 +1057,7 @@ class Hub:
                             f"may hand the seat to a bot after "
                             f"{self.limits.seat_absence_seconds:g} s",
                         )
+                await self._check_bot_games(game)
                 if await self._log_seat_change(game, by, target, "bot", level, attempt):
                     break
         self.kick(game)
@@ -1103,9 +1122,12 @@ class Hub:
         made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
         changes unless the entry is stored. A seat change does not depend on the position:
         when another process stored that step first, this copy reads the log on and the
-        caller checks and tries again (``False``; the last attempt raises ``stale``)."""
+        caller checks and tries again (``False``; the last attempt raises ``stale``). The
+        game's count of bot seats is stored with the entry."""
+        others = sum(1 for i, s in enumerate(game.seats) if i != seat and s["kind"] == "bot")
+        bots = others + (kind == "bot")
         try:
-            at = await self._store_step(game, by, seat_change(seat, kind, level, timeout))
+            at = await self._store_step(game, by, seat_change(seat, kind, level, timeout), bots)
         except GameError as err:
             if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
                 return False
@@ -1131,12 +1153,15 @@ class Hub:
             "here is the current position, please choose again"
         )
 
-    async def _store_step(self, game: LiveGame, seat: int | None, action: str) -> float:
-        """Store the game's next log entry; returns the time it was stored at (the clock's)."""
+    async def _store_step(
+        self, game: LiveGame, seat: int | None, action: str, bots: int | None = None
+    ) -> float:
+        """Store the game's next log entry (``bots``: the bot seats after a seat change);
+        returns the time it was stored at (the clock's)."""
         origin = self.cluster.proc if self.cluster is not None else ""
         at = self.clock()
         try:
-            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin, at)
+            await self.db(self.store.append, game.id, game.seq + 1, seat, action, origin, at, bots)
             return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.

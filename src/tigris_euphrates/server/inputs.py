@@ -62,10 +62,17 @@ def _text(limit: int) -> Any:
 
 
 Name = Annotated[str, _text(MAX_NAME)]
+#: A name looked up (sign-in, a player's page): never empty.
+NameQuery = Annotated[str, StringConstraints(min_length=1), _text(MAX_NAME)]
 Level = Annotated[str, _text(MAX_LEVEL)]
 #: Seat and creator tokens are ``secrets.token_urlsafe``: URL-safe base64.
-Token = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+TOKEN_PATTERN = r"^[A-Za-z0-9_-]{0,64}$"
+Token = Annotated[str, StringConstraints(min_length=1, pattern=TOKEN_PATTERN)]
 OptionName = Annotated[str, StringConstraints(pattern=r"^[a-z_]{1,32}$")]
+#: A catalogue's language or theme in a path (``de``, ``galaxy``).
+CATALOGUE_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+#: A signed unsubscribe token (itsdangerous: URL-safe base64 parts joined by dots).
+UNSUBSCRIBE_PATTERN = r"^[A-Za-z0-9_.-]{1,200}$"
 OptionValue = bool | int | Annotated[str, _text(MAX_OPTION)]
 
 

@@ -40,7 +40,8 @@ class Limits:
     frame_bytes: int = 4 * 1024
     ws_max_bytes: int = 64 * 1024
     #: Games a client (an IP address) may create a minute, and may have under way (games
-    #: changed in the last hour), of them with at least one bot seat.
+    #: changed in the last hour), of them running a bot now (created with a bot seat, or
+    #: a seat handed to a bot since: ``Hub.hand_to_bot`` refuses beyond the limit too).
     games_per_minute: float = 10.0
     games_per_client: int = 20
     bot_games_per_client: int = 4

@@ -12,16 +12,18 @@
 from __future__ import annotations
 
 import html
+import re
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from ..store import clocks as clock_store
 from .accounts import check_csrf, signed_in
 from .hub import GameError, Hub
-from .inputs import Strict
+from .inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
 from .timekeeper import unsubscribe_account
 
 router = APIRouter()
@@ -33,7 +35,14 @@ EMAIL_PATTERN = r"^[^\s@<>,;\"]+@[^\s@<>,;\"]+\.[^\s@<>,;\"]+$"
 class NotifyChange(Strict):
     """``POST /api/account/notifications``."""
 
-    email: Annotated[str, Field(max_length=254, pattern=EMAIL_PATTERN)] | None = None
+    email: (
+        Annotated[
+            str,
+            Field(max_length=254, pattern=EMAIL_PATTERN),
+            AfterValidator(partial(check_text, limit=254)),
+        ]
+        | None
+    ) = None
     enabled: bool
 
 
@@ -82,7 +91,9 @@ def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
 
 async def _unsubscribe(request: Request, token: str) -> HTMLResponse:
     hub = _hub(request)
-    account_id = unsubscribe_account(await hub.timekeeper.key(), token)
+    account_id = None
+    if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is not None:
+        account_id = unsubscribe_account(await hub.timekeeper.key(), token)
     if account_id is None:
         return _page(
             "Link not recognised",

@@ -137,7 +137,8 @@ class Store:
         self._append_sql = text(
             f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
             "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
-            f'changed AS (UPDATE "{self.games.name}" SET updated = :now '
+            f'changed AS (UPDATE "{self.games.name}" SET updated = :now, '
+            "bots = COALESCE(CAST(:bots AS INTEGER), bots) "
             "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
             "SELECT pg_notify(:channel, :payload) FROM changed"
         )
@@ -196,13 +197,19 @@ class Store:
         action: str,
         origin: str = "",
         now: float | None = None,
+        bots: int | None = None,
     ) -> None:
         """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
         change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
         transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
         it commits), with ``origin``, the process that wrote it. ``now``: when (default: the
-        time now; the clocks of timed games are replayed from these times)."""
+        time now; the clocks of timed games are replayed from these times). ``bots``: the
+        game's bot seats after a seat change, stored with it (the per-client limit on bot
+        games counts the games that run a bot now)."""
         now = time.time() if now is None else now
+        changed: dict[str, Any] = {"updated": now}
+        if bots is not None:
+            changed["bots"] = bots
         try:
             if self.is_sqlite:
                 with self.engine.begin() as conn:
@@ -212,12 +219,12 @@ class Store:
                         )
                     )
                     conn.execute(
-                        update(self.games).where(self.games.c.id == game_id).values(updated=now)
+                        update(self.games).where(self.games.c.id == game_id).values(**changed)
                     )
                 return
             # one statement, so one round trip and one transaction: the entry, the game's
-            # time of change, and the announcement (with the entry itself, so that the
-            # other processes need not read it back)
+            # time of change (and bot seats), and the announcement (with the entry itself, so
+            # that the other processes need not read it back)
             payload = f"s|{origin}|{game_id}|{seq}|{'' if seat is None else seat}|{action}"
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.execute(
@@ -228,6 +235,7 @@ class Store:
                         "seat": seat,
                         "action": action,
                         "now": now,
+                        "bots": bots,
                         "channel": self.channel,
                         "payload": payload,
                     },
@@ -372,7 +380,7 @@ class Store:
 
     def recent_games_of(self, client: str, since: float) -> tuple[int, int]:
         """How many unfinished games ``client`` created that changed after ``since``, and
-        how many of them have a bot seat."""
+        how many of them have a bot seat now (``bots`` follows the seat changes)."""
         g = self.games.c
         query = select(
             func.count(), func.coalesce(func.sum(case((g.bots > 0, 1), else_=0)), 0)

@@ -48,8 +48,8 @@ def make_tables(prefix: str = "") -> Tables:
         Column("creator", String(64), nullable=True),
         # "client" when a client chose the seed (games without another person)
         Column("seed_source", String(16), nullable=True),
-        # who created the game (a hash of its address) and how many bot seats it had:
-        # the per-client limits count them
+        # who created the game (a hash of its address) and how many bot seats it has now
+        # (set by every seat change): the per-client limits count them
         Column("client", String(64), nullable=True),
         Column("bots", Integer, nullable=True),
         # 1: the result changes the players' ratings (only accounts play it)

@@ -951,11 +951,16 @@ class Hub:
                 self._spawn(self.cluster.unlock(game.id))
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
-        """A fresh view is due to every connection (but ``exclude``)."""
+        """A fresh view is due to every connection (but ``exclude``): the players' first.
+        Their writers then run first, so that a move's acknowledgement and the opponent's
+        view do not wait behind the frames of the game's spectators, whenever they joined."""
         self.timekeeper.arm(game)
         game.touch()
         for key, conn in game.conns.items():
-            if key != exclude:
+            if key != exclude and conn.seat is not None:
+                conn.due()
+        for key, conn in game.conns.items():
+            if key != exclude and conn.seat is None:
                 conn.due()
 
     def send_error(

@@ -136,6 +136,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            # how the database lists the store's connections (``pg_stat_activity``)
+            kwargs["connect_args"] = {"application_name": f"tne-store-{table_prefix[:32]}"}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -274,7 +276,9 @@ class Store:
         if conn is None or conn.closed or conn.broken:
             import psycopg
 
-            conn = psycopg.connect(libpq_url(self.url), autocommit=True)
+            conn = psycopg.connect(
+                libpq_url(self.url), autocommit=True, application_name=f"tne-log-{self.prefix[:32]}"
+            )
             self._appender.conn = conn
             self._appender_conns.append(conn)
         return conn

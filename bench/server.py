@@ -70,7 +70,7 @@ import websockets
 # tests/serving.py runs the server in its own process; it is a test helper, not the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess
-from tigris_euphrates.server.cluster import lock_key
+from tigris_euphrates.server.cluster import SCAN_SECONDS, lock_key
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).with_name("server.json")
@@ -81,6 +81,7 @@ LIFTED = {
     "message_burst": 1000,
     "games_per_minute": 1_000_000,
     "games_per_client": 1_000_000,
+    "bot_games_per_client": 1_000_000,
     "connections_per_client": 1_000_000,
     "spectators_per_game": 1_000_000,
 }
@@ -540,12 +541,13 @@ def last_seq(url: str, prefix: str, game_id: str) -> int:
 def takeover_run(url: str, trials: int) -> dict[str, Any]:
     """``trials`` times: a two-bot game (``random``, a move every 50 ms) created through a
     new process A, which holds its lock; a spectator on process B; A is killed with
-    SIGKILL: the seconds until B holds the game's lock and until a step B's bots made
-    reaches the spectator."""
+    SIGKILL at a random moment of B's scan period: the seconds until B holds the game's
+    lock and until a step B's bots made reaches the spectator."""
     prefix = f"bench{uuid.uuid4().hex[:8]}_"
     extra = ["--bot-delay", "0.05"]
     locks: list[float] = []
     moves: list[float] = []
+    rng = random.Random(11)
     with (
         tempfile.TemporaryDirectory() as tmp,
         ServerProcess(Path(tmp) / "b", url, prefix, limits=LIFTED, extra=extra) as b,
@@ -554,16 +556,21 @@ def takeover_run(url: str, trials: int) -> dict[str, Any]:
             with ServerProcess(
                 Path(tmp) / f"a{trial}", url, prefix, limits=LIFTED, extra=extra
             ) as a:
-                game = httpx.post(
+                created = httpx.post(
                     f"{a.url}/api/games",
                     json={"seats": [{"kind": "bot", "level": "random"}] * 2},
                     timeout=60,
-                ).json()
+                )
+                created.raise_for_status()
+                game = created.json()
                 gid = game["id"]
                 watcher = SeatClient(b.ws_url, gid, None)
                 watcher.wait_view(lambda m: m["seq"] >= 10)
                 holder = lock_holder(url, prefix, gid)
                 assert a.proc is not None and holder is not None
+                # B looks for free locks every SCAN_SECONDS: a kill at a random moment of
+                # that period (else every trial would kill at the same moment of it)
+                time.sleep(rng.uniform(0, SCAN_SECONDS))
                 a.proc.send_signal(signal.SIGKILL)
                 killed = time.perf_counter()
                 a.proc.wait(10)

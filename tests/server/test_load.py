@@ -190,3 +190,41 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
     assert sorted(built, key=str) == sorted([None, 0, 1], key=str), built
     a.close()
     b.close()
+
+
+def test_the_players_views_go_out_before_the_spectators(tmp_path: Path) -> None:
+    """Spectators who joined before the players do not delay the players' views: after a
+    step the players' writers are woken first (a writer runs when woken, in that order),
+    so a move's acknowledgement does not wait behind thousands of spectators' frames."""
+    import asyncio
+
+    from tigris_euphrates.server.hub import Hub
+    from tigris_euphrates.store import Store
+
+    async def run() -> list[int | None]:
+        store = Store(f"sqlite:///{tmp_path / 'order.sqlite3'}")
+        hub = Hub(store)
+        try:
+            seats = [{"kind": "human"}, {"kind": "human"}]
+            game, _, _ = await hub.create({"players": 2}, seats)
+            conns = [hub.attach(game, None)[1] for _ in range(50)]
+            conns += [hub.attach(game, 0)[1], hub.attach(game, None)[1], hub.attach(game, 1)[1]]
+            woken: list[int | None] = []
+
+            async def writer(conn: Any) -> None:
+                await conn.wake.wait()
+                woken.append(conn.seat)
+
+            for conn in conns:
+                conn.wake.clear()
+            tasks = [asyncio.create_task(writer(conn)) for conn in conns]
+            await asyncio.sleep(0)
+            hub.broadcast(game)
+            await asyncio.wait_for(asyncio.gather(*tasks), 10)
+            return woken
+        finally:
+            await hub.stop()
+            store.close()
+
+    woken = asyncio.run(run())
+    assert sorted(woken[:2]) == [0, 1] and woken[2:] == [None] * 51

@@ -80,6 +80,29 @@ def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
     second.close()
 
 
+def test_a_log_write_survives_its_connection_cut_by_the_database(db: tuple[str, str]) -> None:
+    """On PostgreSQL the log is written on the thread's own connection: when the database
+    ends that session (a restart, an idle timeout), the next write connects again and is
+    stored once; a step already stored still raises ``StepTaken``."""
+    url, prefix = db
+    if url.startswith("sqlite"):
+        pytest.skip("the log's own connection is PostgreSQL's")
+    import psycopg
+
+    store = Store(url, prefix)
+    store.create_game("g5", {"players": 2}, 1, [])
+    store.append("g5", 1, 0, "pass")
+    with psycopg.connect(url, autocommit=True) as admin:
+        backend = store._appender.conn.info.backend_pid
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+    store.append("g5", 2, 1, "pass")
+    with pytest.raises(StepTaken):
+        store.append("g5", 2, 0, "pass")
+    assert [a[:3] for a in store.load("g5").actions] == [(1, 0, "pass"), (2, 1, "pass")]
+    assert store._appender.conn.info.backend_pid != backend
+    store.close()
+
+
 def test_database_url_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TNE_DATABASE_URL", raising=False)
     url = database_url_for(tmp_path / "data")

@@ -56,7 +56,7 @@ from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .chat import say
 from .clocks import PaceError, pace_from_dict
-from .hub import GameError, Hub, LiveGame, bot_levels, default_level
+from .hub import GameError, Hub, LiveGame, bot_levels, default_level, frame_text
 from .inputs import (
     GAME_ID_PATTERN,
     MAX_CHAT,
@@ -581,7 +581,7 @@ def create_app(
 
 
 def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"))
+    return frame_text(msg)
 
 
 def client_of(request: Request | WebSocket) -> str:

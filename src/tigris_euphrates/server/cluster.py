@@ -36,6 +36,8 @@ from typing import Any
 
 import psycopg
 
+from ..store.db import libpq_url
+
 log = logging.getLogger("tigris_euphrates.server")
 
 BEAT_SECONDS = 2.0
@@ -46,14 +48,6 @@ RETRY_SECONDS = 0.2
 #: While the database is unreachable, at most this many notifications wait (the oldest go:
 #: a process that reconnects reads the games it holds from the log and the tables anyway).
 OUTBOX_LIMIT = 10_000
-
-
-def libpq_url(url: str) -> str:
-    """A SQLAlchemy URL (``postgresql+psycopg://``) as libpq reads it."""
-    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://"):
-        if url.startswith(prefix):
-            return "postgresql://" + url[len(prefix) :]
-    return url
 
 
 def lock_key(prefix: str, game_id: str) -> int:

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+import orjson
+
 from .. import apply, new_game, player_view, redact_event, result, to_act
 from ..ai import BOTS, DEFAULT_LEVEL, LEVELS, Bot, Budget, SearchLevel, make_bot
 from ..engine import (
@@ -97,6 +99,17 @@ def bot_budget(bot: Bot, players: int, seconds: float | None, iterations: int | 
         return Budget(seconds=None, iterations=count)
     cap = seconds if own.seconds is None else min(own.seconds, seconds)
     return Budget(seconds=cap, iterations=count)
+
+
+def frame_text(frame: dict[str, Any]) -> str:
+    """A websocket frame as compact JSON text. orjson writes a view in about a tenth of the
+    time of the standard library's encoder, whose share of a move's server time came next
+    after the database's; what orjson refuses (an integer over 64 bits, a lone surrogate)
+    goes through ``json`` as before."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(frame, separators=(",", ":"))
 
 
 def hash_token(token: str) -> str:
@@ -485,7 +498,7 @@ class LiveGame:
         key = (conn.seat, start)
         text = self._texts.get(key)
         if text is None:
-            text = json.dumps(self.message(conn.seat, start), separators=(",", ":"))
+            text = frame_text(self.message(conn.seat, start))
             self._texts[key] = text
         if self.clock is not None:
             # the server's time when the frame leaves, from which the page counts the
@@ -938,11 +951,16 @@ class Hub:
                 self._spawn(self.cluster.unlock(game.id))
 
     def broadcast(self, game: LiveGame, exclude: int | None = None) -> None:
-        """A fresh view is due to every connection (but ``exclude``)."""
+        """A fresh view is due to every connection (but ``exclude``): the players' first.
+        Their writers then run first, so that a move's acknowledgement and the opponent's
+        view do not wait behind the frames of the game's spectators, whenever they joined."""
         self.timekeeper.arm(game)
         game.touch()
         for key, conn in game.conns.items():
-            if key != exclude:
+            if key != exclude and conn.seat is not None:
+                conn.due()
+        for key, conn in game.conns.items():
+            if key != exclude and conn.seat is None:
                 conn.due()
 
     def send_error(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     and_,
@@ -34,6 +35,9 @@ from sqlalchemy.exc import IntegrityError
 
 from . import migrate
 from .schema import make_tables
+
+if TYPE_CHECKING:
+    import psycopg
 
 ENV_URL = "TNE_DATABASE_URL"
 log = logging.getLogger("tigris_euphrates.store")
@@ -96,6 +100,14 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy URL (``postgresql+psycopg://``) as libpq reads it."""
+    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix) :]
+    return url
+
+
 def database_url_for(data_dir: str | os.PathLike[str] | None = None, url: str | None = None) -> str:
     """The URL to use: ``url``, else $TNE_DATABASE_URL, else SQLite in ``data_dir``."""
     if url:
@@ -124,6 +136,8 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            # how the database lists the store's connections (``pg_stat_activity``)
+            kwargs["connect_args"] = {"application_name": f"tne-store-{table_prefix[:32]}"}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -134,14 +148,20 @@ class Store:
         self.by_client = tables.by_client
         self.actions = tables.actions
         self.chat = tables.chat
-        self._append_sql = text(
+        #: the log's write on PostgreSQL, one statement: the entry, the game's time of
+        #: change (and bot seats), and the announcement with the entry itself (the other
+        #: processes need not read it back); sent by psycopg as a prepared statement
+        self._append_sql = (
             f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
-            "created) VALUES (:game_id, :seq, :seat, :action, :now) RETURNING game_id), "
-            f'changed AS (UPDATE "{self.games.name}" SET updated = :now, '
-            "bots = COALESCE(CAST(:bots AS INTEGER), bots) "
+            "created) VALUES (%s, %s, %s, %s, %s) RETURNING game_id), "
+            f'changed AS (UPDATE "{self.games.name}" SET updated = %s, '
+            "bots = COALESCE(CAST(%s AS INTEGER), bots) "
             "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
-            "SELECT pg_notify(:channel, :payload) FROM changed"
+            "SELECT pg_notify(%s, %s) FROM changed"
         )
+        #: each database thread's own connection for ``append`` (PostgreSQL)
+        self._appender = threading.local()
+        self._appender_conns: list[psycopg.Connection[Any]] = []
         # the schema is Alembic's: a new database is created, an older one upgraded in place
         migrate.upgrade(self.engine, table_prefix)
 
@@ -222,26 +242,46 @@ class Store:
                         update(self.games).where(self.games.c.id == game_id).values(**changed)
                     )
                 return
-            # one statement, so one round trip and one transaction: the entry, the game's
-            # time of change (and bot seats), and the announcement (with the entry itself, so
-            # that the other processes need not read it back)
             payload = f"s|{origin}|{game_id}|{seq}|{'' if seat is None else seat}|{action}"
-            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                conn.execute(
-                    self._append_sql,
-                    {
-                        "game_id": game_id,
-                        "seq": seq,
-                        "seat": seat,
-                        "action": action,
-                        "now": now,
-                        "bots": bots,
-                        "channel": self.channel,
-                        "payload": payload,
-                    },
-                )
+            self._append_pg((game_id, seq, seat, action, now, now, bots, self.channel, payload))
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
+
+    def _append_pg(self, params: tuple[Any, ...]) -> None:
+        """Run the log's write on this thread's own psycopg connection, in one round trip
+        and one transaction (autocommit). The pool's checkout, its ping (a second round trip)
+        and SQLAlchemy's statement handling cost more server time than the write itself: a
+        move is the hottest path of the server. A connection found broken is replaced and
+        the write tried once more on the new one; if the first try had committed after all,
+        the second finds the step taken (``StepTaken``) and the caller reads the log on, as
+        it does when another process wrote the step."""
+        import psycopg
+
+        for attempt in (0, 1):
+            conn = self._append_connection()
+            try:
+                conn.execute(self._append_sql, params, prepare=True)
+                return
+            except psycopg.IntegrityError as exc:
+                raise StepTaken(str(params[0]), int(params[1])) from exc
+            except psycopg.OperationalError:
+                if not conn.closed and not conn.broken:
+                    raise
+                self._appender.conn = None
+                if attempt:
+                    raise
+
+    def _append_connection(self) -> psycopg.Connection[Any]:
+        conn: psycopg.Connection[Any] | None = getattr(self._appender, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            import psycopg
+
+            conn = psycopg.connect(
+                libpq_url(self.url), autocommit=True, application_name=f"tne-log-{self.prefix[:32]}"
+            )
+            self._appender.conn = conn
+            self._appender_conns.append(conn)
+        return conn
 
     def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as conn:
@@ -390,6 +430,9 @@ class Store:
         return int(games), int(bots)
 
     def close(self) -> None:
+        for conn in self._appender_conns:
+            conn.close()
+        self._appender_conns.clear()
         self.engine.dispose()
 
     def drop_all(self) -> None:

@@ -69,8 +69,8 @@ import websockets
 
 # tests/serving.py runs the server in its own process; it is a test helper, not the package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess
-from tigris_euphrates.server.cluster import SCAN_SECONDS, lock_key
+from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess, lock_holder
+from tigris_euphrates.server.cluster import SCAN_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).with_name("server.json")
@@ -516,18 +516,6 @@ def spectators_run(
 
 
 # --- the bots' takeover ---------------------------------------------------------------------
-
-
-def lock_holder(url: str, prefix: str, game_id: str) -> int | None:
-    """The PostgreSQL backend holding the game's advisory lock, if any."""
-    key = lock_key(prefix, game_id) & (2**64 - 1)
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-            " AND classid::bigint = %s AND objid::bigint = %s AND objsubid = 1",
-            (key >> 32, key & 0xFFFFFFFF),
-        ).fetchone()
-    return None if row is None else int(row[0])
 
 
 def last_seq(url: str, prefix: str, game_id: str) -> int:

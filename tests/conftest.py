@@ -34,6 +34,17 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, st
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
         return
+    yield from _postgres_tables()
+
+
+@pytest.fixture
+def postgres_db() -> Iterator[tuple[str, str]]:
+    """(url, table prefix) of fresh PostgreSQL tables, for what only PostgreSQL has (the
+    same skip or failure as ``db`` when it is not reachable)."""
+    yield from _postgres_tables()
+
+
+def _postgres_tables() -> Iterator[tuple[str, str]]:
     url = postgres_or_skip()
     prefix = f"t{uuid.uuid4().hex[:10]}_"
     yield url, prefix

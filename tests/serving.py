@@ -248,3 +248,20 @@ def cut_listeners(url: str, prefix: str) -> int:
             (len(name), name),
         ).fetchall()
     return len(rows)
+
+
+def lock_holder(url: str, prefix: str, game_id: str) -> int | None:
+    """The PostgreSQL backend holding the advisory lock of a game (the process that runs its
+    bots), if any."""
+    import psycopg
+
+    from tigris_euphrates.server.cluster import lock_key
+
+    key = lock_key(prefix, game_id) & (2**64 - 1)
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid::bigint = %s AND objid::bigint = %s AND objsubid = 1",
+            (key >> 32, key & 0xFFFFFFFF),
+        ).fetchone()
+    return None if row is None else int(row[0])

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
 from serving import (
@@ -31,10 +30,10 @@ from serving import (
     ServerProcess,
     cut_listeners,
     free_port,
+    lock_holder,
     postgres_or_skip,
 )
 from tigris_euphrates import replay, result
-from tigris_euphrates.server.cluster import lock_key
 from tigris_euphrates.store import Store
 
 #: the scripted players move far faster than people
@@ -98,18 +97,6 @@ def test_players_on_two_processes_play_a_whole_game(tmp_path: Path, pg: tuple[st
         assert result(replay(record_a)) == record_a["result"]
         for c in [*players, watcher]:
             c.close()
-
-
-def lock_holder(url: str, prefix: str, game_id: str) -> int | None:
-    """The PostgreSQL backend holding the game's advisory lock, if any."""
-    key = lock_key(prefix, game_id) & (2**64 - 1)
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-            " AND classid::bigint = %s AND objid::bigint = %s AND objsubid = 1",
-            (key >> 32, key & 0xFFFFFFFF),
-        ).fetchone()
-    return None if row is None else int(row[0])
 
 
 def test_killing_the_process_that_runs_the_bots_hands_them_to_another(

@@ -80,13 +80,13 @@ def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
     second.close()
 
 
-def test_a_log_write_survives_its_connection_cut_by_the_database(db: tuple[str, str]) -> None:
+def test_a_log_write_survives_its_connection_cut_by_the_database(
+    postgres_db: tuple[str, str],
+) -> None:
     """On PostgreSQL the log is written on the thread's own connection: when the database
     ends that session (a restart, an idle timeout), the next write connects again and is
     stored once; a step already stored still raises ``StepTaken``."""
-    url, prefix = db
-    if url.startswith("sqlite"):
-        pytest.skip("the log's own connection is PostgreSQL's")
+    url, prefix = postgres_db
     import psycopg
 
     store = Store(url, prefix)

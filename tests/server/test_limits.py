@@ -204,9 +204,10 @@ def test_the_lobby_answers_a_page_of_small_summaries(tmp_path: Path) -> None:
 def test_handing_seats_to_bots_counts_against_the_bot_games_limit(
     db: tuple[str, str], tmp_path: Path
 ) -> None:
-    """Human games whose seats are then handed to bots (with the creator's token, or each
+    """Human games whose seats are then handed to bots (with the creator's token, or the
     seat's own) are bot games: beyond ``bot_games_per_client`` the hand-over is refused like
-    the creation of a bot game, and a game whose seats are all taken back counts no more."""
+    the creation of a bot game, and a game whose seats are all taken back counts no more.
+    (The counted games keep a person to act, so none of them ends and stops counting.)"""
     url, prefix = db
     limits = Limits(bot_games_per_client=2, games_per_minute=100, seat_absence_seconds=0)
     with LiveServer(data_dir=tmp_path, database_url=url, table_prefix=prefix, limits=limits) as srv:
@@ -218,10 +219,9 @@ def test_handing_seats_to_bots_counts_against_the_bot_games_limit(
             body = {"token": token, "level": "random"}
             return httpx.post(f"{srv.url}/api/games/{g['id']}/seats/{seat}/bot", json=body)
 
-        for g in games[:2]:  # by the creator, every seat: two bot games
-            for seat in (0, 1):
-                r = to_bot(g, seat, g["creator_token"])
-                assert r.status_code == 200, r.text
+        for g in games[:2]:  # by the creator: two bot games, unfinished (seat 0 is to act)
+            r = to_bot(g, 1, g["creator_token"])
+            assert r.status_code == 200, r.text
         third = games[2]
         for seat, token in ((0, third["creator_token"]), (1, third["seats"][1]["token"])):
             r = to_bot(third, seat, token)
@@ -236,12 +236,11 @@ def test_handing_seats_to_bots_counts_against_the_bot_games_limit(
         bots = [{"kind": "bot", "level": "random"}] * 2
         r = httpx.post(f"{srv.url}/api/games", json={"seats": bots})
         assert r.status_code == 429 and r.json()["error"] == "too-many-bot-games"
-        # the first game's players take their seats back: it runs no bot any more
+        # the first game's player takes the seat back: it runs no bot any more
         first = games[0]
-        for seat in (0, 1):
-            body = {"token": first["seats"][seat]["token"]}
-            r = httpx.post(f"{srv.url}/api/games/{first['id']}/seats/{seat}/human", json=body)
-            assert r.status_code == 200, r.text
+        body = {"token": first["seats"][1]["token"]}
+        r = httpx.post(f"{srv.url}/api/games/{first['id']}/seats/1/human", json=body)
+        assert r.status_code == 200, r.text
         assert to_bot(third, 1, third["seats"][1]["token"]).status_code == 200
         # a game already running a bot takes another one without counting twice
         assert to_bot(third, 0, third["creator_token"]).status_code == 200

@@ -11,45 +11,10 @@ The stable public API (FORMATS.md for the notation, positions and records)::
     InvalidAction, IllegalAction
 """
 
-from .engine import (
-    Action,
-    IllegalAction,
-    InvalidAction,
-    State,
-    apply,
-    from_position,
-    legal_actions,
-    make_record,
-    new_game,
-    parse_action,
-    player_view,
-    redact_event,
-    replay,
-    result,
-    spectator_view,
-    to_act,
-    to_position,
-)
+from . import engine as _engine
+from .engine import *  # noqa: F403  (the engine's one public face is the package's)
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Action",
-    "IllegalAction",
-    "InvalidAction",
-    "State",
-    "__version__",
-    "apply",
-    "from_position",
-    "legal_actions",
-    "make_record",
-    "new_game",
-    "parse_action",
-    "player_view",
-    "redact_event",
-    "replay",
-    "result",
-    "spectator_view",
-    "to_act",
-    "to_position",
-]
+__all__ = ["__version__"]
+__all__ += _engine.__all__

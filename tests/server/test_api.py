@@ -118,7 +118,11 @@ def test_the_catalogues_are_served(server: LiveServer) -> None:
     french = httpx.get(f"{server.url}/api/catalogues/fr/classic").json()
     assert french["terms"]["leader"]["black"] == "roi"
     assert httpx.get(f"{server.url}/api/catalogues/xx/classic").status_code == 404
-    assert "galaxy" in httpx.get(f"{server.url}/api/meta").json()["rulesets"]
+    facts = {r["name"]: r for r in httpx.get(f"{server.url}/api/meta").json()["rulesets"]}
+    # the page reads each ruleset's facts, not its name
+    assert facts["galaxy"]["theme"] == "galaxy" and facts["galaxy"]["family"] == "galaxy"
+    assert not facts["galaxy"]["monuments"] and not facts["galaxy"]["wonder"]
+    assert facts["classic"]["wonder"] and facts["classic"]["boards"] == ["standard", "advanced"]
 
 
 def test_two_seats_get_different_views(server: LiveServer) -> None:

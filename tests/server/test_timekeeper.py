@@ -160,7 +160,7 @@ def test_bad_pace_level_is_refused(db: tuple[str, str]) -> None:
         store = Store(*db)
         hub = make_hub(store, Time())
         await hub.start()
-        from tigris_euphrates.server.hub import GameError
+        from tigris_euphrates.server.errors import GameError
 
         with pytest.raises(GameError) as err:
             await hub.create({"players": 2}, PEOPLE, pace=Pace("turn", HOUR, 0.0, "nobody"))
@@ -264,7 +264,7 @@ def test_a_timeout_is_never_refused_by_the_bot_games_limit_but_counts(
 ) -> None:
     """A clock's timeout hands the seat to a bot even when the game's creator runs its limit
     of bot games; the game then counts as one of them (it runs a bot)."""
-    from tigris_euphrates.server.hub import GameError
+    from tigris_euphrates.server.errors import GameError
     from tigris_euphrates.server.limits import Limits
 
     clock = Time()

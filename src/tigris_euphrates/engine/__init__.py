@@ -125,7 +125,7 @@ from .load import from_position
 from .play import apply, apply_unchecked
 from .position import to_position
 from .record import make_record, replay, replay_steps, start_of
-from .rules import RULESETS, Ruleset
+from .rules import DEFAULT_RULESET, RULESETS, Ruleset
 from .scoring import final_totals, ranking, ranks, result, seat_totals
 from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat
@@ -154,6 +154,7 @@ __all__ = [
     "COMPILED",
     "DECISIONS",
     "DECLINE",
+    "DEFAULT_RULESET",
     "EVENTS",
     "GREEN",
     "HAND_SIZE",

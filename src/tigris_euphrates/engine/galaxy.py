@@ -39,6 +39,10 @@ class Galaxy(Ruleset):
     name: ClassVar[str] = "galaxy"
     monuments: ClassVar[bool] = False
     needs_regions: ClassVar[bool] = True
+    wonder: ClassVar[bool] = False
+    buildings: ClassVar[bool] = False
+    theme: ClassVar[str] = "galaxy"
+    family: ClassVar[str] = "galaxy"
     blocked_code: ClassVar[str] = "links-regions"
     blocked_words: ClassVar[str] = (
         "a leader may not link two regions (galaxy: it may touch only one group of settled systems)"

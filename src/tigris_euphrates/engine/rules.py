@@ -66,9 +66,32 @@ class Ruleset:
     #: Words for the rule a leader placement breaks when ``leader_blocked``.
     blocked_code: ClassVar[str] = "unites-kingdoms"
     blocked_words: ClassVar[str] = "a leader may not unite two kingdoms"
+    #: The named boards a game of this ruleset may be played on (or a custom grid).
+    boards: ClassVar[tuple[str, ...]] = ("standard", "advanced")
+    #: Whether the wonder and the civilization buildings options apply (RULES §11: both
+    #: stand on the monuments).
+    wonder: ClassVar[bool] = True
+    buildings: ClassVar[bool] = True
+    #: The look and words of its games (a catalogue theme of ``catalogues``).
+    theme: ClassVar[str] = "classic"
+    #: The family of ratings its rated games count in (one leaderboard per family).
+    family: ClassVar[str] = "classic"
 
     def __repr__(self) -> str:
         return f"RULESETS[{self.name!r}]"
+
+    def facts(self) -> dict[str, object]:
+        """What a program outside the engine needs to know of the ruleset, as data: the
+        server sends these to the page, whose choices and words follow them."""
+        return {
+            "name": self.name,
+            "boards": list(self.boards),
+            "monuments": self.monuments,
+            "wonder": self.wonder,
+            "buildings": self.buildings,
+            "theme": self.theme,
+            "family": self.family,
+        }
 
     # --- legality ---------------------------------------------------------------------------
 
@@ -183,5 +206,7 @@ class Ruleset:
         return "treasures" if state.treasures.bit_count() <= 2 else ""
 
 
+#: The ruleset of a game whose options name none.
+DEFAULT_RULESET = "classic"
 #: Every ruleset by name (filled by the modules that define them).
-RULESETS: dict[str, Ruleset] = {"classic": Ruleset()}
+RULESETS: dict[str, Ruleset] = {DEFAULT_RULESET: Ruleset()}

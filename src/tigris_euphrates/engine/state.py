@@ -24,7 +24,7 @@ from .decisions import Decision
 from .errors import InvalidAction
 from .galaxy import Galaxy
 from .position import to_position
-from .rules import RULESETS, Ruleset
+from .rules import DEFAULT_RULESET, RULESETS, Ruleset
 from .types import Cell, Colour, Mask, Seat
 
 assert isinstance(RULESETS["galaxy"], Galaxy)  # registered by importing the galaxy module
@@ -64,18 +64,18 @@ class Options:
             if not isinstance(value, bool):
                 raise InvalidAction("bad-option", f"option {key} must be true or false")
             flags[key] = value
-        ruleset = data.get("ruleset", "classic")
+        ruleset = data.get("ruleset", DEFAULT_RULESET)
         if not isinstance(ruleset, str) or ruleset not in RULESETS:
             names = " or ".join(f'"{name}"' for name in RULESETS)
             raise InvalidAction("bad-option", f"ruleset must be {names}")
-        if not RULESETS[ruleset].monuments:
-            for key in ("wonder", "buildings"):
-                if flags[key]:
-                    raise InvalidAction(
-                        "bad-option",
-                        f"the {key} variant does not combine with the {ruleset} ruleset "
-                        "(it has no monuments: docs/rules-notes.md)",
-                    )
+        rules = RULESETS[ruleset]
+        for key, allowed in (("wonder", rules.wonder), ("buildings", rules.buildings)):
+            if flags[key] and not allowed:
+                raise InvalidAction(
+                    "bad-option",
+                    f"the {key} variant does not combine with the {ruleset} ruleset "
+                    "(it has no monuments: docs/rules-notes.md)",
+                )
         return Options(
             players,
             board_from_option(data.get("board", "standard")),

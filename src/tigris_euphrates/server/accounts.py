@@ -23,8 +23,9 @@ from pydantic import AfterValidator, Field, StringConstraints, field_validator
 from starlette.requests import HTTPConnection
 
 from ..store.accounts import Account, AccountGame, Accounts, NameTaken, name_key
-from ..store.ratings import SIZES, Ratings
-from .hub import GameError, Hub, LiveGame, hash_token
+from ..store.ratings import FAMILIES, SIZES, Ratings
+from .errors import GameError
+from .hub import Hub, LiveGame, hash_token
 from .inputs import GAME_ID_PATTERN, MAX_NAME, NameQuery, Strict, Token, check_text
 from .passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 from .player_stats import fill_stats, player_stats, stats_csv
@@ -34,8 +35,9 @@ from .sessions import Session, Sessions, same_origin
 SIGN_UP_WINDOW = 3600.0
 #: a name: 3 to 24 letters, digits, '_', '-', '.', or inner spaces
 NAME_PATTERN = r"^[^\W][\w .-]{1,22}[^\W]$"
-FAMILIES = ("classic", "galaxy")
 SIGN_IN_FAILED = "wrong name or password"
+#: a rating family in a query: one of the rulesets' families
+FAMILY_PATTERN = "^(" + "|".join(re.escape(f) for f in FAMILIES) + ")$"
 
 GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
 #: A player's name in a path: the character policy before any query (PostgreSQL refuses a
@@ -435,7 +437,7 @@ async def profile_csv(name: PlayerName, request: Request) -> Response:
 @router.get("/api/leaderboard")
 async def leaderboard(
     request: Request,
-    family: Annotated[str, Query(pattern="^(classic|galaxy)$")] = "classic",
+    family: Annotated[str, Query(pattern=FAMILY_PATTERN)] = FAMILIES[0],
     size: Annotated[str, Query(pattern="^(2p|multi)$")] = "2p",
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,

@@ -39,9 +39,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import InvalidAction, player_view, replay
+from .. import DEFAULT_RULESET, RULESETS, InvalidAction, player_view, replay
 from ..ai import TIMEOUT_LEVEL
-from ..engine import RULESETS
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
 from ..store import clocks as clock_store
 from .accounts import (
@@ -56,7 +55,8 @@ from .accounts import router as account_router
 from .catalogues import router as catalogue_router
 from .chat import say
 from .clocks import PaceError, pace_from_dict
-from .hub import GameError, Hub, LiveGame, bot_levels, default_level, frame_text
+from .errors import GameError
+from .hub import Hub, LiveGame, bot_levels, default_level, frame_text
 from .inputs import (
     GAME_ID_PATTERN,
     MAX_CHAT,
@@ -83,27 +83,6 @@ from .rematch import rematch
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("tigris_euphrates.server")
 
-#: The HTTP status of each refusal (any other code: 400).
-STATUS = {
-    "no-game": 404,
-    "bad-token": 403,
-    "spectator": 403,
-    "not-your-seat": 403,
-    "seat-online": 409,
-    "seat-away-briefly": 409,
-    "game-over": 409,
-    "stale": 409,
-    "rate-limited": 429,
-    "too-many-games": 429,
-    "too-many-bot-games": 429,
-    "not-over": 409,
-    "csrf": 403,
-    "sign-in": 401,
-    "sign-in-failed": 401,
-    "name-taken": 409,
-    "no-player": 404,
-    "one-seat": 409,
-}
 #: The refusals of a join that close the websocket as "forbidden" (4403).
 FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat")
 #: Paths whose unknown addresses answer JSON; any other unknown address gets the page,
@@ -209,7 +188,7 @@ def create_app(
 
     @app.exception_handler(GameError)
     async def _game_error(request: Request, exc: GameError) -> JSONResponse:
-        status = STATUS.get(exc.code, 400)
+        status = exc.status
         headers = None
         if exc.retry_after is not None:
             headers = {"Retry-After": str(max(1, round(exc.retry_after)))}
@@ -271,8 +250,8 @@ def create_app(
             "bot_levels": bot_levels(),
             "default_level": default_level(),
             "timeout_level": TIMEOUT_LEVEL,
-            "boards": ["standard", "advanced"],
-            "rulesets": list(RULESETS),
+            "default_ruleset": DEFAULT_RULESET,
+            "rulesets": [ruleset.facts() for ruleset in RULESETS.values()],
             "seat_absence_seconds": hub_of(request).limits.seat_absence_seconds,
             "chat_max": MAX_CHAT,
             "confirm_seconds": confirm_seconds,

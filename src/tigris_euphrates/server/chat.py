@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..store import ChatLine, StepTaken
+from .errors import GameError
 
 if TYPE_CHECKING:
     from .hub import Conn, Hub, LiveGame
@@ -48,7 +49,6 @@ async def say(hub: Hub, game: LiveGame, conn: Conn, text: str) -> None:
     """Store ``text`` (already checked by ``inputs.Chat``) as the game's next chat line and
     send it to every connection of the game; raises ``GameError`` when the connection may
     not write or writes too fast."""
-    from .hub import GameError
 
     policy = str(game.settings.get("chat", "players"))
     if not may_write(policy, conn.seat):

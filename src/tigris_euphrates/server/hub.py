@@ -48,6 +48,7 @@ from ..store import clocks as clock_store
 from .chat import CHAT_BURST, CHAT_PER_SECOND, chat_frame, read_chat
 from .clocks import Clock, Pace, advance, handed, pace_from_dict, returned, start, timed_out
 from .cluster import SCAN_SECONDS, Cluster
+from .errors import GameError
 from .limits import BotWork, BotWorkFull, ClientRates, Limits, TokenBucket
 from .mail import Mailer
 from .timekeeper import Timekeeper
@@ -114,17 +115,6 @@ def frame_text(frame: dict[str, Any]) -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-class GameError(Exception):
-    """A move or request refused: sent as an error frame to the sender only
-    (``retry_after``: seconds after which the same request may succeed)."""
-
-    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
 
 
 class Conn:

@@ -22,7 +22,8 @@ from pydantic import AfterValidator, Field
 
 from ..store import clocks as clock_store
 from .accounts import check_csrf, signed_in
-from .hub import GameError, Hub
+from .errors import GameError
+from .hub import Hub
 from .inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
 from .timekeeper import unsubscribe_account
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .errors import GameError
+
 if TYPE_CHECKING:
     from .hub import Hub, LiveGame
 
@@ -21,7 +23,6 @@ if TYPE_CHECKING:
 async def rematch(hub: Hub, game: LiveGame, token: str, client: str = "") -> str:
     """The id of ``game``'s rematch, created now unless it exists; asked by one of its
     players (a seat token) or its creator. Raises ``GameError``."""
-    from .hub import GameError
 
     if hub._seat_or_none(game, token) is None and not hub.is_creator(game, token):
         raise GameError("not-your-seat", "only the game's players or its creator ask for a rematch")

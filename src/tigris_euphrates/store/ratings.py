@@ -1,4 +1,4 @@
-"""Players' ratings: openskill (Plackett–Luce) per ruleset family (``classic``, ``galaxy``)
+"""Players' ratings: openskill (Plackett–Luce) per ruleset family (``Ruleset.family``)
 and player count class (``2p``, ``multi``), updated when a rated game ends.
 
 A game counts once per account whatever happens: its rating changes are stored under the key
@@ -19,6 +19,7 @@ from sqlalchemy import and_, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from .. import DEFAULT_RULESET, RULESETS
 from .db import Store, repair_text
 
 #: the classes of player count a rating is kept for
@@ -29,8 +30,15 @@ def size_of(players: int) -> str:
     return "2p" if players == 2 else "multi"
 
 
+#: the rating families, one leaderboard each (a fact of each ruleset), the default first
+FAMILIES = tuple(
+    dict.fromkeys([RULESETS[DEFAULT_RULESET].family, *(r.family for r in RULESETS.values())])
+)
+
+
 def family_of(options: dict[str, Any]) -> str:
-    return str(options.get("ruleset") or "classic")
+    """The rating family of a game with ``options`` (its ruleset's)."""
+    return RULESETS[str(options.get("ruleset") or DEFAULT_RULESET)].family
 
 
 def places(ranking: list[int | list[int]], players: int) -> list[int]:

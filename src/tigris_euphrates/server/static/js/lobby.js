@@ -29,7 +29,14 @@ export async function lobby() {
     }
   }
   drawSeats();
-  const board = h("select", { id: "board" }, meta.boards.map(b => h("option", { value: b }, term("board", b))));
+  // each ruleset's facts (its boards, whether the wonder and the buildings apply) shape the form
+  const facts = name => meta.rulesets.find(r => r.name === name) || meta.rulesets[0];
+  const board = h("select", { id: "board" });
+  const drawBoards = rules => {
+    const was = board.value;
+    board.replaceChildren(...rules.boards.map(b => h("option", { value: b }, term("board", b))));
+    if (rules.boards.includes(was)) board.value = was;
+  };
   const english = h("input", { type: "checkbox", id: "english" });
   const open = h("input", { type: "checkbox", id: "open" });
   const wonder = h("input", { type: "checkbox", id: "wonder" });
@@ -40,11 +47,18 @@ export async function lobby() {
     h("option", { value: "everyone" }, tx("chat_everyone")), h("option", { value: "off" }, tx("chat_nobody")));
   // a browser that never played here gets the first-game hints
   const hints = h("input", { type: "checkbox", id: "hints", checked: prefs.get().hints || !store.games().length });
-  // RULES §11: the galaxy ruleset has no monuments, so neither the wonder nor the buildings
-  const ruleset = h("select", { id: "ruleset", onchange: () => {
-    const galaxy = ruleset.value === "galaxy";
-    for (const box of [wonder, buildings]) { box.disabled = galaxy; if (galaxy) box.checked = false; }
-  } }, (meta.rulesets || ["classic"]).map(r => h("option", { value: r }, term("ruleset", r))));
+  // RULES §11: a ruleset without monuments has neither the wonder nor the buildings
+  const pickRuleset = () => {
+    const rules = facts(ruleset.value);
+    for (const [box, on] of [[wonder, rules.wonder], [buildings, rules.buildings]]) {
+      box.disabled = !on; if (!on) box.checked = false;
+    }
+    drawBoards(rules);
+  };
+  const ruleset = h("select", { id: "ruleset", onchange: pickRuleset },
+    meta.rulesets.map(r => h("option", { value: r.name }, term("ruleset", r.name))));
+  ruleset.value = meta.default_ruleset;
+  pickRuleset();
   const pace = paceFields(meta);
   const create = h("button", { class: "primary", id: "create", onclick: async () => {
     create.disabled = true;
@@ -54,7 +68,7 @@ export async function lobby() {
       const seats = kinds.map((k, i) => k.startsWith("bot:") ? { kind: "bot", level: k.slice(4), name: names[i] }
         : { kind: "human", name: names[i] });
       const options = { board: board.value, english_variant: english.checked, open_scoring: open.checked };
-      if (ruleset.value !== "classic") options.ruleset = ruleset.value;
+      if (ruleset.value !== meta.default_ruleset) options.ruleset = ruleset.value;
       if (wonder.checked) options.wonder = true;
       if (buildings.checked) options.buildings = true;
       const body = { seats, options, listed: listed.checked, chat: chat.value };

@@ -1,0 +1,51 @@
+"""The refusals of the server: one exception for every request or message refused.
+
+A ``GameError`` carries a stable code (the page and bots read it), words for people, and
+sometimes when the same request may succeed. It is raised by every area of the server (the
+games, accounts, chat, rematches, limits) and turned into an answer in one place each: an
+HTTP error with the status of ``STATUS`` (``routes``), or an error frame to the sender only
+(the websocket). It imports nothing of the server, so any module may raise it.
+"""
+
+from __future__ import annotations
+
+#: The HTTP status of each refusal (any other code: 400).
+STATUS = {
+    "no-game": 404,
+    "bad-token": 403,
+    "spectator": 403,
+    "not-your-seat": 403,
+    "seat-online": 409,
+    "seat-away-briefly": 409,
+    "game-over": 409,
+    "stale": 409,
+    "rate-limited": 429,
+    "too-many-games": 429,
+    "too-many-bot-games": 429,
+    "not-over": 409,
+    "csrf": 403,
+    "sign-in": 401,
+    "sign-in-failed": 401,
+    "name-taken": 409,
+    "no-player": 404,
+    "one-seat": 409,
+}
+
+
+class GameError(Exception):
+    """A move or request refused: sent as an error frame to the sender only
+    (``retry_after``: seconds after which the same request may succeed)."""
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+    def __repr__(self) -> str:
+        return f"GameError({self.code!r}, {self.message!r}, retry_after={self.retry_after!r})"
+
+    @property
+    def status(self) -> int:
+        """The HTTP status of this refusal."""
+        return STATUS.get(self.code, 400)

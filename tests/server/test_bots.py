@@ -135,7 +135,7 @@ def test_server_bots_resume_after_a_restart_as_rebuilt_bots(
 
     gid = asyncio.run(first())
     store = Store(url)
-    stopped = [action for _, _, action in store.load(gid).actions]
+    stopped = [action for _, _, action in store.games.load(gid).actions]
     store.close()
     made.clear()
     record = asyncio.run(second(gid))

@@ -83,7 +83,7 @@ def test_a_bad_row_already_stored_breaks_no_page(server: LiveServer, data: Path)
         {"kind": "human", "name": "\ud83d", "token": "0" * 64},
         {"kind": "bot", "level": "random", "name": ""},
     ]
-    store.create_game("0123456789ab", {"players": 2}, 5, seats)
+    store.games.create("0123456789ab", {"players": 2}, 5, seats)
     store.close()
     assert lobby_works(server)
     r = httpx.get(f"{server.url}/api/games/0123456789ab")

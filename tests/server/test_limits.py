@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def game_count(server: LiveServer) -> int:
     """Every game stored, listed in the lobby or not."""
-    return len(server.app.state.hub.store.game_ids())
+    return len(server.app.state.hub.store.games.ids())
 
 
 def test_a_large_request_body_is_refused_and_stores_nothing(server: LiveServer) -> None:

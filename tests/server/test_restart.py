@@ -62,14 +62,14 @@ def test_killed_server_loses_nothing_and_bots_resume(db: tuple[str, str], tmp_pa
             for s in range(3)
         ]
         deadline = time.monotonic() + 30
-        while min(len(store.load(gid).actions) for gid in ids) < 5:  # every game under way
+        while min(len(store.games.load(gid).actions) for gid in ids) < 5:  # every game under way
             assert time.monotonic() < deadline, "the bots did not start"
             time.sleep(0.05)
     finally:
         srv.kill()  # SIGKILL: no shutdown code runs
-    stored = {gid: len(store.load(gid).actions) for gid in ids}
+    stored = {gid: len(store.games.load(gid).actions) for gid in ids}
     assert all(n > 0 for n in stored.values()), stored
-    assert all(store.load(gid).status == "active" for gid in ids)
+    assert all(store.games.load(gid).status == "active" for gid in ids)
     with ServerProcess(tmp_path, url, prefix) as srv2:
         deadline = time.monotonic() + 60
         for gid in ids:
@@ -79,7 +79,7 @@ def test_killed_server_loses_nothing_and_bots_resume(db: tuple[str, str], tmp_pa
             record = httpx.get(f"{srv2.url}/api/games/{gid}/record").json()
             assert len(record["actions"]) > stored[gid]
             assert result(replay(record)) == record["result"]
-            row = store.load(gid)
+            row = store.games.load(gid)
             assert row.status == "over" and [a[2] for a in row.actions] == record["actions"]
     store.close()
 

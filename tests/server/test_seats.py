@@ -164,7 +164,7 @@ def test_seat_changes_are_log_entries_kept_across_a_restart(tmp_path: Path) -> N
         ]
         assert before[1]["kind"] == "bot"
     store = Store(kwargs["database_url"])
-    row = store.load(gid)
+    row = store.games.load(gid)
     store.close()
     logged = [action for _, _, action in row.actions if action.startswith("seat ")]
     assert logged == ["seat 1 bot random", "seat 1 human", "seat 1 bot random"]

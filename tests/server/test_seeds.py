@@ -41,7 +41,7 @@ def test_games_with_people_get_long_secret_seeds(server: LiveServer, db: tuple[s
         for _ in range(6)
     ]
     store = Store(*db)
-    seeds = [store.load(gid).seed for gid in ids]
+    seeds = [store.games.load(gid).seed for gid in ids]
     store.close()
     assert len(set(seeds)) == len(seeds)
     assert max(s.bit_length() for s in seeds) > 120  # 128 random bits (all six below: 2^-48)

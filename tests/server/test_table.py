@@ -127,7 +127,7 @@ def test_table_chat_players_write_spectators_read(server: LiveServer) -> None:
     assert [ln["text"] for ln in lines] == ["<b>hello</b> & good luck"] + [
         f"line {i}" for i in range(4)
     ]
-    stored = server.app.state.hub.store.chat_lines(g["id"])
+    stored = server.app.state.hub.store.chat.lines(g["id"])
     assert [ln.text for ln in stored] == [ln["text"] for ln in lines]
     for c in (ann, watcher, later):
         c.close()
@@ -304,9 +304,9 @@ def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any
             assert rail.wait_view()["rematch"] is None
             # Written as another process would, with no announcement: only a process that
             # reads the table again can know.
-            settings = store.settings(done["id"])
-            store.set_settings(done["id"], {**settings, "rematch": new})
-            store.add_chat(done["id"], 1, 0, "Ann", "good game")
+            settings = store.games.settings(done["id"])
+            store.games.set_settings(done["id"], {**settings, "rematch": new})
+            store.chat.add(done["id"], 1, 0, "Ann", "good game")
             assert cut_listeners(url, prefix) == 2
             assert rail.wait_view(lambda m: m["rematch"] == new, timeout=30)["rematch"] == new
             assert [ln["text"] for ln in chat_lines(rail, 1)] == ["good game"]

@@ -20,8 +20,6 @@ from tigris_euphrates.server.hub import Hub, LiveGame
 from tigris_euphrates.server.mail import Mailer
 from tigris_euphrates.server.timekeeper import unsubscribe_account
 from tigris_euphrates.store import Store
-from tigris_euphrates.store import clocks as clock_store
-from tigris_euphrates.store.accounts import Accounts
 
 HOUR = 3600.0
 PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -65,8 +63,8 @@ def make_hub(store: Store, clock: Time, mailer: Mailer | None = None) -> Hub:
 
 
 def stored_deadline(store: Store, game_id: str) -> tuple[float | None, int | None]:
-    c = store.tables.clocks.c
-    with store.engine.connect() as conn:
+    c = store.db.tables.clocks.c
+    with store.db.engine.connect() as conn:
         row = conn.execute(select(c.deadline, c.seat).where(c.game_id == game_id)).one()
     return row.deadline, row.seat
 
@@ -147,7 +145,7 @@ def test_realtime_clock_in_the_view_and_the_stored_log(db: tuple[str, str]) -> N
         view = game.message(1)
         assert view["clock"]["banks"] == [510.0, 600.0] and view["clock"]["actor"] == 1
         assert view["clock"]["pace"] == pace.to_dict() and view["timeouts"] == []
-        times = await hub.db(clock_store.step_times, store, game.id)
+        times = await hub.db(store.clocks.step_times, game.id)
         assert sorted(times.values()) == [clock.now - 20, clock.now]
         await hub.stop()
         store.close()
@@ -164,7 +162,7 @@ def test_bad_pace_level_is_refused(db: tuple[str, str]) -> None:
 
         with pytest.raises(GameError) as err:
             await hub.create({"players": 2}, PEOPLE, pace=Pace("turn", HOUR, 0.0, "nobody"))
-        assert err.value.code == "bad-level" and store.game_ids() == []
+        assert err.value.code == "bad-level" and store.games.ids() == []
         await hub.stop()
         store.close()
 
@@ -178,9 +176,9 @@ def test_turn_email_once_to_an_opted_in_account(db: tuple[str, str], mailbox: Ma
         store = Store(*db)
         hub = make_hub(store, clock, Mailer(mailbox.settings()))
         await hub.start()
-        accounts = Accounts(store)
+        accounts = store.accounts
         bob = accounts.create("bob", "not-a-real-hash")
-        clock_store.set_notify(store, bob.id, "bob@example.org", True)
+        store.notifications.set(bob.id, "bob@example.org", True)
         game, _, _ = await hub.create(
             {"players": 2}, PEOPLE, pace=Pace("turn", 72 * HOUR, 0.0, "random")
         )
@@ -218,9 +216,9 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
 
     async def run() -> None:
         store = Store(*db)
-        accounts = Accounts(store)
+        accounts = store.accounts
         bob = accounts.create("bob", "not-a-real-hash")
-        clock_store.set_notify(store, bob.id, "bob@example.org", True)
+        store.notifications.set(bob.id, "bob@example.org", True)
         pace = Pace("turn", 24 * HOUR, 0.0, "random")
         # Bob has the game open: the page tells him (no e-mail)
         hub = make_hub(store, clock, Mailer(mailbox.settings()))
@@ -233,7 +231,7 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         assert game.actor() == 1
         assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
         # turned off: nothing either
-        clock_store.set_notify(store, bob.id, None, False)
+        store.notifications.set(bob.id, None, False)
         game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
         accounts.bind_seat(game.id, 1, bob.id)
         await play_one(hub, game, 0)
@@ -241,7 +239,7 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
         await hub.stop()
         # turned on again, but no SMTP settings: nothing is sent
-        clock_store.set_notify(store, bob.id, None, True)
+        store.notifications.set(bob.id, None, True)
         hub = make_hub(store, clock)
         await hub.start()
         game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
@@ -251,7 +249,7 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
         await asyncio.sleep(0.3)
         assert mailbox.messages == []
-        settings = clock_store.notify_settings(store, bob.id)
+        settings = store.notifications.get(bob.id)
         assert settings is not None and settings.email == "bob@example.org" and settings.enabled
         await hub.stop()
         store.close()
@@ -284,13 +282,13 @@ def test_a_timeout_is_never_refused_by_the_bot_games_limit_but_counts(
         game, _, _ = await hub.create({"players": 2}, PEOPLE, client="c1", pace=pace)
         other, tokens, _ = await hub.create({"players": 2}, PEOPLE, client="c1")
         await hub.hand_to_bot(other, tokens[1], 1, "random")  # c1's one bot game
-        assert store.recent_games_of("c1", 0.0) == (2, 1)
+        assert store.games.recent_of("c1", 0.0) == (2, 1)
         clock.now += HOUR
         assert await hub.timekeeper.check() == 1
         assert game.seats[0]["kind"] == "bot"
-        assert store.recent_games_of("c1", 0.0) == (2, 2)
+        assert store.games.recent_of("c1", 0.0) == (2, 2)
         await hub.take_back(other, str(tokens[1]), 1)
-        assert store.recent_games_of("c1", 0.0) == (2, 1)
+        assert store.games.recent_of("c1", 0.0) == (2, 1)
         with pytest.raises(GameError) as refused:
             await hub.hand_to_bot(other, tokens[0], 0, "random")
         assert refused.value.code == "too-many-bot-games"

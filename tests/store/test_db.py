@@ -12,38 +12,38 @@ from tigris_euphrates.store import StepTaken, Store, UnknownGame, database_url_f
 def test_create_load_append(db: tuple[str, str]) -> None:
     store = Store(*db)
     seats = [{"kind": "human", "name": "Ann", "token": "h"}, {"kind": "bot", "level": "random"}]
-    store.create_game("g1", {"players": 2}, 42, seats, creator="c" * 64)
+    store.games.create("g1", {"players": 2}, 42, seats, creator="c" * 64)
     for seq, action in enumerate(["tile red e4", "pass", "commit 0"], start=1):
-        store.append("g1", seq, seq % 2, action)
-    row = store.load("g1")
+        store.games.append("g1", seq, seq % 2, action)
+    row = store.games.load("g1")
     assert row.options == {"players": 2} and row.seed == 42 and row.seats == seats
     assert [a[2] for a in row.actions] == ["tile red e4", "pass", "commit 0"]
     assert [a[0] for a in row.actions] == [1, 2, 3]
-    assert row.status == "active" and store.game_ids("active") == ["g1"]
+    assert row.status == "active" and store.games.ids("active") == ["g1"]
     assert row.creator == "c" * 64
-    store.finish("g1", {"ranking": [0, 1]})
-    row = store.load("g1")
+    store.games.finish("g1", {"ranking": [0, 1]})
+    row = store.games.load("g1")
     assert row.status == "over" and row.result == {"ranking": [0, 1]} and row.seats == seats
-    assert store.game_ids("active") == [] and [g.id for g in store.list_games()] == ["g1"]
+    assert store.games.ids("active") == [] and [g.id for g in store.games.page()] == ["g1"]
     with pytest.raises(UnknownGame):
-        store.load("nope")
+        store.games.load("nope")
     store.close()
 
 
 def test_same_step_twice_fails(db: tuple[str, str]) -> None:
     store = Store(*db)
-    store.create_game("g2", {"players": 2}, 1, [])
-    store.append("g2", 1, 0, "pass")
+    store.games.create("g2", {"players": 2}, 1, [])
+    store.games.append("g2", 1, 0, "pass")
     with pytest.raises(StepTaken):
-        store.append("g2", 1, 1, "pass")
-    assert [a[2] for a in store.load("g2").actions] == ["pass"]
+        store.games.append("g2", 1, 1, "pass")
+    assert [a[2] for a in store.games.load("g2").actions] == ["pass"]
     store.close()
 
 
 def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
     """Two stores (as two server processes would have) race to write the same step."""
     first, second = Store(*db), Store(*db)
-    first.create_game("g3", {"players": 2}, 1, [])
+    first.games.create("g3", {"players": 2}, 1, [])
     for round_ in range(1, 11):
         barrier = threading.Barrier(2)
         outcome: dict[str, str] = {}
@@ -58,7 +58,7 @@ def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
         ) -> None:
             barrier.wait()
             try:
-                store.append("g3", seq, 0, action)
+                store.games.append("g3", seq, 0, action)
                 outcome[name] = "won"
             except StepTaken:
                 outcome[name] = "lost"
@@ -72,7 +72,7 @@ def test_two_concurrent_writers_exactly_one_wins(db: tuple[str, str]) -> None:
         for t in threads:
             t.join()
         assert sorted(outcome.values()) == ["lost", "won"], outcome
-        stored = first.load("g3").actions
+        stored = first.games.load("g3").actions
         assert len(stored) == round_
         winner = "a" if outcome["a"] == "won" else "b"
         assert stored[-1][2] == (f"tile red a{round_}" if winner == "a" else f"tile blue b{round_}")
@@ -90,16 +90,16 @@ def test_a_log_write_survives_its_connection_cut_by_the_database(
     import psycopg
 
     store = Store(url, prefix)
-    store.create_game("g5", {"players": 2}, 1, [])
-    store.append("g5", 1, 0, "pass")
+    store.games.create("g5", {"players": 2}, 1, [])
+    store.games.append("g5", 1, 0, "pass")
     with psycopg.connect(url, autocommit=True) as admin:
-        backend = store._appender.conn.info.backend_pid
+        backend = store.games._appender.conn.info.backend_pid
         admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
-    store.append("g5", 2, 1, "pass")
+    store.games.append("g5", 2, 1, "pass")
     with pytest.raises(StepTaken):
-        store.append("g5", 2, 0, "pass")
-    assert [a[:3] for a in store.load("g5").actions] == [(1, 0, "pass"), (2, 1, "pass")]
-    assert store._appender.conn.info.backend_pid != backend
+        store.games.append("g5", 2, 0, "pass")
+    assert [a[:3] for a in store.games.load("g5").actions] == [(1, 0, "pass"), (2, 1, "pass")]
+    assert store.games._appender.conn.info.backend_pid != backend
     store.close()
 
 
@@ -116,11 +116,11 @@ def test_database_url_choice(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_128_bit_seeds_are_stored_exactly(db: tuple[str, str]) -> None:
     store = Store(*db)
     seed = 2**128 - 12345
-    store.create_game("big", {"players": 2}, seed, [], seed_source="client")
-    row = store.load("big")
+    store.games.create("big", {"players": 2}, seed, [], seed_source="client")
+    row = store.games.load("big")
     assert row.seed == seed and row.seed_source == "client"
-    store.create_game("small", {"players": 2}, 7, [])
-    assert store.load("small").seed_source == "server"
+    store.games.create("small", {"players": 2}, 7, [])
+    assert store.games.load("small").seed_source == "server"
     store.close()
 
 
@@ -156,7 +156,7 @@ def test_an_integer_seed_column_of_an_older_version_becomes_text(db: tuple[str, 
         )  # fmt: skip
     engine.dispose()
     store = Store(url, prefix)
-    assert store.load("old").seed == 2**31 - 1 and store.load("old").creator is None
-    store.create_game("new", {"players": 2}, 2**127 + 1, [])
-    assert store.load("new").seed == 2**127 + 1
+    assert store.games.load("old").seed == 2**31 - 1 and store.games.load("old").creator is None
+    store.games.create("new", {"players": 2}, 2**127 + 1, [])
+    assert store.games.load("new").seed == 2**127 + 1
     store.close()

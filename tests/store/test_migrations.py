@@ -74,14 +74,14 @@ def previous_version(url: str, prefix: str, *, integer_seed: bool, creator: bool
 
 
 def revision_of(store: Store) -> str | None:
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         return migrate.current(conn, store.prefix)
 
 
 def test_a_new_database_is_created_at_the_newest_revision(db: tuple[str, str]) -> None:
     store = Store(*db)
     assert revision_of(store) == migrate.head()
-    names = set(inspect(store.engine).get_table_names())
+    names = set(inspect(store.db.engine).get_table_names())
     assert {f"{db[1]}{t}" for t in ("games", "actions", "accounts", "ratings")} <= names
     store.close()
     again = Store(*db)  # a second start changes nothing
@@ -97,15 +97,16 @@ def test_a_database_of_the_version_before_alembic_is_upgraded_in_place(
     previous_version(url, prefix, integer_seed=integer_seed, creator=creator)
     store = Store(url, prefix)
     assert revision_of(store) == migrate.head()
-    old = store.load("old")
+    old = store.games.load("old")
     assert old.seed == 2**31 - 1 and old.seats[0]["name"] == "Ann"
     assert [a for _, _, a in old.actions] == ["tile red e4", "pass"]
     assert old.creator is None and old.status == "active"
     # the columns and tables of the new version work on it
-    store.create_game("new", {"players": 2}, 2**127 + 1, [], creator="c" * 64, client="x")
-    assert store.load("new").seed == 2**127 + 1 and store.load("new").creator == "c" * 64
-    assert store.recent_games_of("x", 0.0) == (1, 0)
-    with store.engine.connect() as conn:
+    store.games.create("new", {"players": 2}, 2**127 + 1, [], creator="c" * 64, client="x")
+    new = store.games.load("new")
+    assert new.seed == 2**127 + 1 and new.creator == "c" * 64
+    assert store.games.recent_of("x", 0.0) == (1, 0)
+    with store.db.engine.connect() as conn:
         assert conn.execute(text(f'SELECT count(*) FROM "{prefix}accounts"')).scalar() == 0
     store.close()
 
@@ -128,5 +129,5 @@ def test_the_baseline_alone_then_the_rest(db: tuple[str, str]) -> None:
         )
     engine.dispose()
     store = Store(url, prefix)
-    assert revision_of(store) == migrate.head() and store.load("g").seed == 5
+    assert revision_of(store) == migrate.head() and store.games.load("g").seed == 5
     store.close()

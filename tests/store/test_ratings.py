@@ -12,7 +12,6 @@ import pytest
 
 from serving import postgres_or_skip
 from tigris_euphrates.store import Store
-from tigris_euphrates.store.accounts import Accounts
 from tigris_euphrates.store.ratings import Ratings, places
 
 
@@ -36,16 +35,16 @@ def ended(
     """A finished game of ``accounts`` (seat i = accounts[i]) with ``ranking``."""
     game = uuid.uuid4().hex[:12]
     seats = [{"kind": "human", "name": f"P{a}"} for a in accounts]
-    store.create_game(game, {"players": len(accounts), **options}, 1, seats, rated=rated)
-    acc = Accounts(store)
+    store.games.create(game, {"players": len(accounts), **options}, 1, seats, rated=rated)
+    acc = store.accounts
     for seat, account in enumerate(accounts):
         acc.bind_seat(game, seat, account)
-    store.finish(game, {"ranking": ranking, "scores": [[0] * 4] * len(accounts)})
+    store.games.finish(game, {"ranking": ranking, "scores": [[0] * 4] * len(accounts)})
     return game
 
 
 def people(store: Store, n: int) -> list[int]:
-    acc = Accounts(store)
+    acc = store.accounts
     return [acc.create(f"p{uuid.uuid4().hex[:8]}", "hash").id for _ in range(n)]
 
 
@@ -60,15 +59,15 @@ def test_places_from_a_ranking_with_shared_places() -> None:
 
 
 def test_the_winner_gains_the_loser_loses_and_a_game_counts_once(store: Store) -> None:
-    ratings = Ratings(store)
-    store.finish_hooks.append(ratings.rate_game)
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
     ann, bob = people(store, 2)
     game = ended(store, [ann, bob], [1, 0])  # Bob wins
     a, b = mine(ratings, ann)["classic", "2p"], mine(ratings, bob)["classic", "2p"]
     assert b.mu > 25 > a.mu and b.rank == 1 and a.rank == 2 and a.games == b.games == 1
     # the same end again (a replay, another process): nothing changes
     assert ratings.rate_game(game) is False
-    store.finish(game, {"ranking": [1, 0], "scores": [[0] * 4] * 2})
+    store.games.finish(game, {"ranking": [1, 0], "scores": [[0] * 4] * 2})
     assert mine(ratings, ann)["classic", "2p"] == a and mine(ratings, bob)["classic", "2p"] == b
     assert [h["game"] for h in ratings.history(bob)] == [game]
     top, total = ratings.board("classic", "2p")
@@ -77,8 +76,8 @@ def test_the_winner_gains_the_loser_loses_and_a_game_counts_once(store: Store) -
 
 
 def test_shared_places_tie_and_kinds_are_kept_apart(store: Store) -> None:
-    ratings = Ratings(store)
-    store.finish_hooks.append(ratings.rate_game)
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
     ann, bob, cy = people(store, 3)
     ended(store, [ann, bob, cy], [[0, 1], 2])  # Ann and Bob share first place
     a, b, c = (mine(ratings, x)["classic", "multi"] for x in (ann, bob, cy))
@@ -90,22 +89,22 @@ def test_shared_places_tie_and_kinds_are_kept_apart(store: Store) -> None:
 
 
 def test_unrated_games_and_games_with_guests_change_nothing(store: Store) -> None:
-    ratings = Ratings(store)
-    store.finish_hooks.append(ratings.rate_game)
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
     ann, bob = people(store, 2)
     ended(store, [ann, bob], [0, 1], rated=False)
     assert ratings.of_account(ann) == []
     # a rated game one of whose seats no account holds (handed to a bot, never taken)
     game = uuid.uuid4().hex[:12]
-    store.create_game(game, {"players": 2}, 1, [{"kind": "human"}] * 2, rated=True)
-    Accounts(store).bind_seat(game, 0, ann)
-    store.finish(game, {"ranking": [0, 1], "scores": [[0] * 4] * 2})
+    store.games.create(game, {"players": 2}, 1, [{"kind": "human"}] * 2, rated=True)
+    store.accounts.bind_seat(game, 0, ann)
+    store.games.finish(game, {"ranking": [0, 1], "scores": [[0] * 4] * 2})
     assert ratings.of_account(ann) == []
 
 
 def test_an_end_not_counted_is_found_again(store: Store) -> None:
     """The server stopped between a game's end and its rating: the next start counts it."""
-    ratings = Ratings(store)
+    ratings = store.ratings
     ann, bob = people(store, 2)
     game = ended(store, [ann, bob], [0, 1])  # no hook: not counted
     assert ratings.unrated_finished() == [game]

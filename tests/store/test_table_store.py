@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import create_engine, text
 
-from tigris_euphrates.store import StepTaken, Store, migrate
-from tigris_euphrates.store.db import normalise_url
+from tigris_euphrates.store import StepTaken, Store, migrate, normalise_url
 
 
 def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -> None:
@@ -24,32 +23,32 @@ def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -
         )
     engine.dispose()
     store = Store(url, prefix)  # upgraded in place
-    store.create_game("private", {"players": 2}, 1, [], listed=False)
-    store.create_game("public", {"players": 2}, 1, [], listed=True, settings={"chat": "off"})
-    assert [g.id for g in store.list_games()] == ["public", "old"]
-    assert store.load("old").listed and store.load("old").settings == {}
-    assert not store.load("private").listed
-    store.set_settings("public", {"chat": "off", "rematch": "abc"})
-    assert store.load("public").settings == {"chat": "off", "rematch": "abc"}
-    assert store.has_game("private") and not store.has_game("nothing")
+    store.games.create("private", {"players": 2}, 1, [], listed=False)
+    store.games.create("public", {"players": 2}, 1, [], listed=True, settings={"chat": "off"})
+    assert [g.id for g in store.games.page()] == ["public", "old"]
+    assert store.games.load("old").listed and store.games.load("old").settings == {}
+    assert not store.games.load("private").listed
+    store.games.set_settings("public", {"chat": "off", "rematch": "abc"})
+    assert store.games.load("public").settings == {"chat": "off", "rematch": "abc"}
+    assert store.games.exists("private") and not store.games.exists("nothing")
     store.close()
 
 
 def test_chat_lines_are_numbered_once_and_read_in_order(db: tuple[str, str]) -> None:
     store = Store(*db)
-    store.create_game("g", {"players": 2}, 1, [])
-    store.add_chat("g", 1, 0, "Ann", "hello")
-    store.add_chat("g", 2, None, "Spectator", "hi")
+    store.games.create("g", {"players": 2}, 1, [])
+    store.chat.add("g", 1, 0, "Ann", "hello")
+    store.chat.add("g", 2, None, "Spectator", "hi")
     with pytest.raises(StepTaken):  # another writer's line 2
-        store.add_chat("g", 2, 1, "Bob", "me too")
-    lines = store.chat_lines("g")
+        store.chat.add("g", 2, 1, "Bob", "me too")
+    lines = store.chat.lines("g")
     assert [(ln.n, ln.seat, ln.name, ln.text) for ln in lines] == [
         (1, 0, "Ann", "hello"),
         (2, None, "Spectator", "hi"),
     ]
-    assert [ln.n for ln in store.chat_lines("g", after=1)] == [2]
+    assert [ln.n for ln in store.chat.lines("g", after=1)] == [2]
     for n in range(3, 13):
-        store.add_chat("g", n, 0, "Ann", f"line {n}")
-    assert [ln.n for ln in store.chat_lines("g", limit=3)] == [10, 11, 12]
-    assert store.chat_lines("other") == []
+        store.chat.add("g", n, 0, "Ann", f"line {n}")
+    assert [ln.n for ln in store.chat.lines("g", limit=3)] == [10, 11, 12]
+    assert store.chat.lines("other") == []
     store.close()

@@ -25,8 +25,9 @@ from starlette.requests import HTTPConnection
 from ..store.accounts import Account, AccountGame, Accounts, NameTaken, name_key
 from ..store.ratings import FAMILIES, SIZES, Ratings
 from .errors import GameError
-from .hub import Hub, LiveGame, hash_token
+from .hub import Hub
 from .inputs import GAME_ID_PATTERN, MAX_NAME, NameQuery, Strict, Token, check_text
+from .live import LiveGame, hash_token
 from .passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 from .player_stats import fill_stats, player_stats, stats_csv
 from .sessions import Session, Sessions, same_origin
@@ -126,11 +127,11 @@ async def start_accounts(app: FastAPI, hub: Hub) -> AccountService:
     cookies comes from the store, and rated games whose end was not counted yet (the server
     stopped in between) are counted now."""
     store = hub.store
-    accounts, ratings = Accounts(store), Ratings(store)
+    accounts, ratings = store.accounts, store.ratings
     passwords = await asyncio.to_thread(Passwords)
     key = await hub.db(accounts.secret, "session-key")
     service = AccountService(hub, accounts, ratings, passwords, Sessions(key))
-    store.finish_hooks.append(ratings.rate_game)
+    store.games.finish_hooks.append(ratings.rate_game)
     for game_id in await hub.db(ratings.unrated_finished):
         await hub.db(ratings.rate_game, game_id)
     app.state.accounts = service

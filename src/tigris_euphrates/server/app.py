@@ -42,7 +42,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import DEFAULT_RULESET, RULESETS, InvalidAction, player_view, replay
 from ..ai import TIMEOUT_LEVEL
 from ..store import GameRow, ServerLock, Store, StoreInUse, database_url_for
-from ..store import clocks as clock_store
 from .accounts import (
     account_holder,
     bind_on_join,
@@ -52,11 +51,12 @@ from .accounts import (
     start_accounts,
 )
 from .accounts import router as account_router
+from .bots import bot_levels, default_level
 from .catalogues import router as catalogue_router
-from .chat import say
 from .clocks import PaceError, pace_from_dict
 from .errors import GameError
-from .hub import Hub, LiveGame, bot_levels, default_level, frame_text
+from .frames import OutFrame, encode, error_frame
+from .hub import Hub
 from .inputs import (
     GAME_ID_PATTERN,
     MAX_CHAT,
@@ -76,6 +76,7 @@ from .inputs import (
     read_message,
 )
 from .limits import Limits
+from .live import LiveGame
 from .mail import Mailer, MailSettings
 from .notify import router as notify_router
 from .rematch import rematch
@@ -238,7 +239,7 @@ def create_app(
             hub = hub_of(request)
             known = game_id in hub.games or (
                 re.fullmatch(GAME_ID_PATTERN, game_id) is not None
-                and await hub.db(hub.store.has_game, game_id)
+                and await hub.db(hub.store.games.exists, game_id)
             )
             if not known:
                 return not_found()
@@ -270,9 +271,9 @@ def create_app(
         if before is not None:
             created, _, game_id = before.partition(":")
             after = (float(created), game_id)
-        rows = await hub.db(hub.store.list_games, limit + 1, after)
+        rows = await hub.db(hub.store.games.page, limit + 1, after)
         games = [lobby_summary(row) for row in rows[:limit]]
-        paces = await hub.db(clock_store.paces, hub.store, [g["id"] for g in games])
+        paces = await hub.db(hub.store.clocks.paces, [g["id"] for g in games])
         for g in games:
             g["pace"] = paces.get(g["id"])
         last = rows[limit - 1] if len(rows) > limit else None
@@ -331,7 +332,7 @@ def create_app(
     ) -> dict[str, Any]:
         hub = hub_of(request)
         game = await hub.get(game_id)
-        seat = hub.seat_for(game, token)
+        seat = game.seat_for(token)
         return {"seq": game.seq, "seat": seat, "view": player_view(game.state, seat)}
 
     @app.get("/api/games/{game_id}/record")
@@ -501,8 +502,7 @@ def create_app(
                     now = time.monotonic()
                     if now - conn.limited_at >= 1.0:
                         conn.limited_at = now
-                        hub.send_error(
-                            game,
+                        game.send_error(
                             conn,
                             GameError(
                                 "rate-limited",
@@ -526,18 +526,16 @@ def create_app(
                     elif isinstance(msg, Ping):
                         conn.send({"type": "pong", "t": msg.t})
                     elif isinstance(msg, Chat):
-                        await say(hub, game, conn, msg.text)
+                        await hub.chat.say(game, conn, msg.text)
                     else:
                         raise GameError("joined", "this connection has joined already")
                 except BadMessage as err:
-                    hub.send_error(game, conn, GameError(err.code, err.message))
+                    game.send_error(conn, GameError(err.code, err.message))
                 except GameError as err:
-                    hub.send_error(game, conn, err)
+                    game.send_error(conn, err)
                 except Exception:  # e.g. the database is down: nothing was changed
                     log.exception("message %r failed in game %s", kind, game.id)
-                    hub.send_error(
-                        game, conn, GameError("server-error", "the server failed; try again")
-                    )
+                    game.send_error(conn, GameError("server-error", "the server failed; try again"))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -559,8 +557,8 @@ def create_app(
     return app
 
 
-def _dumps(msg: dict[str, Any]) -> str:
-    return frame_text(msg)
+def _dumps(msg: OutFrame) -> str:
+    return encode(msg)
 
 
 def client_of(request: Request | WebSocket) -> str:
@@ -574,7 +572,7 @@ def client_of(request: Request | WebSocket) -> str:
 async def refuse(ws: WebSocket, err: GameError, code: int) -> None:
     """An error frame naming the problem, then close ``code``."""
     with contextlib.suppress(Exception):
-        await ws.send_text(_dumps({"type": "error", "code": err.code, "message": err.message}))
+        await ws.send_text(_dumps(error_frame(err.code, err.message)))
         await ws.close(code=code, reason=err.code)
 
 
@@ -642,11 +640,11 @@ async def join(ws: WebSocket, hub: Hub, game: LiveGame) -> int | None:
             refused += 1
             if refused > 20:
                 raise GameError("bad-join", "too many messages that are not a join") from None
-            await ws.send_text(_dumps({"type": "error", "code": err.code, "message": err.message}))
+            await ws.send_text(_dumps(error_frame(err.code, err.message)))
             continue
         if msg.token is None and msg.seat is not None:
             return await seat_of_account(ws, game, msg.seat)
-        seat = hub.seat_for(game, msg.token)
+        seat = game.seat_for(msg.token)
         await bind_on_join(ws, game, seat)
         return seat
 

@@ -10,32 +10,36 @@ write ``CHAT_BURST`` lines at once, then one every ``1 / CHAT_PER_SECOND`` secon
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Literal
 
-from ..store import ChatLine, StepTaken
+from ..store import ChatLine, StepTaken, Store
+from .cluster import Cluster
+from .conn import Conn
+from .dbthread import DatabaseThread
 from .errors import GameError
-
-if TYPE_CHECKING:
-    from .hub import Conn, Hub, LiveGame
+from .frames import ChatFrame, ChatLineData
+from .limits import CHAT_BURST, CHAT_PER_SECOND
+from .live import LiveGame
+from .notices import ChatStored
 
 #: Who may write: the seated people, everybody who watches as well, or nobody.
 ChatPolicy = Literal["players", "everyone", "off"]
 CHAT_POLICIES: tuple[str, ...] = ("players", "everyone", "off")
 #: The longest line, in characters.
 CHAT_MAX = 300
-#: Lines a connection may write: a burst, then this many a second.
-CHAT_BURST = 5
-CHAT_PER_SECOND = 0.5
 #: The lines a game keeps in memory and sends to a new connection.
 HISTORY = 200
 #: How often a line is tried when other processes write the same line number.
 TRIES = 5
 
 
-def chat_frame(lines: list[ChatLine], *, reset: bool = False) -> dict[str, Any]:
+def chat_frame(lines: list[ChatLine], *, reset: bool = False) -> ChatFrame:
     """The frame carrying ``lines`` (``reset``: they are the whole chat so far)."""
-    return {"type": "chat", "reset": reset, "lines": [asdict(line) for line in lines]}
+    data: list[ChatLineData] = [
+        {"n": line.n, "seat": line.seat, "name": line.name, "text": line.text, "at": line.at}
+        for line in lines
+    ]
+    return {"type": "chat", "reset": reset, "lines": data}
 
 
 def may_write(policy: str, seat: int | None) -> bool:
@@ -45,49 +49,55 @@ def may_write(policy: str, seat: int | None) -> bool:
     return seat is not None or policy == "everyone"
 
 
-async def say(hub: Hub, game: LiveGame, conn: Conn, text: str) -> None:
-    """Store ``text`` (already checked by ``inputs.Chat``) as the game's next chat line and
-    send it to every connection of the game; raises ``GameError`` when the connection may
-    not write or writes too fast."""
+class TableChat:
+    """The chat of this process's live games: a line is stored (numbered, once across
+    processes), delivered to the game's connections here, and announced to the others."""
 
-    policy = str(game.settings.get("chat", "players"))
-    if not may_write(policy, conn.seat):
-        why = "the chat is off at this table" if policy == "off" else "only players write here"
-        raise GameError("chat-closed", why)
-    if not conn.chat_rate.take():
-        raise GameError(
-            "chat-too-fast",
-            f"at most {CHAT_BURST} chat lines at once, then one every {1 / CHAT_PER_SECOND:g} s",
-            retry_after=1 / CHAT_PER_SECOND,
-        )
-    name = "Spectator" if conn.seat is None else str(game.public_seats()[conn.seat]["name"])
-    for attempt in range(TRIES):
+    def __init__(self, db: DatabaseThread, store: Store, cluster: Cluster | None) -> None:
+        self.db = db
+        self.store = store
+        self.cluster = cluster
+
+    async def say(self, game: LiveGame, conn: Conn, text: str) -> None:
+        """Store ``text`` (already checked by ``inputs.Chat``) as the game's next chat line
+        and send it to every connection of the game; raises ``GameError`` when the
+        connection may not write or writes too fast."""
+        policy = str(game.settings.get("chat", "players"))
+        if not may_write(policy, conn.seat):
+            why = "the chat is off at this table" if policy == "off" else "only players write here"
+            raise GameError("chat-closed", why)
+        if not conn.chat_rate.take():
+            raise GameError(
+                "chat-too-fast",
+                f"at most {CHAT_BURST} chat lines at once, "
+                f"then one every {1 / CHAT_PER_SECOND:g} s",
+                retry_after=1 / CHAT_PER_SECOND,
+            )
+        name = "Spectator" if conn.seat is None else str(game.public_seats()[conn.seat]["name"])
+        for attempt in range(TRIES):
+            async with game.lock:
+                n = game.chat_n + 1
+                try:
+                    at = await self.db(self.store.chat.add, game.id, n, conn.seat, name, text)
+                except StepTaken:
+                    if attempt + 1 == TRIES:
+                        raise GameError("stale", "the chat is busy; try again") from None
+                    await self._read_locked(game)
+                    continue
+                _deliver(game, [ChatLine(n, conn.seat, name, text, at)])
+                break
+        if self.cluster is not None:
+            self.cluster.publish(ChatStored(self.cluster.proc, game.id, n))
+
+    async def read(self, game: LiveGame) -> None:
+        """Read and deliver the lines other processes stored after this copy's last line."""
         async with game.lock:
-            n = game.chat_n + 1
-            try:
-                at = await hub.db(hub.store.add_chat, game.id, n, conn.seat, name, text)
-            except StepTaken:
-                if attempt + 1 == TRIES:
-                    raise GameError("stale", "the chat is busy; try again") from None
-                await _read_locked(hub, game)
-                continue
-            line = ChatLine(n, conn.seat, name, text, at)
-            _deliver(game, [line])
-            break
-    if hub.cluster is not None:
-        hub.cluster.publish(f"m|{hub.cluster.proc}|{game.id}|{n}")
+            await self._read_locked(game)
 
-
-async def read_chat(hub: Hub, game: LiveGame) -> None:
-    """Read and deliver the lines other processes stored after this copy's last line."""
-    async with game.lock:
-        await _read_locked(hub, game)
-
-
-async def _read_locked(hub: Hub, game: LiveGame) -> None:
-    lines = await hub.db(hub.store.chat_lines, game.id, game.chat_n)
-    if lines:
-        _deliver(game, lines)
+    async def _read_locked(self, game: LiveGame) -> None:
+        lines = await self.db(self.store.chat.lines, game.id, game.chat_n)
+        if lines:
+            _deliver(game, lines)
 
 
 def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:

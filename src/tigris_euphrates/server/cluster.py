@@ -4,17 +4,19 @@ The action log stays the truth (``PRIMARY KEY (game_id, seq)``: a second writer 
 fails). What the processes tell each other goes through PostgreSQL itself, on one
 ``LISTEN``/``NOTIFY`` channel (no other service to run):
 
-- ``s|proc|game|seq`` — log entry ``seq`` of ``game`` was committed (sent by the store in
-  the transaction that writes it, so it is delivered exactly when the entry is visible);
-  every process with the game in memory reads the entries it lacks and pushes views;
-- ``c|proc|game|seat|conn`` — a connection opened a seat: the seat is online, and any
-  older connection of that seat, in any process, is told it was taken over. Notifications
-  reach every listener in commit order, so all processes agree on which is newer;
-- ``h|proc|game|seat|conn`` — the same connection is still there (an answer to ``q``);
-  ``g|proc|game|seat|conn`` — it closed; ``q|proc|game`` — who is connected to this game?
-  (asked by a process that just loaded it);
-- ``b|proc`` — a heartbeat every few seconds: the presence of a process not heard from for
+- ``Step`` — a log entry was committed (sent by the store in the transaction that writes
+  it, so it is delivered exactly when the entry is visible); every process with the game in
+  memory applies the entries it lacks and pushes views;
+- ``Claim`` — a connection opened a seat: the seat is online, and any older connection of
+  that seat, in any process, is told it was taken over. Notifications reach every listener
+  in commit order, so all processes agree on which is newer;
+- ``Here`` — the same connection is still there (an answer to ``Who``, asked by a process
+  that just loaded the game); ``Gone`` — it closed;
+- ``Beat`` — a heartbeat every few seconds: the presence of a process not heard from for
   ``DEAD_AFTER`` seconds (killed) is forgotten.
+
+The messages are versioned JSON (``notices``: their one encoder and decoder); what each
+means to the games is ``sync``'s.
 
 Exactly one process runs a game's bots: the one holding the game's PostgreSQL advisory
 lock (a session lock on its own connection, as the 18xx.games server does). When that
@@ -36,7 +38,8 @@ from typing import Any
 
 import psycopg
 
-from ..store.db import libpq_url
+from ..store import libpq_url
+from .notices import Beat, Claim, Notice, decode, encode
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -59,8 +62,8 @@ def lock_key(prefix: str, game_id: str) -> int:
 class Cluster:
     """This process's link to the others: a listening connection and a locking one.
 
-    ``on_message(payload)`` is called for every notification of another process (and for
-    this process's own claims, so that it learns their place in the common order);
+    Once started, ``on_message(notice)`` is called for every message of another process
+    (and for this process's own claims, so that it learns their place in the common order);
     ``on_resync()`` after the listening connection was lost and is back (notifications
     may have been missed: the hub then reads every game it holds up to the log's end);
     ``on_locks_lost()`` when the locking connection broke (its locks are gone).
@@ -71,17 +74,14 @@ class Cluster:
         url: str,
         channel: str,
         prefix: str,
-        on_message: Callable[[str], None],
-        on_resync: Callable[[], Awaitable[None]],
-        on_locks_lost: Callable[[], None],
     ) -> None:
         self.url = libpq_url(url)
         self.channel = channel
         self.prefix = prefix
         self.proc = secrets.token_hex(6)
-        self.on_message = on_message
-        self.on_resync = on_resync
-        self.on_locks_lost = on_locks_lost
+        self.on_message: Callable[[Notice], None] = _ignore
+        self.on_resync: Callable[[], Awaitable[None]] = _nothing
+        self.on_locks_lost: Callable[[], None] = _nothing_now
         self.held: set[str] = set()
         self.seen: dict[str, float] = {}  # other processes: when last heard from
         self._locker: psycopg.AsyncConnection[Any] | None = None
@@ -94,7 +94,14 @@ class Cluster:
 
     # --- life cycle -----------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(
+        self,
+        on_message: Callable[[Notice], None],
+        on_resync: Callable[[], Awaitable[None]],
+        on_locks_lost: Callable[[], None],
+    ) -> None:
+        """Connect, listen, and from now on tell the callbacks what happens."""
+        self.on_message, self.on_resync, self.on_locks_lost = on_message, on_resync, on_locks_lost
         await self._connect_locker()
         self._tasks = [
             asyncio.create_task(self._listen(), name="tne-listen"),
@@ -146,10 +153,10 @@ class Cluster:
 
     # --- notifications --------------------------------------------------------------------
 
-    def publish(self, payload: str) -> None:
-        """Announce ``payload`` to every process (this one included), in order: the
+    def publish(self, notice: Notice) -> None:
+        """Announce ``notice`` to every process (this one included), in order: the
         announcements waiting when the sender is free go in one statement."""
-        self._outbox.append(payload)
+        self._outbox.append(encode(notice))
         self._ready.set()
 
     async def _send(self) -> None:
@@ -232,17 +239,18 @@ class Cluster:
             lost.set_result(None)
 
     def _heard(self, payload: str) -> None:
-        parts = payload.split("|")
-        if len(parts) < 2:
+        notice = decode(payload)
+        if notice is None:
+            log.warning("a notification this process cannot read: %r", payload[:200])
             return
-        if parts[1] != self.proc:
-            self.seen[parts[1]] = time.monotonic()
-            if parts[0] == "b":
+        if notice.proc != self.proc:
+            self.seen[notice.proc] = time.monotonic()
+            if isinstance(notice, Beat):
                 return
-        elif parts[0] != "c":
+        elif not isinstance(notice, Claim):
             return  # this process's own steps, presence and beats (its claims come back)
         try:
-            self.on_message(payload)
+            self.on_message(notice)
         except Exception:
             log.exception("cannot handle the notification %r", payload[:200])
 
@@ -250,7 +258,7 @@ class Cluster:
         """Heartbeats (and a check that the locking connection still holds)."""
         while not self.closing:
             await asyncio.sleep(BEAT_SECONDS)
-            self.publish(f"b|{self.proc}")
+            self.publish(Beat(self.proc))
 
     def dead(self) -> set[str]:
         """The processes not heard from for ``DEAD_AFTER`` seconds (forgotten now)."""
@@ -286,3 +294,15 @@ class Cluster:
                 await self._locked(
                     "SELECT pg_advisory_unlock(%s)", (lock_key(self.prefix, game_id),)
                 )
+
+
+def _ignore(notice: Notice) -> None:
+    """What a cluster not started does with a message: nothing."""
+
+
+async def _nothing() -> None:
+    """What a cluster not started does after a reconnection: nothing."""
+
+
+def _nothing_now() -> None:
+    """What a cluster not started does when its locks are lost: nothing."""

@@ -16,6 +16,10 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+#: Chat lines a connection may write: a burst, then this many a second.
+CHAT_BURST = 5
+CHAT_PER_SECOND = 0.5
+
 
 @dataclass(frozen=True)
 class Limits:

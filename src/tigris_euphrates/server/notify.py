@@ -20,7 +20,6 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import AfterValidator, Field
 
-from ..store import clocks as clock_store
 from .accounts import check_csrf, signed_in
 from .errors import GameError
 from .hub import Hub
@@ -56,7 +55,7 @@ def _hub(request: Request) -> Hub:
 async def get_notifications(request: Request) -> dict[str, Any]:
     account = await signed_in(request)
     hub = _hub(request)
-    have = await hub.db(clock_store.notify_settings, hub.store, account.id)
+    have = await hub.db(hub.store.notifications.get, account.id)
     return {
         "email": have.email if have else None,
         "enabled": bool(have and have.enabled),
@@ -69,10 +68,10 @@ async def set_notifications(body: NotifyChange, request: Request) -> dict[str, A
     check_csrf(request)
     account = await signed_in(request)
     hub = _hub(request)
-    have = await hub.db(clock_store.notify_settings, hub.store, account.id)
+    have = await hub.db(hub.store.notifications.get, account.id)
     if body.enabled and body.email is None and have is None:
         raise GameError("no-email", "give the e-mail address the notifications go to")
-    await hub.db(clock_store.set_notify, hub.store, account.id, body.email, body.enabled)
+    await hub.db(hub.store.notifications.set, account.id, body.email, body.enabled)
     return await get_notifications(request)
 
 
@@ -102,7 +101,7 @@ async def _unsubscribe(request: Request, token: str) -> HTMLResponse:
             "turn the e-mails off in your notification settings.",
             400,
         )
-    await hub.db(clock_store.set_notify, hub.store, account_id, None, False)
+    await hub.db(hub.store.notifications.set, account_id, None, False)
     return _page(
         "E-mails turned off",
         "You will get no more e-mails when it is your move. You can turn them on again "

@@ -17,16 +17,16 @@ from typing import Any
 
 from ..stats import SOURCES
 from ..store import Store
-from ..store.accounts import AccountGame, Accounts
+from ..store.accounts import AccountGame
 from ..store.ratings import family_of, places
-from .hub import LiveGame
+from .live import LiveGame
 
 
 def game_stats_of(store: Store, game_id: str) -> dict[str, Any]:
     """The statistics of a finished game, computed from its log on first use and kept."""
-    game = LiveGame(store.load(game_id))
+    game = LiveGame(store.games.load(game_id))
     stats = game.stats()
-    Accounts(store).set_game_stats(game_id, stats)
+    store.accounts.set_game_stats(game_id, stats)
     return stats
 
 

@@ -12,19 +12,19 @@ rematch per game; asking again returns it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import GameError
-
-if TYPE_CHECKING:
-    from .hub import Hub, LiveGame
+from .hub import Hub
+from .live import LiveGame
+from .notices import RematchMade
 
 
 async def rematch(hub: Hub, game: LiveGame, token: str, client: str = "") -> str:
     """The id of ``game``'s rematch, created now unless it exists; asked by one of its
     players (a seat token) or its creator. Raises ``GameError``."""
 
-    if hub._seat_or_none(game, token) is None and not hub.is_creator(game, token):
+    if game.seat_or_none(token) is None and not game.is_creator(token):
         raise GameError("not-your-seat", "only the game's players or its creator ask for a rematch")
     async with game.lock:
         if not game.over:
@@ -48,12 +48,12 @@ async def rematch(hub: Hub, game: LiveGame, token: str, client: str = "") -> str
             same_people=game,
         )
         game.settings["rematch"] = new.id
-        await hub.db(hub.store.set_settings, game.id, game.settings)
-        hub.broadcast(game)
+        await hub.db(hub.store.games.set_settings, game.id, game.settings)
+        game.broadcast()
         held = hub.games.get(game.id)
         if held is not None and held is not game:  # left memory and loaded again meanwhile
             held.settings["rematch"] = new.id
-            hub.broadcast(held)
+            held.broadcast()
     if hub.cluster is not None:
-        hub.cluster.publish(f"r|{hub.cluster.proc}|{game.id}|{new.id}")
+        hub.cluster.publish(RematchMade(hub.cluster.proc, game.id, new.id))
     return new.id

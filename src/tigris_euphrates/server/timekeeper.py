@@ -4,12 +4,12 @@ players by e-mail that it is their move in a turn-based game.
 Exactly one process enforces a game's clock: the one that runs its bots (``Hub.owns``: on
 PostgreSQL the holder of the game's advisory lock, ``cluster.py``). It stores the running
 deadline (``store/clocks.py``) and keeps one task a game that sleeps until it; when the time
-is up it has a bot take the seat (``Hub.time_out``). A step stored in between moves the
+is up it has a bot take the seat (``expire``: ``Hub.time_out``). A step stored in between moves the
 deadline and the task is replaced. After a restart, or when another process takes the lock
 of a dead one, the clock is rebuilt from the steps' times and a deadline passed meanwhile is
-enforced at once.
+enforced at once. It is armed after every change of a game (``Hub.changed``).
 
-E-mails go to account holders who opted in (``store/clocks.set_notify``), when a person's
+E-mails go to account holders who opted in (``store.notifications``), when a person's
 move starts in a turn-based game and that player has no page open on the game; each move is
 announced once, whichever process asks (``claim_notice``). The unsubscribe link carries a
 token signed with the server's key: it works without signing in.
@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from ..store import clocks as clock_store
-from ..store.accounts import Accounts
+from ..store import Store
+from .dbthread import DatabaseThread
+from .live import LiveGame
 from .mail import Mailer
-
-if TYPE_CHECKING:
-    from .hub import Hub, LiveGame
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -53,9 +52,28 @@ def unsubscribe_account(key: str, token: str) -> int | None:
 
 
 class Timekeeper:
-    def __init__(self, hub: Hub, mailer: Mailer | None) -> None:
-        self.hub = hub
+    """The clocks of this process's games. ``owns(game)``: whether this process enforces the
+    game's clock; ``expire(game)``: a bot takes the seat whose time ran out, if it did
+    (``Hub.time_out``); ``now()``: the time; ``games()``: the games in memory."""
+
+    def __init__(
+        self,
+        db: DatabaseThread,
+        store: Store,
+        owns: Callable[[LiveGame], bool],
+        expire: Callable[[LiveGame], Awaitable[bool]],
+        now: Callable[[], float],
+        games: Callable[[], dict[str, LiveGame]],
+        mailer: Mailer | None,
+    ) -> None:
+        self.db = db
+        self.store = store
+        self.owns = owns
+        self.expire = expire
+        self.now = now
+        self.games = games
         self.mailer = mailer
+        self.closing = False
         self.tasks: dict[str, asyncio.Task[None]] = {}
         #: what each game's task watches: (deadline, step)
         self.armed: dict[str, tuple[float | None, int]] = {}
@@ -67,10 +85,9 @@ class Timekeeper:
     def arm(self, game: LiveGame) -> None:
         """Watch the game's running clock, if this process enforces it; store its deadline
         and announce a new turn-based move (called after every change of the game)."""
-        hub = self.hub
-        if game.clock is None or hub.closing:
+        if game.clock is None or self.closing:
             return
-        if not hub.owns(game):
+        if not self.owns(game):
             self.disarm(game.id)
             return
         clock = game.clock
@@ -81,7 +98,7 @@ class Timekeeper:
         self.armed[game.id] = key
         self._cancel(game.id)
         seat = clock.actor if deadline is not None else None
-        self._spawn(hub.db(clock_store.save_deadline, hub.store, game.id, deadline, seat, game.seq))
+        self._spawn(self.db(self.store.clocks.save_deadline, game.id, deadline, seat, game.seq))
         if game.over:
             self.armed.pop(game.id, None)  # nothing more to watch (the game leaves memory)
         if deadline is None or seat is None:
@@ -95,6 +112,7 @@ class Timekeeper:
         self._cancel(game_id)
 
     def disarm_all(self) -> None:
+        """Stop watching every clock (the server stops, or the games' locks were lost)."""
         for game_id in list(self.tasks):
             self.disarm(game_id)
         self.armed.clear()
@@ -109,11 +127,11 @@ class Timekeeper:
     async def _watch(self, game: LiveGame, deadline: float) -> None:
         try:
             while True:
-                wait = deadline - self.hub.clock()
+                wait = deadline - self.now()
                 if wait <= 0:
                     break
                 await asyncio.sleep(min(wait, WATCH_SECONDS))
-            await self.hub.time_out(game)
+            await self.expire(game)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -123,12 +141,12 @@ class Timekeeper:
                 del self.tasks[game.id]
 
     async def check(self) -> int:
-        """Enforce every clock of this process that ran out by now (``hub.clock()``);
+        """Enforce every clock of this process that ran out by now (``now()``);
         returns how many seats went to a bot. The tasks do it on their own; tests that move
         an injected time call this."""
         done = 0
-        for game in list(self.hub.games.values()):
-            if game.clock is not None and self.hub.owns(game) and await self.hub.time_out(game):
+        for game in list(self.games().values()):
+            if game.clock is not None and self.owns(game) and await self.expire(game):
                 done += 1
         return done
 
@@ -142,8 +160,8 @@ class Timekeeper:
     async def key(self) -> str:
         """The key that signs the unsubscribe links (the store's, shared by every process)."""
         if self._key is None:
-            accounts = Accounts(self.hub.store)
-            self._key = str(await self.hub.db(accounts.secret, "unsubscribe-key"))
+            accounts = self.store.accounts
+            self._key = str(await self.db(accounts.secret, "unsubscribe-key"))
         return self._key
 
     async def _notify(self, game: LiveGame, seat: int, turn_seq: int) -> None:
@@ -158,18 +176,17 @@ class Timekeeper:
         """E-mail seat ``seat``'s account that its move started after step ``turn_seq``:
         if it opted in, has no page open on the game, and nobody sent it yet. Returns
         whether an e-mail went out."""
-        hub, mailer = self.hub, self.mailer
+        mailer = self.mailer
         if mailer is None or seat in game.online():
             return False
-        accounts = Accounts(hub.store)
-        bound: dict[int, int] = await hub.db(accounts.seats_of_game, game.id)
+        bound: dict[int, int] = await self.db(self.store.accounts.seats_of_game, game.id)
         account_id = bound.get(seat)
         if account_id is None:
             return False
-        wants = await hub.db(clock_store.notify_settings, hub.store, account_id)
+        wants = await self.db(self.store.notifications.get, account_id)
         if wants is None or not wants.enabled:
             return False
-        if not await hub.db(clock_store.claim_notice, hub.store, game.id, turn_seq + 1):
+        if not await self.db(self.store.clocks.claim_notice, game.id, turn_seq + 1):
             return False
         base = mailer.settings.public_url
         game_url = f"{base}/game/{game.id}"

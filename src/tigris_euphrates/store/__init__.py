@@ -1,30 +1,44 @@
-"""Game persistence: the action log in a database (SQLite by default, PostgreSQL by URL).
+"""Persistence: the games' action logs, chat, clocks, accounts and ratings in one database
+(SQLite by default, PostgreSQL by URL), reached as ``Store(url).<area>.<verb>(...)``.
 
 A game is a ``games`` row (options, seed, seats) plus its ``actions`` rows keyed by
 ``PRIMARY KEY (game_id, seq)``: the state is always the replay of the log, and a second
 writer of the same step fails at the database (``StepTaken``), even across processes.
 """
 
-from .db import (
-    ChatLine,
-    GameRow,
+from .accounts import Account, AccountGame, NameTaken, name_key
+from .chat import ChatLine
+from .clocks import NotifySettings
+from .database import (
     ServerLock,
-    StepTaken,
-    Store,
     StoreInUse,
-    UnknownGame,
     database_url_for,
+    libpq_url,
     normalise_url,
+    repair_text,
 )
+from .games import GameRow, StepTaken, UnknownGame
+from .ratings import FAMILIES, SIZES, family_of
+from .store import Store
 
 __all__ = [
+    "FAMILIES",
+    "SIZES",
+    "Account",
+    "AccountGame",
     "ChatLine",
     "GameRow",
+    "NameTaken",
+    "NotifySettings",
     "ServerLock",
     "StepTaken",
     "Store",
     "StoreInUse",
     "UnknownGame",
     "database_url_for",
+    "family_of",
+    "libpq_url",
+    "name_key",
     "normalise_url",
+    "repair_text",
 ]

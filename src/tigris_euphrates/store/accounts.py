@@ -1,5 +1,5 @@
 """Accounts in the store: players, the seats bound to them, failed sign-ins and the server's
-secrets. Synchronous, like ``Store``; the server calls it on its database thread.
+secrets. Synchronous, like every area of the store (``store.accounts``).
 
 Passwords are never stored, only their argon2id hashes (``server/passwords.py`` makes them).
 """
@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .db import Store, repair_text
+from .database import Database, repair_text
 
 
 class NameTaken(Exception):
@@ -57,12 +57,12 @@ def name_key(name: str) -> str:
 
 
 class Accounts:
-    """The account tables of one ``Store``."""
+    """The account tables of one database (``Store.accounts``)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.engine = store.engine
-        self.t = store.tables
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+        self.t = db.tables
 
     # --- accounts -------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .. import DEFAULT_RULESET, RULESETS
-from .db import Store, repair_text
+from .database import Database, repair_text
 
 #: the classes of player count a rating is kept for
 SIZES = ("2p", "multi")
@@ -74,12 +74,12 @@ def _model() -> Any:
 
 
 class Ratings:
-    """The rating tables of one ``Store``."""
+    """The rating tables of one database (``Store.ratings``)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.engine = store.engine
-        self.t = store.tables
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+        self.t = db.tables
 
     def rate_game(self, game_id: str) -> bool:
         """Apply the result of the finished rated game ``game_id`` to its players' ratings;
@@ -116,7 +116,7 @@ class Ratings:
         """One rating update at a time across processes (PostgreSQL): two games ending at
         once for the same player must not both start from the same old rating."""
         if self.engine.dialect.name == "postgresql":
-            key = zlib.crc32(f"tne-ratings:{self.store.prefix}".encode())
+            key = zlib.crc32(f"tne-ratings:{self.db.prefix}".encode())
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
 
     def _apply(

@@ -1,45 +1,30 @@
-"""The store: SQLAlchemy Core tables (``store/schema.py``) and a small synchronous API.
+"""The games and their logs: a ``games`` row (options, seed, seats) plus its ``actions`` rows
+keyed by ``PRIMARY KEY (game_id, seq)``. The state is always the replay of the log, and a
+second writer of the same step fails at the database (``StepTaken``), even across processes.
 
-Calls are blocking; the server runs them on a worker thread. Rows hold only what a replay
-needs (options, seed, the actions in notation) plus the seats (kind, bot level, name and the
-SHA-256 of each seat's secret token: the tokens themselves are never stored).
+Rows hold only what a replay needs (options, seed, the actions in notation) plus the seats
+(kind, bot level, name and the SHA-256 of each seat's secret token: the tokens themselves are
+never stored).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import (
-    and_,
-    case,
-    create_engine,
-    event,
-    func,
-    insert,
-    or_,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import migrate
-from .schema import make_tables
+from .database import Database, libpq_url, repair_text
 
 if TYPE_CHECKING:
     import psycopg
 
-ENV_URL = "TNE_DATABASE_URL"
 log = logging.getLogger("tigris_euphrates.store")
 
 
@@ -80,81 +65,23 @@ class GameRow:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
-class ChatLine:
-    """One line of a game's table chat: its number in the game, the writer's seat
-    (``None``: a spectator), the name shown, the text and when it was said."""
+class Games:
+    """The games of one database and their action logs."""
 
-    n: int
-    seat: int | None
-    name: str
-    text: str
-    at: float
-
-
-def normalise_url(url: str) -> str:
-    """Plain ``postgresql://`` URLs use psycopg 3 (the driver this project installs)."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def libpq_url(url: str) -> str:
-    """A SQLAlchemy URL (``postgresql+psycopg://``) as libpq reads it."""
-    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://"):
-        if url.startswith(prefix):
-            return "postgresql://" + url[len(prefix) :]
-    return url
-
-
-def database_url_for(data_dir: str | os.PathLike[str] | None = None, url: str | None = None) -> str:
-    """The URL to use: ``url``, else $TNE_DATABASE_URL, else SQLite in ``data_dir``."""
-    if url:
-        return normalise_url(url)
-    env = os.environ.get(ENV_URL)
-    if env:
-        return normalise_url(env)
-    folder = Path(data_dir or "data")
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(folder / 'tne.sqlite3').resolve()}"
-
-
-class Store:
-    """The games and their action logs in one database."""
-
-    def __init__(self, url: str, table_prefix: str = "") -> None:
-        self.url = normalise_url(url)
-        self.is_sqlite = self.url.startswith("sqlite")
-        #: the PostgreSQL channel on which committed log entries are announced
-        self.channel = f"{table_prefix}tne"
-        self.prefix = table_prefix
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.engine = db.engine
+        self.table = db.tables.games
+        self.actions = db.tables.actions
         #: called with a game's id after it is stored as finished (the ratings)
         self.finish_hooks: list[Callable[[str], object]] = []
-        kwargs: dict[str, Any] = {"future": True}
-        if self.is_sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        else:
-            kwargs["pool_pre_ping"] = True
-            # how the database lists the store's connections (``pg_stat_activity``)
-            kwargs["connect_args"] = {"application_name": f"tne-store-{table_prefix[:32]}"}
-        self.engine: Engine = create_engine(self.url, **kwargs)
-        if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        tables = make_tables(table_prefix)
-        self.tables = tables
-        self.meta = tables.meta
-        self.games = tables.games
-        self.by_client = tables.by_client
-        self.actions = tables.actions
-        self.chat = tables.chat
         #: the log's write on PostgreSQL, one statement: the entry, the game's time of
         #: change (and bot seats), and the announcement with the entry itself (the other
         #: processes need not read it back); sent by psycopg as a prepared statement
         self._append_sql = (
             f'WITH entry AS (INSERT INTO "{self.actions.name}" (game_id, seq, seat, action, '
             "created) VALUES (%s, %s, %s, %s, %s) RETURNING game_id), "
-            f'changed AS (UPDATE "{self.games.name}" SET updated = %s, '
+            f'changed AS (UPDATE "{self.table.name}" SET updated = %s, '
             "bots = COALESCE(CAST(%s AS INTEGER), bots) "
             "WHERE id = (SELECT game_id FROM entry) RETURNING id) "
             "SELECT pg_notify(%s, %s) FROM changed"
@@ -162,12 +89,16 @@ class Store:
         #: each database thread's own connection for ``append`` (PostgreSQL)
         self._appender = threading.local()
         self._appender_conns: list[psycopg.Connection[Any]] = []
-        # the schema is Alembic's: a new database is created, an older one upgraded in place
-        migrate.upgrade(self.engine, table_prefix)
+
+    def close(self) -> None:
+        """Close the log writers' own connections."""
+        for conn in self._appender_conns:
+            conn.close()
+        self._appender_conns.clear()
 
     # --- writes ---------------------------------------------------------------------------
 
-    def create_game(
+    def create(
         self,
         game_id: str,
         options: dict[str, Any],
@@ -190,7 +121,7 @@ class Store:
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(
-                insert(self.games).values(
+                insert(self.table).values(
                     id=game_id,
                     created=now,
                     updated=now,
@@ -215,23 +146,23 @@ class Store:
         seq: int,
         seat: int | None,
         action: str,
-        origin: str = "",
         now: float | None = None,
         bots: int | None = None,
+        notice: str = "",
     ) -> None:
         """Store entry ``seq`` (1-based) of the game's log: an action, an ``undo`` or a seat
         change; raises ``StepTaken`` if it exists already. On PostgreSQL the same
-        transaction announces ``(game_id, seq)`` on ``channel`` (``NOTIFY``, delivered when
-        it commits), with ``origin``, the process that wrote it. ``now``: when (default: the
-        time now; the clocks of timed games are replayed from these times). ``bots``: the
-        game's bot seats after a seat change, stored with it (the per-client limit on bot
-        games counts the games that run a bot now)."""
+        transaction announces the entry on ``channel`` (``NOTIFY``, delivered when it
+        commits) with ``notice``, the message the other processes read (the server writes
+        it). ``now``: when (default: the time now; the clocks of timed games are replayed
+        from these times). ``bots``: the game's bot seats after a seat change, stored with
+        it (the per-client limit on bot games counts the games that run a bot now)."""
         now = time.time() if now is None else now
         changed: dict[str, Any] = {"updated": now}
         if bots is not None:
             changed["bots"] = bots
         try:
-            if self.is_sqlite:
+            if self.db.is_sqlite:
                 with self.engine.begin() as conn:
                     conn.execute(
                         insert(self.actions).values(
@@ -239,11 +170,10 @@ class Store:
                         )
                     )
                     conn.execute(
-                        update(self.games).where(self.games.c.id == game_id).values(**changed)
+                        update(self.table).where(self.table.c.id == game_id).values(**changed)
                     )
                 return
-            payload = f"s|{origin}|{game_id}|{seq}|{'' if seat is None else seat}|{action}"
-            self._append_pg((game_id, seq, seat, action, now, now, bots, self.channel, payload))
+            self._append_pg((game_id, seq, seat, action, now, now, bots, self.db.channel, notice))
         except IntegrityError as exc:
             raise StepTaken(game_id, seq) from exc
 
@@ -277,7 +207,9 @@ class Store:
             import psycopg
 
             conn = psycopg.connect(
-                libpq_url(self.url), autocommit=True, application_name=f"tne-log-{self.prefix[:32]}"
+                libpq_url(self.db.url),
+                autocommit=True,
+                application_name=f"tne-log-{self.db.prefix[:32]}",
             )
             self._appender.conn = conn
             self._appender_conns.append(conn)
@@ -286,8 +218,8 @@ class Store:
     def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
         with self.engine.begin() as conn:
             conn.execute(
-                update(self.games)
-                .where(self.games.c.id == game_id)
+                update(self.table)
+                .where(self.table.c.id == game_id)
                 .values(status="over", result=json.dumps(result), updated=time.time())
             )
         for hook in self.finish_hooks:
@@ -300,58 +232,24 @@ class Store:
         """Replace the game's table settings (e.g. when a rematch is created)."""
         with self.engine.begin() as conn:
             conn.execute(
-                update(self.games)
-                .where(self.games.c.id == game_id)
+                update(self.table)
+                .where(self.table.c.id == game_id)
                 .values(settings=json.dumps(settings))
             )
 
     def settings(self, game_id: str) -> dict[str, Any]:
         """The game's table settings as stored (``set_settings``); raises ``UnknownGame``."""
         with self.engine.connect() as conn:
-            query = select(self.games.c.settings).where(self.games.c.id == game_id)
+            query = select(self.table.c.settings).where(self.table.c.id == game_id)
             row = conn.execute(query).first()
         if row is None:
             raise UnknownGame(game_id)
         data = json.loads(row.settings) if row.settings else {}
         return data if isinstance(data, dict) else {}
 
-    def add_chat(self, game_id: str, n: int, seat: int | None, name: str, said: str) -> float:
-        """Store line ``n`` (1-based) of the game's chat; raises ``StepTaken`` when another
-        writer stored that line first. Returns when it was said."""
-        now = time.time()
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(self.chat).values(
-                        game_id=game_id, n=n, seat=seat, name=name, text=said, created=now
-                    )
-                )
-        except IntegrityError as exc:
-            raise StepTaken(game_id, n) from exc
-        return now
-
-    def chat_lines(self, game_id: str, after: int = 0, limit: int = 200) -> list[ChatLine]:
-        """The game's chat lines after line ``after``, oldest first; at most the last
-        ``limit`` of them."""
-        c = self.chat.c
-        query = (
-            select(c.n, c.seat, c.name, c.text, c.created)
-            .where(c.game_id == game_id, c.n > after)
-            .order_by(c.n.desc())
-            .limit(limit)
-        )
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-        return [
-            ChatLine(int(r.n), r.seat, repair_text(r.name), repair_text(r.text), float(r.created))
-            for r in reversed(rows)
-        ]
-
-    # --- reads ----------------------------------------------------------------------------
-
     def load(self, game_id: str) -> GameRow:
         with self.engine.connect() as conn:
-            row = conn.execute(select(self.games).where(self.games.c.id == game_id)).first()
+            row = conn.execute(select(self.table).where(self.table.c.id == game_id)).first()
             if row is None:
                 raise UnknownGame(game_id)
             acts = conn.execute(
@@ -363,10 +261,10 @@ class Store:
         game.actions = [(int(a.seq), a.seat, str(a.action)) for a in acts]
         return game
 
-    def has_game(self, game_id: str) -> bool:
+    def exists(self, game_id: str) -> bool:
         """Whether a game ``game_id`` exists (one indexed lookup, nothing loaded)."""
         with self.engine.connect() as conn:
-            query = select(self.games.c.id).where(self.games.c.id == game_id)
+            query = select(self.table.c.id).where(self.table.c.id == game_id)
             return conn.execute(query).first() is not None
 
     def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, str]]:
@@ -390,20 +288,20 @@ class Store:
         with self.engine.connect() as conn:
             return {str(gid): int(seq) for gid, seq in conn.execute(query)}
 
-    def game_ids(self, status: str | None = None) -> list[str]:
-        query = select(self.games.c.id).order_by(self.games.c.created)
+    def ids(self, status: str | None = None) -> list[str]:
+        query = select(self.table.c.id).order_by(self.table.c.created)
         if status is not None:
-            query = query.where(self.games.c.status == status)
+            query = query.where(self.table.c.status == status)
         with self.engine.connect() as conn:
             return [str(r.id) for r in conn.execute(query)]
 
-    def list_games(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
+    def page(self, limit: int = 50, before: tuple[float, str] | None = None) -> list[GameRow]:
         """A page of the games the lobby lists (``listed``), newest first: at most ``limit``
         created before ``before`` (the ``(created, id)`` of the last game of the previous
         page)."""
-        g = self.games.c
+        g = self.table.c
         query = (
-            select(self.games)
+            select(self.table)
             .where(or_(g.listed.is_(None), g.listed != 0))
             .order_by(g.created.desc(), g.id.desc())
         )
@@ -411,44 +309,23 @@ class Store:
             created, game_id = before
             query = query.where(
                 or_(
-                    self.games.c.created < created,
-                    and_(self.games.c.created == created, self.games.c.id < game_id),
+                    self.table.c.created < created,
+                    and_(self.table.c.created == created, self.table.c.id < game_id),
                 )
             )
         with self.engine.connect() as conn:
             return [_row(r) for r in conn.execute(query.limit(limit))]
 
-    def recent_games_of(self, client: str, since: float) -> tuple[int, int]:
+    def recent_of(self, client: str, since: float) -> tuple[int, int]:
         """How many unfinished games ``client`` created that changed after ``since``, and
         how many of them have a bot seat now (``bots`` follows the seat changes)."""
-        g = self.games.c
+        g = self.table.c
         query = select(
             func.count(), func.coalesce(func.sum(case((g.bots > 0, 1), else_=0)), 0)
         ).where(g.client == client, g.status == "active", g.updated > since)
         with self.engine.connect() as conn:
             games, bots = conn.execute(query).one()
         return int(games), int(bots)
-
-    def close(self) -> None:
-        for conn in self._appender_conns:
-            conn.close()
-        self._appender_conns.clear()
-        self.engine.dispose()
-
-    def drop_all(self) -> None:
-        """Drop this store's tables and its version table (tests)."""
-        self.meta.drop_all(self.engine)
-        with self.engine.begin() as conn:
-            conn.execute(text(f'DROP TABLE IF EXISTS "{self.prefix}alembic_version"'))
-
-
-def repair_text(value: Any) -> Any:
-    """A stored string made safe to show: lone surrogates (which no encoding accepts) and
-    control characters become U+FFFD. Rows written before the server checked its inputs
-    may hold them; one such row must not break a page for everybody."""
-    if not isinstance(value, str):
-        return value
-    return "".join("\ufffd" if unicodedata.category(ch) in ("Cs", "Cc") else ch for ch in value)
 
 
 def _seats(text: str) -> list[dict[str, Any]]:
@@ -472,56 +349,3 @@ def _row(row: Any) -> GameRow:
         settings=json.loads(row.settings) if row.settings else {},
         rated=bool(row.rated),
     )
-
-
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=30000")
-    cur.close()
-
-
-class StoreInUse(RuntimeError):
-    """Another server process serves this SQLite database."""
-
-
-class ServerLock:
-    """The one server process of a SQLite database: an exclusive lock on a file next to it
-    (``tne.sqlite3.server-lock``), held while the server runs and released by the system
-    when the process ends, however it ends. SQLite serves one process: a second one would
-    never hear of the first one's moves. PostgreSQL needs no such lock (processes announce
-    their moves to each other)."""
-
-    def __init__(self, url: str) -> None:
-        self.path: Path | None = None
-        self._file: Any = None
-        url = normalise_url(url)
-        if url.startswith("sqlite:///") and ":memory:" not in url:
-            self.path = Path(url[len("sqlite:///") :].split("?")[0])
-
-    def acquire(self) -> None:
-        """Take the lock; raises ``StoreInUse`` with a message saying what to do."""
-        if self.path is None:
-            return
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            return
-        lock = self.path.with_name(self.path.name + ".server-lock")
-        handle = open(lock, "a+")  # noqa: SIM115 - held open as long as the lock
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise StoreInUse(
-                f"another server process is using the SQLite database {self.path}: SQLite "
-                "serves one process. Stop the other one, or run several processes on "
-                "PostgreSQL (--database-url postgresql://...)."
-            ) from None
-        self._file = handle
-
-    def release(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None

@@ -1,0 +1,123 @@
+"""The frames the server sends on a game's websocket, typed, and their one encoder.
+
+The client's frames are read in one place too (``inputs.read_message``: ``Join``, ``Move``,
+``Undo``, ``Sync``, ``Ping``, ``Chat``). The server answers with:
+
+- ``ViewFrame`` after every change the connection may see: its seat's view (built by the
+  engine's ``player_view``, so it holds only what that seat may see), the seats, the log
+  since the last frame (or whole: ``log_reset``), the clock, the statistics once over;
+- ``ChatFrame``: the table chat, all of it on joining (``reset``), then each new line;
+- ``ErrorFrame``: a refused message, to its sender only (``seq``: the game's step then; a
+  refusal before the connection joined a game has none);
+- ``PongFrame``: the answer to a ping.
+
+The frames are ``TypedDict``\\ s: JSON objects whose keys keep the order written here, so
+that the bytes on the wire stay what the page and the bots have always read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, NotRequired, TypedDict
+
+import orjson
+
+#: A JSON document the engine or the clocks built (a view, an event, a clock's state).
+JsonObject = dict[str, Any]
+
+
+class SeatInfo(TypedDict):
+    """A seat as everybody at the table may see it."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    online: bool
+    away: bool
+    offline_since: float | None
+
+
+class LogLine(TypedDict):
+    """A step of the game's log as one seat may read it."""
+
+    seq: int
+    seat: int | None
+    action: str
+    events: list[JsonObject]
+
+
+class TimeoutNote(TypedDict):
+    """A seat whose time ran out: the bot that took it, the step, and when its player took
+    it back (``None`` while the bot holds it)."""
+
+    seat: int
+    level: str
+    seq: int
+    back: int | None
+
+
+class ViewFrame(TypedDict):
+    type: Literal["view"]
+    game: str
+    seq: int
+    seat: int | None
+    view: JsonObject
+    seats: list[SeatInfo]
+    can_undo: bool
+    chat: str
+    rematch: str | None
+    clock: JsonObject | None
+    timeouts: list[TimeoutNote]
+    log_reset: bool
+    log: list[LogLine]
+    stats: JsonObject | None
+
+
+class ChatLineData(TypedDict):
+    n: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class ChatFrame(TypedDict):
+    type: Literal["chat"]
+    reset: bool
+    lines: list[ChatLineData]
+
+
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    seq: NotRequired[int]
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+    t: object
+
+
+#: Every frame the server sends.
+OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame
+
+
+def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:
+    """An error frame (``seq``: the game's step, when the connection is in a game)."""
+    frame: ErrorFrame = {"type": "error", "code": code, "message": message}
+    if seq is not None:
+        frame["seq"] = seq
+    return frame
+
+
+def encode(frame: OutFrame) -> str:
+    """A frame as compact JSON text. orjson writes a view in about a tenth of the time of
+    the standard library's encoder, whose share of a move's server time came next after the
+    database's; what orjson refuses (an integer over 64 bits, a lone surrogate) goes through
+    ``json``."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(frame, separators=(",", ":"))

@@ -1,0 +1,142 @@
+"""The messages the server processes send each other on one PostgreSQL database.
+
+They travel on the database's ``LISTEN``/``NOTIFY`` channel (``cluster.py``), as versioned
+JSON objects: ``{"v": 1, "kind": "step", "proc": "...", ...}``. Each kind is a frozen
+dataclass below; ``encode`` writes one and ``decode`` reads one, the only two places where
+the text of a message is written or read. A message of another version or a malformed one
+decodes to ``None`` (a process of a newer release may share the database for a moment
+during an upgrade: it is ignored, not misread).
+
+``proc`` is the sending process. The kinds:
+
+- ``step``: log entry ``seq`` of ``game`` was committed, with the entry itself (sent by the
+  store in the transaction that writes it, so it is delivered exactly when the entry is
+  visible);
+- ``claim``: a connection opened ``seat`` (it takes over older ones: the common order of
+  the notifications decides which is newer); ``here``: it is still there (an answer to
+  ``who``); ``gone``: it closed; ``who``: who is connected to ``game``?
+- ``chat``: chat line ``n`` of ``game`` was stored; ``rematch``: ``game``'s rematch is
+  ``rematch``;
+- ``beat``: the process is alive.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+#: The version of the messages this release writes and reads.
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    kind: ClassVar[str] = "step"
+    proc: str
+    game: str
+    seq: int
+    seat: int | None
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    kind: ClassVar[str] = "claim"
+    proc: str
+    game: str
+    seat: int
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Here:
+    kind: ClassVar[str] = "here"
+    proc: str
+    game: str
+    seat: int
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    kind: ClassVar[str] = "gone"
+    proc: str
+    game: str
+    seat: int
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    kind: ClassVar[str] = "who"
+    proc: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatStored:
+    kind: ClassVar[str] = "chat"
+    proc: str
+    game: str
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchMade:
+    kind: ClassVar[str] = "rematch"
+    proc: str
+    game: str
+    rematch: str
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    kind: ClassVar[str] = "beat"
+    proc: str
+
+
+#: Every message between processes.
+Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | Beat
+#: A seat's presence: a connection opened, still there, or closed.
+Presence = Claim | Here | Gone
+
+_KINDS: dict[str, type[Notice]] = {
+    cls.kind: cls for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, Beat)
+}
+#: The Python types each field's JSON value must have (a bool is not an int here).
+_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "int | None": (int, type(None)),
+}
+
+
+def encode(notice: Notice) -> str:
+    """The message as the text of a notification."""
+    return json.dumps(
+        {"v": VERSION, "kind": notice.kind, **asdict(notice)},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def decode(text: str) -> Notice | None:
+    """The message a notification carries; ``None`` for one of another version or a
+    malformed one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("v") != VERSION:
+        return None
+    cls = _KINDS.get(data.get("kind"))  # type: ignore[arg-type]
+    if cls is None:
+        return None
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        value = data.get(f.name)
+        if isinstance(value, bool) or not isinstance(value, _TYPES[str(f.type)]):
+            return None
+        values[f.name] = value
+    return cls(**values)

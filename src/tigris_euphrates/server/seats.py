@@ -1,0 +1,186 @@
+"""Seats and hand-overs: a seat handed to a bot by its player or, after an absence, by the
+game's creator; taken back by its player; taken by a bot when its player's time ran out.
+
+A seat change is the game's next log entry (``seat 1 bot hard``, ``seat 1 human``), stored
+like a move under the game's lock, so every process replays the same seats.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ..store import Store
+from .bots import bot_levels, default_level
+from .dbthread import DatabaseThread
+from .errors import GameError
+from .limits import Limits
+from .live import LiveGame, seat_change
+
+log = logging.getLogger("tigris_euphrates.server")
+
+#: How often a seat change is tried when other processes keep writing the same step.
+SEAT_CHANGE_TRIES = 5
+
+
+class StepWriter(Protocol):
+    """What the seat changes need of the hub: its store, limits and time, and the write of
+    a game's next log entry (``Hub.store_step``)."""
+
+    store: Store
+    db: DatabaseThread
+    limits: Limits
+    clock: Callable[[], float]
+
+    async def store_step(
+        self, game: LiveGame, seat: int | None, action: str, bots: int | None = None
+    ) -> float: ...
+
+
+def too_many_bot_games(limits: Limits) -> GameError:
+    """The refusal of one more bot game of a client (created, or made by a seat change)."""
+    return GameError(
+        "too-many-bot-games",
+        f"at most {limits.bot_games_per_client} unfinished games with bots from one address "
+        "(games created with bots, or whose seats were handed to bots): bots share the "
+        "server's workers with everybody's games",
+    )
+
+
+class Seats:
+    """The seat changes of the live games."""
+
+    def __init__(self, hub: StepWriter) -> None:
+        self.hub = hub
+
+    async def hand_to_bot(
+        self,
+        game: LiveGame,
+        token: str | None,
+        target: int,
+        level: str | None,
+        holder: int | None = None,
+    ) -> None:
+        """Give the human seat ``target`` to a bot of ``level``. Allowed to the seat's own
+        player (its token, or ``holder``: the seat the caller's account holds), and to the
+        game's creator (the creator's token) once the seat's player has been away
+        ``Limits.seat_absence_seconds``; the player's token keeps opening the seat, and
+        ``take_back`` returns it. The game's first bot seat makes it a bot game of the client
+        that created it, refused beyond ``Limits.bot_games_per_client`` (a clock's timeout,
+        ``time_out``, is never refused, but counts)."""
+        if not 0 <= target < len(game.seats):
+            raise GameError("bad-seat", f"there is no seat {target}")
+        level = level or default_level()
+        if level not in bot_levels():
+            raise GameError("bad-level", f"unknown bot level {level!r}: {', '.join(bot_levels())}")
+        by = holder if holder is not None else game.seat_or_none(token)
+        creator = by != target and game.is_creator(token)
+        if by != target and not creator:
+            raise GameError(
+                "not-your-seat",
+                f"only seat {target}'s player, or the game's creator after "
+                f"{self.hub.limits.seat_absence_seconds:g} s of absence, may hand seat {target} "
+                "to a bot",
+            )
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] == "bot":
+                    raise GameError("bad-seat", "that seat is already played by a bot")
+                if creator:
+                    if target in game.online():
+                        raise GameError("seat-online", f"seat {target}'s player is connected")
+                    away = time.time() - game.away_since[target]
+                    if away < self.hub.limits.seat_absence_seconds:
+                        raise GameError(
+                            "seat-away-briefly",
+                            f"seat {target}'s player has been away {away:.0f} s; the creator "
+                            f"may hand the seat to a bot after "
+                            f"{self.hub.limits.seat_absence_seconds:g} s",
+                        )
+                await self._check_bot_games(game)
+                if await self._log_seat_change(game, by, target, "bot", level, attempt):
+                    break
+
+    async def take_back(
+        self, game: LiveGame, token: str | None, target: int, holder: int | None = None
+    ) -> None:
+        """The player of seat ``target`` (its token, or ``holder``: the seat the caller's
+        account holds) takes it back from the bot that held it."""
+        if not 0 <= target < len(game.seats):
+            raise GameError("bad-seat", f"there is no seat {target}")
+        by = holder if holder is not None else game.seat_or_none(token)
+        if by != target:
+            raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.over:
+                    raise GameError("game-over", "the game is over")
+                if game.seats[target]["kind"] != "bot":
+                    raise GameError("bad-seat", "a person already plays that seat")
+                if await self._log_seat_change(game, target, target, "human", None, attempt):
+                    break
+
+    async def time_out(self, game: LiveGame) -> bool:
+        """If the clock of the person to act ran out (``self.hub.clock()``), a bot of the pace's
+        level takes the seat (``seat N bot LEVEL timeout``); the player may take it back.
+        Returns whether it did. Called by the process that enforces the game's clock."""
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                clock = game.clock
+                if game.over or clock is None or clock.actor is None:
+                    return False
+                seat = clock.actor
+                if game.seats[seat]["kind"] != "human" or not clock.expired(self.hub.clock()):
+                    return False
+                level = clock.pace.level
+                if await self._log_seat_change(game, None, seat, "bot", level, attempt, True):
+                    log.info(
+                        "game %s: seat %d ran out of time, a %s bot plays it", game.id, seat, level
+                    )
+                    break
+        return True
+
+    async def _log_seat_change(
+        self,
+        game: LiveGame,
+        by: int | None,
+        seat: int,
+        kind: str,
+        level: str | None,
+        attempt: int,
+        timeout: bool = False,
+    ) -> bool:
+        """Store the seat change as the game's next log entry (``by``: the seat whose player
+        made it, ``None`` for the creator), then apply it; under the game's lock. Nothing
+        changes unless the entry is stored. A seat change does not depend on the position:
+        when another process stored that step first, this copy reads the log on and the
+        caller checks and tries again (``False``; the last attempt raises ``stale``). The
+        game's count of bot seats is stored with the entry."""
+        others = sum(1 for i, s in enumerate(game.seats) if i != seat and s["kind"] == "bot")
+        bots = others + (kind == "bot")
+        try:
+            at = await self.hub.store_step(game, by, seat_change(seat, kind, level, timeout), bots)
+        except GameError as err:
+            if err.code == "stale" and attempt + 1 < SEAT_CHANGE_TRIES:
+                return False
+            raise
+        game.seq += 1
+        game.change_seat(seat, kind, level, timeout, at)
+        game.broadcast()
+        return True
+
+    async def _check_bot_games(self, game: LiveGame) -> None:
+        """Refuse to make ``game`` a bot game (its first bot seat) when the client that
+        created it runs its limit of unfinished games with bots already: handing the seats
+        of human games to bots counts like creating bot games."""
+        if not game.client or any(seat["kind"] == "bot" for seat in game.seats):
+            return
+        _, bot_games = await self.hub.db(
+            self.hub.store.games.recent_of, game.client, time.time() - 3600
+        )
+        if bot_games >= self.hub.limits.bot_games_per_client:
+            raise too_many_bot_games(self.hub.limits)

@@ -1,0 +1,59 @@
+"""The store: one database and its areas, each a class of synchronous methods.
+
+Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
+their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
+``notifications`` (e-mail settings), ``accounts`` and ``ratings``. The calls block; the server
+runs them on its database thread (``Hub.db``).
+"""
+
+from __future__ import annotations
+
+from .accounts import Accounts
+from .chat import ChatLog
+from .clocks import Clocks, Notifications
+from .database import Database
+from .games import Games
+from .ratings import Ratings
+
+
+class Store:
+    """The areas of one database (``table_prefix``: several stores in one database, for
+    tests)."""
+
+    def __init__(self, url: str, table_prefix: str = "") -> None:
+        self.db = Database(url, table_prefix)
+        self.games = Games(self.db)
+        self.chat = ChatLog(self.db)
+        self.clocks = Clocks(self.db)
+        self.notifications = Notifications(self.db)
+        self.accounts = Accounts(self.db)
+        self.ratings = Ratings(self.db)
+
+    def __repr__(self) -> str:
+        return f"Store({self.db.url!r}, {self.db.prefix!r})"
+
+    @property
+    def url(self) -> str:
+        return self.db.url
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.db.is_sqlite
+
+    @property
+    def prefix(self) -> str:
+        """The tables' name prefix."""
+        return self.db.prefix
+
+    @property
+    def channel(self) -> str:
+        """The PostgreSQL channel on which the processes announce what they changed."""
+        return self.db.channel
+
+    def close(self) -> None:
+        self.games.close()
+        self.db.close()
+
+    def drop_all(self) -> None:
+        """Drop this store's tables and its version table (tests)."""
+        self.db.drop_all()

@@ -20,8 +20,10 @@ import pytest
 
 from tigris_euphrates import apply, new_game, player_view, redact_event, replay, result, to_act
 from tigris_euphrates.ai import Bot, Budget, make_bot
-from tigris_euphrates.server import hub
-from tigris_euphrates.server.hub import UNDO, Hub, LiveGame
+from tigris_euphrates.server import bots
+from tigris_euphrates.server.bots import seat_bot, unheard_steps
+from tigris_euphrates.server.hub import Hub
+from tigris_euphrates.server.live import UNDO, Entry, LiveGame, SeatBot
 from tigris_euphrates.store import GameRow, Store
 from tigris_euphrates.tournament import play_game
 
@@ -40,7 +42,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
         calls.append((level, seed))
         return make_bot(level, seed)
 
-    monkeypatch.setattr(hub, "make_bot", counting)
+    monkeypatch.setattr(bots, "make_bot", counting)
     return calls
 
 
@@ -166,7 +168,7 @@ def test_server_bots_resume_after_a_restart_as_rebuilt_bots(
 def test_a_seat_keeps_its_bot_until_the_steps_it_heard_or_its_level_change(
     made: list[tuple[str, int]],
 ) -> None:
-    """``LiveGame.seat_bot``: the same bot decision after decision, hearing only the steps
+    """``bots.seat_bot``: the same bot decision after decision, hearing only the steps
     since its last one; taking back a step it has not heard keeps it, taking back one it
     heard, or a new level for the seat, makes a new bot with the seat's seed."""
     seats = [{"kind": "human", "name": "A"}, {"kind": "bot", "level": "greedy"}]
@@ -180,33 +182,33 @@ def test_a_seat_keeps_its_bot_until_the_steps_it_heard_or_its_level_change(
     def undo() -> None:
         game._apply_row(game.seq + 1, 0, UNDO)
 
-    def heard_all(kept: hub.SeatBot) -> None:
+    def heard_all(kept: SeatBot) -> None:
         kept.heard, kept.heard_seq = len(game.entries), game.entries[-1].seq
 
-    def steps(entries: list[hub.Entry]) -> list[list[dict[str, Any]]]:
+    def steps(entries: list[Entry]) -> list[list[dict[str, Any]]]:
         return [[redact_event(ev, 1) for ev in e.events] for e in entries]
 
     bot_seed = 3 * 10 + 1 + 1
     play(3)
-    kept = game.seat_bot(1)
+    kept = seat_bot(game, 1)
     assert made == [("greedy", bot_seed)]
-    assert game.unheard(1, kept) == steps(game.entries)
+    assert unheard_steps(game, 1, kept) == steps(game.entries)
     heard_all(kept)
     play(2)
-    assert game.seat_bot(1) is kept and game.unheard(1, kept) == steps(game.entries[-2:])
+    assert seat_bot(game, 1) is kept and unheard_steps(game, 1, kept) == steps(game.entries[-2:])
     undo()
     undo()  # two steps it has not heard
-    assert game.seat_bot(1) is kept and game.unheard(1, kept) == []
+    assert seat_bot(game, 1) is kept and unheard_steps(game, 1, kept) == []
     undo()  # a step it heard
-    rebuilt = game.seat_bot(1)
+    rebuilt = seat_bot(game, 1)
     assert rebuilt is not kept and made == [("greedy", bot_seed)] * 2
-    assert game.unheard(1, rebuilt) == steps(game.entries)
+    assert unheard_steps(game, 1, rebuilt) == steps(game.entries)
     play(1)
     heard_all(rebuilt)
     undo()
     play(1)  # as many steps as it heard, but not the same
-    again = game.seat_bot(1)
+    again = seat_bot(game, 1)
     assert again is not rebuilt and made == [("greedy", bot_seed)] * 3
     game.seats[1] = {"kind": "bot", "level": "random"}
-    other = game.seat_bot(1)
+    other = seat_bot(game, 1)
     assert other is not again and other.level == "random" and made[-1] == ("random", bot_seed)

@@ -120,7 +120,7 @@ def test_killing_the_process_that_runs_the_bots_hands_them_to_another(
         # B holds the lock now (until the game is over and nobody watches it)
         assert end["view"]["over"] and lock_holder(url, prefix, gid) not in (None, holder)
         watcher.close()
-        row = Store(url, prefix).load(gid)
+        row = Store(url, prefix).games.load(gid)
         seqs = [seq for seq, _, _ in row.actions]
         assert seqs == list(range(1, len(seqs) + 1))
         record = httpx.get(f"{b.url}/api/games/{gid}/record").json()
@@ -166,7 +166,7 @@ def test_seat_changes_made_through_both_processes_are_all_kept(
         assert [s["seq"] for s in seen] == [6, 6]
         assert [x["kind"] for x in seen[0]["seats"]] == ["human"] * 4
         assert [x["kind"] for x in seen[1]["seats"]] == ["human"] * 4
-        logged = sorted(action for _, _, action in Store(url, prefix).load(gid).actions)
+        logged = sorted(action for _, _, action in Store(url, prefix).games.load(gid).actions)
         assert logged == sorted(
             f"seat {seat} {what}" for seat in (1, 2, 3) for what in ("bot random", "human")
         )

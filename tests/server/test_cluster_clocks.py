@@ -45,7 +45,7 @@ def test_one_process_enforces_a_clock_and_another_takes_over_when_it_dies(
         end = watcher.wait_view(lambda m: m["seats"][1]["kind"] == "bot", timeout=40)
         assert [t["seat"] for t in end["timeouts"]] == [0, 1]
         watcher.close()
-        row = Store(url, prefix).load(gid)
+        row = Store(url, prefix).games.load(gid)
         timeouts = [action for _, _, action in row.actions if action.endswith(" timeout")]
         assert timeouts == ["seat 0 bot random timeout", "seat 1 bot random timeout"]
         seqs = [seq for seq, _, _ in row.actions]

@@ -155,16 +155,16 @@ def test_server_bots_hear_only_what_their_seat_heard(
     """Each bot seat keeps one bot for the game, which hears every step before its next
     decision: exactly the events its seat was sent, redacted — never another seat's draws
     or swaps."""
-    from tigris_euphrates.server import hub
+    from tigris_euphrates.server import bots
 
     calls: list[tuple[dict[str, Any], list[list[dict[str, Any]]], int]] = []
-    original = hub._decide
+    original = bots._decide
 
     def recording(bot, unheard, view, budget):  # type: ignore[no-untyped-def]
         calls.append((view, [list(evs) for evs in unheard], id(bot)))
         return original(bot, unheard, view, budget)
 
-    monkeypatch.setattr(hub, "_decide", recording)
+    monkeypatch.setattr(bots, "_decide", recording)
     r = httpx.post(
         f"{server.url}/api/games",
         json={"seats": [{"kind": "bot", "level": "random"}] * 2, "seed": 23, "options": {}},

@@ -148,7 +148,7 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
 
     import websockets
 
-    from tigris_euphrates.server import hub
+    from tigris_euphrates.server import live
 
     game = humans_game(server.url)
     a = SeatClient(server.ws_url, game["id"], game["seats"][0]["token"])
@@ -156,7 +156,7 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
     first = a.wait_view()
     b.wait_view()
     built: list[int | None] = []
-    original = hub.player_view
+    original = live.player_view
 
     def counting(state: Any, seat: int | None) -> dict[str, Any]:
         built.append(seat)
@@ -180,7 +180,7 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
         tasks = [asyncio.create_task(watch(ready, joined, n)) for _ in range(n)]
         await asyncio.wait_for(ready.wait(), 60)
         await asyncio.sleep(0.5)  # the last joins' presence updates are sent
-        monkeypatch.setattr(hub, "player_view", counting)
+        monkeypatch.setattr(live, "player_view", counting)
         a.move(first["view"]["legal_actions"][0])
         await asyncio.wait_for(asyncio.gather(*tasks), 60)
 
@@ -219,7 +219,7 @@ def test_the_players_views_go_out_before_the_spectators(tmp_path: Path) -> None:
                 conn.wake.clear()
             tasks = [asyncio.create_task(writer(conn)) for conn in conns]
             await asyncio.sleep(0)
-            hub.broadcast(game)
+            game.broadcast()
             await asyncio.wait_for(asyncio.gather(*tasks), 10)
             return woken
         finally:

@@ -119,7 +119,7 @@ def test_two_server_processes_writing_one_step(tmp_path: Path) -> None:
                 ann.wait_view(lambda m: m["seq"] >= 1)
                 ann.drain(0.5)
                 stale = [f for f in ann.frames if f.get("code") == "stale"]
-                actions = [a for _, _, a in Store(url, prefix).load(gid).actions]
+                actions = [a for _, _, a in Store(url, prefix).games.load(gid).actions]
                 assert actions.count("seat 1 bot random") == 1
                 assert actions.count(move) == (0 if stale else 1)
                 if stale:

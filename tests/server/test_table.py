@@ -205,7 +205,7 @@ def test_rematch_same_settings_and_seats_one_click(server: LiveServer) -> None:
     first = ann.wait_view()
     assert first["seat"] == 0 and first["chat"] == "everyone" and first["rematch"] is None
     # the creator's token still lets the creator manage the new table
-    assert server.app.state.hub.is_creator(server.app.state.hub.games[new], g["creator_token"])
+    assert server.app.state.hub.games[new].is_creator(g["creator_token"])
     ann.close()
     watcher.close()
 

@@ -16,7 +16,8 @@ from sqlalchemy import select
 from mailing import Mailbox
 from tigris_euphrates import player_view
 from tigris_euphrates.server.clocks import Pace
-from tigris_euphrates.server.hub import Hub, LiveGame
+from tigris_euphrates.server.hub import Hub
+from tigris_euphrates.server.live import LiveGame
 from tigris_euphrates.server.mail import Mailer
 from tigris_euphrates.server.timekeeper import unsubscribe_account
 from tigris_euphrates.store import Store

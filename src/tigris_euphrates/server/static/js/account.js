@@ -1,16 +1,16 @@
 // Accounts: the header's account links, sign in / sign up, "My games", the leaderboard and
 // the players' profiles (ratings, rating history plot, statistics, recent games).
 import { $, api, app, h, store, svg, toast } from "./dom.js";
-import { CAT, loadCatalogue, tx } from "./words.js";
+import { CAT, loadCatalogue, tx, txOr } from "./words.js";
+import { factsOf } from "./rules.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
 export const signedIn = api("/api/account").catch(() => ({ account: null }));
 
-const FAMILY = { classic: () => tx("family_classic"), galaxy: () => tx("family_galaxy") };
-const SIZE = { "2p": () => tx("size_2p"), multi: () => tx("size_multi") };
-const family = f => (FAMILY[f] ? FAMILY[f]() : f), size = s => (SIZE[s] ? SIZE[s]() : s);
-// an account page: in the browser's language (the classic words), its title after the site's
-const words = () => loadCatalogue({ ruleset: "classic" });
+// a rating family (a ruleset's fact) and a size of game, in words
+const family = f => txOr("family_" + f, f), size = s => txOr("size_" + s, s);
+// an account page: in the browser's language (the default ruleset's words), its title after the site's
+const words = () => loadCatalogue(null);
 const titled = text => { document.title = text + " · " + (CAT.title || "Tigris & Euphrates"); };
 const when = t => new Date(t * 1000).toLocaleString();
 const pct = x => Math.round(x * 100) + " %";
@@ -85,7 +85,7 @@ function gameRow(g, me) {
   return h("tr", { "data-game": g.id, class: g.my_turn ? "myturn" : null },
     h("td", {}, h("code", {}, g.id)),
     h("td", {}, names.map((n, i) => i === g.seat ? h("b", {}, n + (me ? " " + tx("you_mark") : "")) : n).flatMap((x, i) => i ? [", ", x] : [x])),
-    h("td", {}, family(g.options.ruleset || "classic") + (g.rated ? " · " + tx("rated_chip") : "")),
+    h("td", {}, family(factsOf(g.options).family) + (g.rated ? " · " + tx("rated_chip") : "")),
     h("td", { class: "state" }, state), h("td", {}, link));
 }
 
@@ -110,7 +110,7 @@ export async function leaderboardPage() {
   await words();
   titled(tx("leaderboard"));
   const q = new URLSearchParams(location.search);
-  const fam = q.get("family") || "classic", sz = q.get("size") || "2p";
+  const fam = q.get("family") || factsOf(null).family, sz = q.get("size") || "2p";
   const b = await api(`/api/leaderboard?family=${encodeURIComponent(fam)}&size=${encodeURIComponent(sz)}&limit=50`);
   const tabs = h("p", { class: "tabs" }, b.families.flatMap(f => b.sizes.map(s =>
     h("a", { href: `/leaderboard?family=${f}&size=${s}`, class: f === fam && s === sz ? "on" : null }, `${family(f)} · ${size(s)}`))));

@@ -1,7 +1,7 @@
 // Rules help in the page (a short illustrated summary and every decision panel explained)
 // and the first-game hints: what is legal now and why. Theme words come from the catalogue.
 import { h, svg } from "./dom.js";
-import { CAT, COLOURS, term, tileIcon, tx } from "./words.js";
+import { COLOURS, FACTS, term, tileIcon, tx } from "./words.js";
 
 const T = c => term("tile", c);
 
@@ -22,8 +22,9 @@ function kingdomPicture() {
 // The colours as fields, for the catalogue texts that name a colour's piece ({leader:black}).
 const C = { red: "red", blue: "blue", green: "green", black: "black" };
 const txc = key => tx(key, C); // a text that may name a colour's piece
-// the decisions of the classic game's monuments and variants (RULES §11: none in the galaxy)
-const CLASSIC_ONLY = ["monument", "building", "wonder_point"];
+// the decisions a ruleset has only with the fact named here (RULES §11: a ruleset without
+// monuments has neither the wonder nor the buildings)
+const ONLY_WITH = { monument: "monuments", building: "buildings", wonder_point: "wonder" };
 
 export const PANELS = () => [
   ["action", txc("help_action_title"), txc("help_action")],
@@ -35,8 +36,8 @@ export const PANELS = () => [
   ["wonder_point", txc("help_wonder_title"), txc("help_wonder")],
   ["harvest", txc("help_harvest_title"), txc("help_harvest")],
 ];
-// the panels a game of this theme can show
-const shownPanels = () => PANELS().filter(([stage]) => CAT.theme !== "galaxy" || !CLASSIC_ONLY.includes(stage));
+// the panels a game of the page's ruleset can show (all of them while its facts are unknown)
+const shownPanels = () => PANELS().filter(([stage]) => !FACTS || !ONLY_WITH[stage] || FACTS[ONLY_WITH[stage]]);
 
 export function helpPanelText(stage) {
   const p = PANELS().find(([s]) => s === stage);

@@ -81,7 +81,7 @@ export function keysCard() {
     h("ul", {}, ["keys_board", "keys_hand", "keys_actions", "keys_decision"].map(k => h("li", {}, tx(k, f)))));
 }
 export function installKeys(ui, replay) {
-  // in a replay the arrow keys step through the game (game.js), even on the board
+  // in a replay the arrow keys step through the game (replay.js), even on the board
   document.addEventListener("keydown", e => {
     if (e.ctrlKey || e.altKey || e.metaKey || typing(e.target)) return;
     const el = document.activeElement, onCell = el && el.classList && el.classList.contains("hit");

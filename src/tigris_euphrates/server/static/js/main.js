@@ -21,9 +21,9 @@ const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path
 const help = helpButton();
 help.hidden = true;
 document.querySelector("header").append(help);
-// the not-found page in the browser's language (no game: the classic words)
+// the not-found page in the browser's language (no game: the default ruleset's words)
 const notFound = async (key, fields) => {
-  await loadCatalogue({ ruleset: "classic" }).catch(() => null);
+  await loadCatalogue(null).catch(() => null);
   app.replaceChildren(notFoundPage(tx(key, fields)));
 };
 (!known ? notFound("not_found_page", { path: location.pathname }) : (pages[path[0]] || lobby)())

@@ -1,4 +1,5 @@
-// The side panels of the game page. `ctx` is the page: { id, ui, act(action), send(conn, msg), render() }.
+// The side panels of the game page. `ctx` is the page's state (page.js): its id, ui, meta and
+// its actions act(action), send(conn, msg), render().
 import { api, h, store, toast } from "./dom.js";
 import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
 import { scoreOf, seatName } from "./text.js";

@@ -5,6 +5,7 @@ import { COLOURS, term, tx } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
 import { allocate } from "./status.js";
 import { timeoutList } from "./clocks.js";
+import { factsOf } from "./rules.js";
 
 function winnerLine(res, seats, me) {
   const top = (res.ranking || [])[0];
@@ -24,7 +25,7 @@ export function statsTable(stats, seats, options, me) {
   const figures = [
     ["tiles", tx("stats_tiles"), r => sum(r, ["tile", "building"])],
     ["conflicts", tx("stats_conflicts"), r => sum(r, ["revolt", "war"])],
-    ...(options && options.ruleset === "galaxy" ? [] : [["monuments", tx("stats_monuments"), r => sum(r, ["monument", "wonder"])]]),
+    ...(factsOf(options).monuments ? [["monuments", tx("stats_monuments"), r => sum(r, ["monument", "wonder"])]] : []),
     ["treasures", tx("stats_treasures"), r => sum(r, ["treasure", "harvest"])],
     ["revolts", tx("stats_revolts"), r => `${r.revolts.won} / ${r.revolts.lost}`],
     ["wars", tx("stats_wars"), r => `${r.wars.won} / ${r.wars.lost}`],

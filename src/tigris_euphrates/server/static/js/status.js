@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { COLOURS, term, tx } from "./words.js";
 import { seatName } from "./text.js";
+import { factsOf } from "./rules.js";
 
 export function statusText(v, seats, me, hotseat) {
   // "Your turn — 2 actions left", in hotseat "Ann's turn — …", a decision by whoever takes it
@@ -23,7 +24,7 @@ export function supplyCard(v) {
   const treasures = Object.values(v.cells).filter(c => c.treasure).length;
   const rows = [h("div", { id: "supply-bag" }, tx("supply_bag", { n: v.bag_size })),
     h("div", { id: "supply-treasures" }, tx("supply_treasures", { n: treasures }))];
-  if (v.options && v.options.ruleset !== "galaxy") {
+  if (v.options && factsOf(v.options).monuments) { // the monuments still in the box
     const left = v.monuments_left || [];
     rows.push(h("div", { id: "monument-box" }, left.length ? tx("supply_monuments") : tx("supply_monuments_none"), " ",
       left.map(m => { const [a, b] = m.split("-");

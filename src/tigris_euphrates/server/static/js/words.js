@@ -2,9 +2,11 @@
 // /api/catalogues and loaded before a game is drawn; no theme word is written in the page.
 import { api, h, svg } from "./dom.js";
 import { SAFE_PALETTE, loadPrefs, savePref } from "./prefs.js";
+import { factsOf, loadMeta, otherRuleset } from "./rules.js";
 
 export const COLOURS = ["red", "blue", "green", "black"];
 export let CAT = { words: {}, terms: {}, events: {}, actions: {}, ui: {}, style: {} };
+export let FACTS = null; // the facts of the page's ruleset (rules.js), set with its catalogue
 export let LANG = "en";
 export let LANGUAGES = ["en"];
 export const SEAT_RING = ["#ff9800", "#00bcd4", "#e91e63", "#8bc34a"];
@@ -25,14 +27,17 @@ export function fill(tpl, fields = {}, nameOf = null) {
 export const word = w => (CAT.words || {})[w] ?? w;
 export const term = (kind, value) => ((CAT.terms || {})[kind] || {})[value] ?? String(value);
 export const tx = (key, fields = {}, nameOf = null) => fill((CAT.ui || {})[key] ?? key, fields, nameOf);
+// a text the catalogue may lack (a name made from data): the fallback then
+export const txOr = (key, fallback) => ((CAT.ui || {})[key] === undefined ? fallback : tx(key));
 export const dynSymbol = dyn => term("dynasty_symbol", dyn);
 export function tileCounts(tiles) {
   return COLOURS.filter(c => tiles[c]).map(c => tiles[c] + " " + term(tiles[c] === 1 ? "tile" : "tiles", c)).join(", ");
 }
+// the catalogue of a game with `options` (its ruleset's theme; no options: the default ruleset's)
 export async function loadCatalogue(options) {
-  const list = await api("/api/catalogues");
-  const ruleset = (options && options.ruleset) || "classic";
-  const theme = list.themes.includes(ruleset) ? ruleset : "classic";
+  const [list] = await Promise.all([api("/api/catalogues"), loadMeta()]);
+  FACTS = factsOf(options);
+  const theme = list.themes.includes(FACTS.theme) ? FACTS.theme : factsOf(null).theme;
   LANGUAGES = list.languages;
   LANG = pickLanguage(list.languages, list.default_language);
   CAT = await api(`/api/catalogues/${LANG}/${theme}`);
@@ -71,7 +76,7 @@ export function applyPalette() {
 export function optionChips(o) {
   // the options in force, shown to every player and spectator of the game
   const parts = [];
-  if (o.ruleset && o.ruleset !== "classic") parts.push(term("ruleset", o.ruleset));
+  if (otherRuleset(o)) parts.push(term("ruleset", factsOf(o).name));
   parts.push(term("board", typeof o.board === "string" ? o.board : o.board ? "custom" : "standard"));
   if (o.english_variant) parts.push(tx("option_english"));
   parts.push(tx(o.open_scoring ? "option_open" : "option_hidden"));

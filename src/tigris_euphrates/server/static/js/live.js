@@ -1,0 +1,118 @@
+// The live game on screen, drawn again from the shown connection's view at each change: the
+// status line, the board with the legal cells of what is picked, the side panels, the chat
+// (what is typed survives), and over it all the end screen or the hotseat hand-over.
+import { $, h, store } from "./dom.js";
+import { tx } from "./words.js";
+import { drawBoard } from "./board.js";
+import { markHeld } from "./highlights.js";
+import { seatName } from "./text.js";
+import { decisionPanel, handPanel, invitePanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
+import { endScreen } from "./results.js";
+import { paceLine } from "./clocks.js";
+import { lastMove } from "./log.js";
+import { statusText, supplyCard } from "./status.js";
+import { focusKey, keysCard, restoreFocus } from "./keys.js";
+import { chatCard, confirmPanel, passPanel, prefs, rematchBox, signalsCard, turnSignals } from "./table.js";
+import { helpPanelText, hintCard } from "./help.js";
+import { hotseat } from "./page.js";
+import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
+
+export function renderLive(page) {
+  const c = page.shown; if (!c || !c.msg) return;
+  const focus = focusKey(), ui = page.ui;
+  const m = c.msg, v = m.view, legal = v.legal_actions || [];
+  document.body.dataset.seq = m.seq;
+  document.body.dataset.over = v.over ? "1" : "0";
+  document.body.dataset.myturn = legal.length ? "1" : "0";
+  document.body.dataset.stage = v.pending ? v.pending.stage : "action";
+  $("#status").textContent = statusLine(m, hotseat(page));
+  turnSignals(legal.length > 0 && !page.passFor, page.id);
+  const targets = ui.held || ui.ask ? {} : targetsFor(ui, v);
+  const board = drawBoard(v, { ...ui, seats: m.seats, last: lastMove(c.log), targets, onCell: page.act });
+  page.boardBox.replaceChildren(board);
+  if (ui.held) markHeld(board, ui.held.action);
+  keepTyping(() => {
+    page.side.replaceChildren(...sidePanels(page, c, targets).filter(Boolean));
+    explainDecision(page.side, v.pending);
+    renderChat(page);
+  });
+  restoreFocus(focus);
+  const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
+  document.querySelectorAll(".overlay").forEach(o => o.remove());
+  const over = overlay(page, c);
+  if (over) document.body.append(over);
+  const handOver = $("#ready"); if (handOver) handOver.focus(); // the keyboard's next step is the hand-over
+}
+function statusLine(m, several) {
+  const v = m.view, seats = m.seats, me = m.seat;
+  return statusText(v, seats, me, several) +
+    (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
+}
+// a player's token asks for the rematch; a spectator's page, the creator's token kept here
+const rematchToken = (page, c) => (c.msg.seat !== null ? c.token : store.get(page.id).creator);
+
+function sidePanels(page, c, targets) {
+  const ui = page.ui, m = c.msg, v = m.view, seats = m.seats, me = m.seat;
+  const panels = [optionsCard(v)];
+  const pace = paceLine(m); if (pace && panels[0]) panels[0].append(pace);
+  const rematchSide = v.over && rematchBox(page.id, m, rematchToken(page, c), "-side");
+  if (rematchSide) panels.push(h("div", { class: "card" }, rematchSide));
+  if (ui.held) panels.push(confirmPanel(ui.held, () => endTurn(page), () => cancelHeld(page)));
+  if (ui.ask) panels.push(passPanel(() => passNow(page, c), () => cancelHeld(page)));
+  if (prefs.get().hints && !page.passFor && !v.over) panels.push(hintCard(v, ui, me, targets));
+  panels.push(decisionCard(page, c));
+  if (me !== null && !page.passFor && !v.over && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
+  panels.push(supplyCard(v));
+  panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));
+  panels.push(toggles(page), signalsCard(page.render), invitePanel(page), keysCard());
+  panels.push(h("details", { class: "card", id: "chat" })); // renderChat fills it
+  panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
+  return panels;
+}
+// the decision panel (conflict, war order, monument or wonder, building, treasure, wonder
+// point, harvest), else the last conflict's result; once the game is over nothing of the
+// live game stays on screen
+function decisionCard(page, c) {
+  const v = c.msg.view, pend = v.pending;
+  if (v.over) return null; // the end screen says it all
+  if (pend && (pend.conflict || pend.stage !== "action")) return decisionPanel(page, v, c.msg.seats, v.legal_actions || []);
+  return lastConflict(c.log, c.msg.seats);
+}
+function explainDecision(side, pend) {
+  // "What is this?" under the decision panel: its help text
+  const decision = side.querySelector("#decision[data-stage]");
+  const explained = decision && helpPanelText(pend && pend.conflict ? "conflict" : decision.dataset.stage);
+  if (explained) decision.append(h("details", { class: "explain" }, h("summary", {}, tx("what_is_this")), h("p", { class: "muted" }, explained)));
+}
+function overlay(page, c) {
+  const m = c.msg, v = m.view, ui = page.ui;
+  if (v.over && !ui.endClosed) {
+    const end = endScreen(page, v, m.seats, m.stats, hotseat(page) ? null : m.seat, () => { ui.endClosed = true; }, m.timeouts);
+    const box = rematchBox(page.id, m, rematchToken(page, c));
+    if (box) end.querySelector(".card").append(box);
+    return end;
+  }
+  return page.passFor ? handOverCard(page, m.seats) : null;
+}
+function handOverCard(page, seats) {
+  // hotseat: the board stays hidden until the next seat's player has the device
+  const name = seatName(seats, page.passFor.seat);
+  return h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
+    h("h2", {}, tx("pass_device", { name })),
+    h("p", {}, tx("pass_device_text")),
+    h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name }))));
+}
+// redraw with `f`; what is typed in the chat (and its focus) is kept
+function keepTyping(f) {
+  const input = $("#chatinput"), typed = input ? input.value : "", focused = document.activeElement === input;
+  f();
+  const again = $("#chatinput");
+  if (again) { again.value = typed; if (focused) again.focus(); }
+}
+// the table chat of the connection on screen, drawn again alone when a line comes
+export function renderChat(page) {
+  const c = page.shown, old = $("#chat");
+  if (!c || !c.msg || !old) return;
+  keepTyping(() => old.replaceWith(chatCard(c.chat, c.msg.chat, c.seat, page.meta.chat_max || 300, t => page.send(c, { type: "chat", text: t }))));
+  const lines = $("#chatlines"); if (lines) lines.scrollTop = lines.scrollHeight;
+}

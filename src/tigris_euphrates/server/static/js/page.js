@@ -1,0 +1,48 @@
+// The game page's state: one object holding everything the page knows, handed to each part
+// of the page (socket.js, moves.js, live.js, replay.js) and to the side panels as their
+// `ctx`. game.js makes it and sets its actions.
+import { h, store } from "./dom.js";
+import { loadPrefs } from "./prefs.js";
+
+export function pageState(id, replayMode) {
+  const saved = loadPrefs();
+  return {
+    id, replayMode,
+    // what the board shows (this browser's preferences), what is picked for the next move
+    // (a hand tile, a leader, the catastrophe; the tiles to swap; the focused cell), a held
+    // last step of the turn, the question before a pass, the end screen closed
+    ui: { coords: saved.coords, kingdoms: saved.kingdoms, strengths: saved.strengths, palette: saved.palette, zoom: saved.zoom,
+      sel: null, swap: null, cell: null, held: null, ask: false, endClosed: false },
+    heldTimer: 0, // the countdown of the held step
+    meta: {}, // the server's settings (/api/meta), read while the connections open
+    conns: [], // one connection per seat held here (hotseat: several), or one spectator
+    shown: null, // the connection whose view is on screen
+    passFor: null, // hotseat: waiting for this seat's player to take the device
+    ready: false, // views that arrive before the game's words wait for them
+    later: [], // so do the status lines of a refused connection
+    // the replay: the step wanted (the newest key press), the moves' log, the play timer and
+    // the step on screen
+    replay: { want: 0, moves: null, playing: null, frame: null },
+    boardBox: h("div", { id: "board" }),
+    side: h("div", { class: "side" }),
+    // the page's actions (game.js): draw it again, play an action, send a message on a connection
+    render: () => {},
+    act: () => {},
+    send: () => false,
+  };
+}
+// the seats this browser holds in the game: the tokens kept for it and those of the link
+// it was opened with (#t=…), which are kept from now on
+export function localTokens(id) {
+  const local = store.get(id);
+  const hashToks = (new URLSearchParams(location.hash.slice(1)).get("t") || "").split(",").filter(Boolean);
+  local.tokens = local.tokens || {};
+  for (const t of hashToks) if (!Object.values(local.tokens).includes(t)) local.tokens["?" + t.slice(0, 6)] = t;
+  store.set(id, local);
+  if (hashToks.length) history.replaceState(null, "", location.pathname);
+  return Object.values(local.tokens);
+}
+// run `f` once the game's words are loaded
+export function withWords(page, f) { if (page.ready) f(); else page.later.push(f); }
+// whether several seats are played from this page (hotseat)
+export const hotseat = page => page.conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;

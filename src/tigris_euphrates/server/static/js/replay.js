@@ -1,0 +1,93 @@
+// The replay of a game: the move list, a slider, play/pause and the step's board and
+// conflict panel; every key press moves the wanted step at once, and only the newest
+// answer is drawn. Its state is `page.replay`: { want, moves, playing, frame }.
+import { $, api, h, toast } from "./dom.js";
+import { tx } from "./words.js";
+import { drawBoard } from "./board.js";
+import { actionText, seatName } from "./text.js";
+import { decisionPanel, lastConflict, logBox, optionsCard, playerPanel, toggles } from "./panels.js";
+import { lastMove } from "./log.js";
+import { supplyCard } from "./status.js";
+import { focusKey, restoreFocus } from "./keys.js";
+
+// the moves' log, then the game's first step
+export async function startReplay(page) {
+  page.replay.moves = await api(`/api/games/${page.id}/moves`).catch(() => null);
+  return loadStep(page, 0);
+}
+async function loadStep(page, n) {
+  const r = page.replay;
+  r.want = Math.max(0, Math.min(r.frame ? r.frame.total : n, n));
+  const asked = r.want;
+  try {
+    const frame = await api(`/api/games/${page.id}/replay/${asked}`);
+    if (asked !== r.want) return;
+    r.frame = frame; renderReplay(page);
+  } catch (e) { toast(e.message); }
+}
+function stepBy(page, d) { if (page.replay.frame) loadStep(page, page.replay.want + d); }
+function togglePlay(page) {
+  const r = page.replay;
+  if (r.playing) { clearInterval(r.playing); r.playing = null; renderReplay(page); return; }
+  if (r.frame && r.want >= r.frame.total) r.want = -1;
+  r.playing = setInterval(() => {
+    if (!r.frame || r.want >= r.frame.total) { clearInterval(r.playing); r.playing = null; renderReplay(page); return; }
+    stepBy(page, 1);
+  }, 700);
+  stepBy(page, 1);
+}
+// the arrow keys step through the game (the slider moves itself)
+export function installReplayKeys(page) {
+  document.addEventListener("keydown", e => {
+    if (e.target && e.target.id === "slider") return;
+    if (page.replay.frame && e.key === "ArrowRight") { e.preventDefault(); stepBy(page, 1); }
+    if (page.replay.frame && e.key === "ArrowLeft") { e.preventDefault(); stepBy(page, -1); }
+  });
+}
+export function renderReplay(page) {
+  const { frame, moves } = page.replay;
+  if (!frame) return;
+  const focus = focusKey();
+  const v = frame.view, seats = frame.seats, step = frame.step;
+  document.body.dataset.step = step;
+  $("#status").textContent = tx("replay_status", { step, total: frame.total });
+  const done = moves ? moves.log.slice(0, step) : [];
+  page.boardBox.replaceChildren(drawBoard(v, { ...page.ui, seats, last: lastMove(done), targets: {}, onCell: () => {} }));
+  const pend = v.pending;
+  const conflict = pend && (pend.conflict || pend.stage === "war") ? decisionPanel(page, v, seats, []) : lastConflict(done, seats);
+  const list = moveList(page, step);
+  page.side.replaceChildren(controls(page),
+    conflict,
+    optionsCard(v),
+    h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, null, {})))),
+    supplyCard(v),
+    toggles(page),
+    list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null);
+  restoreFocus(focus);
+  const lb = $("#log"), cur = $("#log .entry.current");
+  if (lb && cur) lb.scrollTop = cur.offsetTop - lb.clientHeight / 2;
+}
+function controls(page) {
+  // first, back, play/pause, forward, last; the slider; the step's move; the record
+  const { frame, playing } = page.replay, seats = frame.seats;
+  const slider = h("input", { type: "range", id: "slider", min: 0, max: frame.total, value: frame.step,
+    oninput: e => loadStep(page, +e.target.value) });
+  return h("div", { class: "card", id: "replay" }, h("h3", {}, tx("replay")),
+    h("div", { class: "actions" }, h("button", { onclick: () => loadStep(page, 0), title: tx("replay_first") }, "«"), h("button", { id: "prev", onclick: () => stepBy(page, -1) }, "◀"),
+      h("button", { id: "play", onclick: () => togglePlay(page) }, playing ? "⏸ " + tx("replay_pause") : "▶ " + tx("replay_play")),
+      h("button", { id: "next", onclick: () => stepBy(page, 1) }, "▶"), h("button", { onclick: () => loadStep(page, frame.total), title: tx("replay_last") }, "»")),
+    slider,
+    h("p", { id: "replay-action" }, frame.action ? `${seatName(seats, frame.actor)} — ${actionText(frame.action)}` : tx("replay_start")),
+    h("a", { href: `/api/games/${page.id}/record`, download: "" }, tx("download_record")));
+}
+function moveList(page, step) {
+  // the game's log, the step's entry marked; a click goes to the step after an entry
+  const moves = page.replay.moves;
+  if (!moves) return null;
+  const list = logBox(moves.log, page.replay.frame.seats, page.ui.coords, step ? moves.log[step - 1].seq : null);
+  for (const el of list.querySelectorAll(".entry")) {
+    const i = moves.log.findIndex(e => String(e.seq) === el.dataset.seq);
+    el.addEventListener("click", () => loadStep(page, i + 1));
+  }
+  return list;
+}

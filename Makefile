@@ -29,8 +29,8 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench support
+	$(BIN)/ruff format --check src tests bench support
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -34,8 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import tigris_euphrates.engine as engine
-from tigris_euphrates.engine import (
+from tigris_euphrates import (
+    COMPILED,
     Action,
     State,
     apply,
@@ -271,7 +271,7 @@ def worker() -> None:
     """``--worker``: answer ``{"figure", "seconds"}`` lines on stdin with ``{"value"}`` lines
     (after a first line saying which core this process runs)."""
     one_core()
-    print(json.dumps({"compiled": getattr(engine, "COMPILED", False)}), flush=True)
+    print(json.dumps({"compiled": COMPILED}), flush=True)
     figures = Figures()
     for line in sys.stdin:
         ask = json.loads(line)
@@ -371,7 +371,8 @@ def main() -> None:
         "--baseline",
         type=Path,
         help="with --compare: also the pure engine of another checkout's src folder, and its "
-        "compiled core when it was built (printed, not written)",
+        "compiled core when it was built (printed, not written); its package root must offer "
+        "the engine's names, as this script imports them from there",
     )
     parser.add_argument("--no-readme", action="store_true", help="do not update README.md")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -391,7 +392,7 @@ def main() -> None:
     else:
         one_core()
         f = Figures()
-        core = "compiled" if engine.COMPILED else "python"
+        core = "compiled" if COMPILED else "python"
         figures = {core: {}}
         for n in names:
             figures[core][n] = f.measure(n, args.seconds)

@@ -1,4 +1,4 @@
-"""The long hostile-input campaign: many seeds of tests/hostile.py against a server in its
+"""The long hostile-input campaign: many seeds of support/hostile.py against a server in its
 own process (SQLite by default), counting what came back. Writes bench/hostile.json.
 
     .venv/bin/python bench/hostile.py [--seeds 20] [--rest 5000] [--frames 10000] \\
@@ -19,10 +19,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# tests/ holds the campaign and the server helper; they are test helpers, not the package
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import hostile
-from serving import ServerProcess
+# support/ (the repository's helpers shared with the tests, not the package) is imported
+# from the repository's root
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support import hostile
+from support.serving import ServerProcess
 
 OUT = Path(__file__).with_name("hostile.json")
 LIMITS = {

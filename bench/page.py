@@ -35,9 +35,10 @@ from typing import Any
 
 import httpx
 
-# tests/serving.py runs the server in its own process; it is a test helper, not the package.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import ServerProcess
+# support/ (the repository's helpers shared with the tests, not the package) is imported
+# from the repository's root
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.serving import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).with_name("page.json")

@@ -67,9 +67,10 @@ import orjson
 import psycopg
 import websockets
 
-# tests/serving.py runs the server in its own process; it is a test helper, not the package.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import POSTGRES_TEST_URL, SeatClient, ServerProcess, lock_holder
+# support/ (the repository's helpers shared with the tests, not the package) is imported
+# from the repository's root
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.serving import POSTGRES_TEST_URL, SeatClient, ServerProcess, lock_holder
 from tigris_euphrates.server.cluster import SCAN_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent

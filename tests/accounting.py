@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 
 
 class Player:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from serving import LiveServer
+from support.serving import LiveServer
 from tigris_euphrates.server.limits import Limits
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"

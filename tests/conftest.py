@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from serving import postgres_or_skip
+from support.serving import postgres_or_skip
 from tigris_euphrates.store import Store
 
 
@@ -30,7 +30,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """(url, table prefix) of an empty database on each engine (PostgreSQL: fresh tables
     under a prefix of their own, dropped afterwards; skipped when it is not reachable, a
-    failure with ``TNE_REQUIRE_POSTGRES=1``: ``serving.postgres_or_skip``)."""
+    failure with ``TNE_REQUIRE_POSTGRES=1``: ``support.serving.postgres_or_skip``)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.sqlite3'}", ""
         return

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tigris_euphrates.engine import State, from_position
+from tigris_euphrates import State, from_position
 
 COLOURS = ("red", "blue", "green", "black")
 _TILES = {"r": "red", "g": "green", "k": "black", "b": "blue", "T": "red", "C": "red", "$": "green"}

@@ -8,7 +8,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from serving import free_port
+from support.serving import free_port
 from tigris_euphrates.server.mail import MailSettings
 
 

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from diagram import play, st
-from tigris_euphrates import apply, new_game, redact_event
+from tigris_euphrates import State, apply, new_game, redact_event
 from tigris_euphrates.ai import make_bot
-from tigris_euphrates.engine import State
 from tigris_euphrates.stats import SOURCES, game_stats, record_stats
 from tigris_euphrates.tournament.referee import play_game
 

@@ -1,6 +1,9 @@
 """tigris-euphrates: an exact rules engine, AI players and tools for Tigris & Euphrates.
 
-The stable public API (FORMATS.md for the notation, positions and records)::
+This package root is the engine's one public face: it re-exports the engine's whole
+``__all__``, and everything outside the engine (bots, research adapters, tournaments, CLI,
+server, benchmarks) imports engine names from here, never from ``tigris_euphrates.engine``
+or its modules. The stable core (docs/formats.md for the notation, positions and records)::
 
     new_game(options, seed) -> State
     from_position(position) -> State          to_position(state) -> dict
@@ -9,6 +12,10 @@ The stable public API (FORMATS.md for the notation, positions and records)::
     to_act(state) -> seat | None              player_view(state, seat) -> dict
     replay(record) -> State                   result(state) -> dict | None
     InvalidAction, IllegalAction
+
+then the vocabulary (actions, decisions, events, colours, rulesets) and the research level
+(``apply_unchecked``, ``sample_legal``, ``legal_groups``, bitboards, scoring helpers), listed
+by group in docs/engine.md, "Public API".
 """
 
 from . import engine as _engine

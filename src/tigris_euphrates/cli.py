@@ -19,12 +19,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from . import catalogues
-from .ai import make_bot, split_specs
-from .display import game_panel
-from .engine import (
+from . import (
     EngineError,
     Options,
+    catalogues,
     from_position,
     legal_actions,
     player_view,
@@ -35,6 +33,8 @@ from .engine import (
     spectator_view,
     to_position,
 )
+from .ai import make_bot, split_specs
+from .display import game_panel
 from .serve_cli import serve
 from .tournament import play_game
 from .tournament_cli import ratings, tournament

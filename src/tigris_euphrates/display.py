@@ -100,7 +100,7 @@ def board_text(
 
 
 def _grid_of(game: dict[str, Any]) -> list[str]:
-    from .engine import board_from_option
+    from . import board_from_option
 
     return list(board_from_option(game["options"]["board"]).grid)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .engine import COLOURS, Event, replay_steps, result, start_of
+from . import COLOURS, Event, replay_steps, result, start_of
 
 FORMAT = "tne-stats/1"
 

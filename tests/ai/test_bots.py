@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from diagram import state as diagram_state
-from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, make_bot
-from tigris_euphrates.ai.determinize import Determinizer
-from tigris_euphrates.ai.search import SearchBot
-from tigris_euphrates.ai.tree import Node, child_value
-from tigris_euphrates.engine import (
+from tigris_euphrates import (
+    Commit,
+    State,
     Support,
+    Swap,
     apply,
     from_position,
     new_game,
@@ -24,8 +23,10 @@ from tigris_euphrates.engine import (
     replay,
     to_act,
 )
-from tigris_euphrates.engine.actions import Commit, Swap
-from tigris_euphrates.engine.state import State
+from tigris_euphrates.ai import BOTS, LEVELS, Budget, SearchLevel, evaluate, make_bot
+from tigris_euphrates.ai.determinize import Determinizer
+from tigris_euphrates.ai.search import SearchBot
+from tigris_euphrates.ai.tree import Node, child_value
 from tigris_euphrates.tournament import play_game
 
 OPTION_SETS = [
@@ -426,7 +427,7 @@ def test_evaluation_caches_change_no_value() -> None:
     """The search's memos (regions, kingdoms, seat values) return what a fresh computation
     would, and a caller changing a returned list cannot corrupt later answers."""
     from tigris_euphrates.ai import evaluate
-    from tigris_euphrates.engine import board, legal
+    from tigris_euphrates.engine import board, legal  # their memos, cleared below
 
     state, _ = _play_until(9, 90, 4)
     worlds = [Determinizer(player_view(state, 0)).sample(random.Random(i)) for i in range(3)]
@@ -448,7 +449,7 @@ def test_evaluation_caches_change_no_value() -> None:
 def test_the_value_memo_tells_the_variants_apart() -> None:
     """One process (the server) plays every variant: the same pieces in a galaxy game are
     worth what the galaxy's harsher wars make them, not what a classic game stored."""
-    from tigris_euphrates.engine import Options
+    from tigris_euphrates import Options
 
     classic, _ = _play_until(9, 90, 2)
     galaxy = classic.copy()

@@ -20,11 +20,10 @@ from typing import Any
 
 import pytest
 
+import tigris_euphrates
 import tigris_euphrates.ai as ai
-import tigris_euphrates.engine as engine
 from compiling import edited_build, pure_json
-from tigris_euphrates.ai import Budget, SearchBot, make_bot
-from tigris_euphrates.engine import (
+from tigris_euphrates import (
     apply,
     legal_actions,
     new_game,
@@ -32,6 +31,7 @@ from tigris_euphrates.engine import (
     redact_event,
     to_act,
 )
+from tigris_euphrates.ai import Budget, SearchBot, make_bot
 
 #: The variants, each with two players and with three or four (the other search settings).
 VARIANTS: list[dict[str, Any]] = [
@@ -142,4 +142,4 @@ def test_the_compiled_bots_run_where_they_were_built() -> None:
     with the engine (a silent fall-back to pure Python would make the tests above skip)."""
     if not os.environ.get("TNE_EXPECT_COMPILED") or os.environ.get("TNE_PURE_PYTHON"):
         pytest.skip("TNE_EXPECT_COMPILED is not set")
-    assert engine.COMPILED and ai.COMPILED
+    assert tigris_euphrates.COMPILED and ai.COMPILED

@@ -7,9 +7,8 @@ beside the temple e2. d2 touches both kingdoms.
 from __future__ import annotations
 
 from diagram import state
+from tigris_euphrates import State, legal_actions
 from tigris_euphrates.ai.triage import triage
-from tigris_euphrates.engine import legal_actions
-from tigris_euphrates.engine.state import State
 
 BOARD = """
     . . . . . . . .

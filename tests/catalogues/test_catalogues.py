@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from tigris_euphrates import catalogues
+from tigris_euphrates import EVENTS, catalogues
 from tigris_euphrates.catalogues import action_text, catalogue, event_text, render, text
-from tigris_euphrates.engine import EVENTS
 
 PAGE_JS = Path(catalogues.__file__).parents[1] / "server" / "static" / "js"
 BASE = catalogue("en", "classic")

@@ -10,9 +10,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from tigris_euphrates.engine import legal_actions, new_game, player_view
-from tigris_euphrates.engine.legal import sample_legal
-from tigris_euphrates.engine.play import apply_unchecked
+from tigris_euphrates import (
+    apply_unchecked,
+    legal_actions,
+    new_game,
+    player_view,
+    sample_legal,
+)
 from tigris_euphrates.rl import NUM_ACTIONS, decode, encode, env, mask_of, observe
 from tigris_euphrates.rl.codec import CODEC_VERSION
 from tigris_euphrates.rl.observation import FEATURES, PLANES

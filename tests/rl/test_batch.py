@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tigris_euphrates.engine import IllegalAction, legal_actions, to_position
+from tigris_euphrates import IllegalAction, legal_actions, to_position
 from tigris_euphrates.rl import FEATURES, NUM_ACTIONS, PLANES, env, mask_of
 from tigris_euphrates.rl.batch import BatchArrays, GameBatch, random_actions
 

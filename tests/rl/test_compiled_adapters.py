@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-import tigris_euphrates.engine as engine
+import tigris_euphrates
 import tigris_euphrates.rl as rl
 from compiling import child, edited_build, pure_json
-from tigris_euphrates.engine import apply_unchecked, legal_actions, new_game, sample_legal, to_act
+from tigris_euphrates import apply_unchecked, legal_actions, new_game, sample_legal, to_act
 from tigris_euphrates.rl.bits import feature_counts, legal_bits, plane_bits
 
 #: One seeded random game per option set: every variant, 2–4 players, both boards, open
@@ -155,4 +155,4 @@ def test_the_compiled_fast_path_runs_where_it_was_built() -> None:
     skip)."""
     if not os.environ.get("TNE_EXPECT_COMPILED") or os.environ.get("TNE_PURE_PYTHON"):
         pytest.skip("TNE_EXPECT_COMPILED is not set")
-    assert engine.COMPILED and rl.COMPILED
+    assert tigris_euphrates.COMPILED and rl.COMPILED

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from diagram import play, st
-from tigris_euphrates.engine import (
+from tigris_euphrates import (
     IllegalAction,
     State,
     apply_unchecked,

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from accounting import AccountSeat, Player, play_to_end
-from serving import LiveServer, postgres_or_skip
+from support.serving import LiveServer, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates.server.app import STATIC
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.stats import record_stats

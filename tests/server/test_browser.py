@@ -21,7 +21,7 @@ from browsing import (
     wait_my_turn,
     wait_seq_change,
 )
-from serving import LiveServer
+from support.serving import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -189,7 +189,7 @@ def test_monument_treasure_and_war_decisions_by_clicking(server: LiveServer, bro
     war order choice; each decision is then taken in the page by clicking."""
     import httpx
 
-    from serving import SeatClient
+    from support.serving import SeatClient
 
     seed, script, actors, decisions = decision_script()
     g = httpx.post(

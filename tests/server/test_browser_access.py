@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from browsing import chromium, scripted_server, shot, wait_seq_change
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates import apply, new_game, player_view, to_act
 
 pytestmark = pytest.mark.browser

@@ -12,7 +12,7 @@ import pytest
 
 from accounting import AccountSeat, play_to_end
 from browsing import chromium, scripted_server, shot
-from serving import LiveServer
+from support.serving import LiveServer
 
 pytestmark = pytest.mark.browser
 PASSWORD = "tigris and euphrates"

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from browsing import chromium, shot
 from mailing import Mailbox
-from serving import LiveServer, postgres_or_skip
+from support.serving import LiveServer, postgres_or_skip
 from tigris_euphrates.store import Store
 
 pytestmark = pytest.mark.browser

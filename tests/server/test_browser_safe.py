@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from browsing import chromium, shot, wait_seq_change
-from serving import LiveServer
+from support.serving import LiveServer
 from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from browsing import chromium, scripted_server, shot
-from serving import LiveServer
+from support.serving import LiveServer
 
 pytestmark = pytest.mark.browser
 

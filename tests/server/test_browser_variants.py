@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from browsing import chromium, play_one_action, scripted_server, shot, wait_my_turn
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 
 pytestmark = pytest.mark.browser
 

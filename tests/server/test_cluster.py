@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from serving import (
+from support.serving import (
     SeatClient,
     ServerProcess,
     cut_listeners,

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from serving import SeatClient, ServerProcess, postgres_or_skip
+from support.serving import SeatClient, ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import hostile
-from serving import ServerProcess, postgres_or_skip
+from support import hostile
+from support.serving import ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 #: hostile clients send as fast as they can read: the message rate limit is tested elsewhere

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from accounting import Player
-from serving import LiveServer
+from support.serving import LiveServer
 from tigris_euphrates.store import Store
 
 
@@ -228,7 +228,7 @@ def test_a_nul_in_a_game_id_gets_a_4xx_on_postgresql(tmp_path: Path) -> None:
     checked before any query."""
     import uuid
 
-    from serving import postgres_or_skip
+    from support.serving import postgres_or_skip
 
     url = postgres_or_skip()
     prefix = f"i{uuid.uuid4().hex[:10]}_"

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates import new_game, player_view, redact_event
 from tigris_euphrates.engine import apply
 from tigris_euphrates.server.limits import Limits

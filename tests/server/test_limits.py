@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]

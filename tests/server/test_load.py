@@ -16,7 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from serving import LiveServer, SeatClient, ServerProcess
+from support.serving import LiveServer, SeatClient, ServerProcess
 from tigris_euphrates.server.limits import Limits
 
 

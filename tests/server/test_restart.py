@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from serving import (
+from support.serving import (
     LiveServer,
     SeatClient,
     ServerProcess,

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

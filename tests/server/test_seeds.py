@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates import replay, result
 from tigris_euphrates.store import Store
 

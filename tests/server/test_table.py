@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from serving import LiveServer, SeatClient
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -220,7 +220,7 @@ def test_no_rematch_before_the_end(server: LiveServer) -> None:
 
 def _two_processes(tmp_path: Any) -> tuple[Any, Any, str, str]:
     """Two server processes on one PostgreSQL database (under a fresh table prefix)."""
-    from serving import ServerProcess, postgres_or_skip
+    from support.serving import ServerProcess, postgres_or_skip
 
     url = postgres_or_skip()
     import uuid
@@ -290,7 +290,7 @@ def test_rematch_is_announced_across_server_processes(tmp_path: Any) -> None:
 def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any) -> None:
     """A rematch and a chat line stored by another process while this one was not listening
     (its connection to the database cut) still reach this process's spectators."""
-    from serving import cut_listeners
+    from support.serving import cut_listeners
     from tigris_euphrates.store import Store
 
     a, b, url, prefix = _two_processes(tmp_path)

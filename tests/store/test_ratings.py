@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from serving import postgres_or_skip
+from support.serving import postgres_or_skip
 from tigris_euphrates.store import Store
 from tigris_euphrates.store.ratings import Ratings, places
 

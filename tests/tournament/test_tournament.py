@@ -10,8 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from tigris_euphrates import replay, result
 from tigris_euphrates.ai import Budget, make_bot, split_specs
-from tigris_euphrates.engine import replay, result
 from tigris_euphrates.tournament import (
     lineups,
     parse_options,

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import Action, parse_action
+from .. import Action, parse_action
 from .determinize import Determinizer, ScoreTally
 
 View = dict[str, Any]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import COLOURS, State, from_position
+from .. import COLOURS, State, from_position
 
 
 class Determinizer:

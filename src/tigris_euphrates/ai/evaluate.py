@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, fields
 from typing import Final
 
-from ..engine import (
+from .. import (
     BLACK,
     BLOCKS,
     GREEN,

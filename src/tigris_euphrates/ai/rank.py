@@ -8,7 +8,7 @@ node's candidates with it. Compiled with the engine when the build can (``setup.
 
 from __future__ import annotations
 
-from ..engine import Action, State, apply_unchecked
+from .. import Action, State, apply_unchecked
 from .evaluate import BASIC, Weights, settle, value_for
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..engine import Commit, Support, apply_unchecked
+from .. import Commit, Support, apply_unchecked
 from .base import Budget, View, ViewBot, legal_of, parse
 from .evaluate import useful_commits
 from .levels import SearchLevel

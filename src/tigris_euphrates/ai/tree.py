@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..engine import (
+from .. import (
     Action,
     Commit,
     IllegalAction,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..engine import (
+from .. import (
     BLACK,
     BLOCKS,
     BLOCKS_AT,

@@ -1,8 +1,9 @@
 """The rules engine of Tigris & Euphrates: pure Python, standard library only.
 
-See ``tigris_euphrates`` for the public API; everything here is stable vocabulary:
-states, actions, legality, apply, views, positions and records. Other packages import from
-this package only, never from its modules.
+``__all__`` is the engine's public surface: states, actions, legality, apply, views,
+positions and records. The package root, ``tigris_euphrates``, re-exports all of it and is
+its one public face: other packages import these names from there, never from this package
+or its modules.
 
 The modules may run compiled (mypyc, built from this same source by ``setup.py``) or as
 plain Python, with the same results; ``COMPILED`` says which, ``TNE_PURE_PYTHON=1`` asks for

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import engine
-from ..engine import choose_core
+from .. import COMPILED, choose_core
 
 #: True when the compiled modules of the fast path will be loaded.
-WANT_COMPILED = choose_core(
-    __name__.rpartition(".")[0], Path(__file__).resolve().parent, engine.COMPILED
-)
+WANT_COMPILED = choose_core(__name__.rpartition(".")[0], Path(__file__).resolve().parent, COMPILED)

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import IllegalAction, Options, State, apply_unchecked, new_game, to_act
+from .. import IllegalAction, Options, State, apply_unchecked, new_game, to_act
 from .codec import NUM_ACTIONS, checked_action, legal_masks
 from .observation import FEATURES, PLANES, observe_states
 from .rewards import final_rewards

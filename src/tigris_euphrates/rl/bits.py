@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..engine import (
+from .. import (
     BLOCKS,
     CATASTROPHE_ACTIONS,
     LEADER_ACTIONS,

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..engine import Action, IllegalAction, State, check
+from .. import Action, IllegalAction, State, check
 from .bits import legal_bits
 from .indices import (
     ACTIONS,

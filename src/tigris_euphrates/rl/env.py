@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import (
+from .. import (
     Options,
     State,
     apply_unchecked,

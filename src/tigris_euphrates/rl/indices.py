@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from ..engine import (
+from .. import (
     CATASTROPHE_ACTIONS,
     COMMIT_ACTIONS,
     DECLINE,

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import NCELLS, State
+from .. import NCELLS, State
 from .bits import DIVISORS, STAGES, feature_counts, plane_bits
 
 COLOURS = ("red", "blue", "green", "black")

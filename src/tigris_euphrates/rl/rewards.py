@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import State, ranks, seat_totals
+from .. import State, ranks, seat_totals
 
 
 def final_rewards(state: State) -> list[float]:

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..ai import Bot, Budget
-from ..engine import (
+from .. import (
     State,
     TurnStarted,
     apply,
@@ -26,6 +25,7 @@ from ..engine import (
     result,
     to_act,
 )
+from ..ai import Bot, Budget
 
 
 @runtime_checkable

@@ -23,8 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .. import EngineError, Options
 from ..ai import Budget, level_config, make_bot
-from ..engine import EngineError, Options
 from .plots import plot_ratings
 from .referee import play_game
 from .stats import places, summarize

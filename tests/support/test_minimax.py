@@ -1,6 +1,7 @@
-"""The full-information minimax of ``bench/minimax.py``, the yardstick our search is measured
-against: it plays legal moves, it does use what only a cheater can know, and the benchmark
-keeps one run per command."""
+"""The full-information minimax (``support/minimax.py``), the yardstick our search is measured
+against: it plays legal moves, it does use what only a cheater can know, a game against it
+is scored from our bot's side, and the benchmark keeps one run per command
+(``support/runs.py``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from minimax import Cheater, _shown, keep, play
-from tigris_euphrates.ai import make_bot
-from tigris_euphrates.engine import (
+from support.minimax import Cheater, play
+from support.runs import keep, shown
+from tigris_euphrates import (
+    RED,
     REVOLT,
     State,
     Support,
@@ -21,7 +23,7 @@ from tigris_euphrates.engine import (
     player_view,
     to_act,
 )
-from tigris_euphrates.engine.board import RED
+from tigris_euphrates.ai import make_bot
 
 
 def test_cheater_plays_legal_actions() -> None:
@@ -76,8 +78,8 @@ def test_the_recorded_command_names_the_output_file_given() -> None:
     by its own path, one outside by its absolute path."""
     root = Path(__file__).resolve().parents[2]
     kept = root / "bench" / "runs" / "x.json"
-    assert _shown(str(kept)) == "bench/runs/x.json"
-    assert _shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"
+    assert shown(str(kept)) == "bench/runs/x.json"
+    assert shown("/tmp/elsewhere/x.json") == "/tmp/elsewhere/x.json"
 
 
 def test_a_game_against_the_minimax() -> None:

@@ -1,7 +1,7 @@
 """Run a real server for tests and benchmarks: in a thread, or as a process one can kill.
 
-Not part of the package (nothing here is for players): the server tests import it from
-tests/ (on pytest's path), bench/server.py by adding tests/ to its path.
+Not part of the package (nothing here is for players): the tests and the server benchmarks
+(bench/server.py, page.py, hostile.py) import it from support/.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The evaluation of the open-source engine the strength table measures against, re-created
-on this engine's ``State`` (a benchmark helper, not part of the package).
+on this engine's ``State`` (a helper of the benchmarks and the tests, not part of the package).
 
 That engine (github.com/0b01/tigris-and-euphrates, Rust, two players) searches with
 alpha-beta negamax four or five actions deep on its full game state: it reads both hands,
@@ -21,12 +21,13 @@ afresh, adds up:
 
 A position is worth the seat's total minus the other seat's (``value``); a finished game is
 worth plus or minus a large constant, so that a won ending is preferred to any position.
-``bench/minimax.py --eval reference`` plays the cheating minimax with this evaluation.
+``bench/minimax.py --eval reference`` plays the cheating minimax (``support/minimax.py``) with
+this evaluation.
 """
 
 from __future__ import annotations
 
-from tigris_euphrates.engine import GREEN, NEIGHBOURS, RED, State, final_totals, region
+from tigris_euphrates import GREEN, NEIGHBOURS, RED, State, final_totals, region
 
 #: What a finished game is worth beyond any position (the other engine scores a win as a win).
 WON = 1_000_000.0

@@ -1,5 +1,5 @@
 """The re-created evaluation of the open-source engine 0b01/tigris-and-euphrates
-(``bench/reference.py``): it scores a position term by term as that engine does, and the
+(``support/reference.py``): it scores a position term by term as that engine does, and the
 cheating minimax can use it."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-import reference
 from diagram import state
-from minimax import Cheater
-from tigris_euphrates.engine import State, apply, legal_actions, new_game
+from support import reference
+from support.minimax import Cheater
+from tigris_euphrates import State, apply, legal_actions, new_game
 
 BOARD = """
 r T g k

@@ -20,6 +20,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from . import (
+    DEFAULT_RULESET,
+    RULESETS,
     EngineError,
     Options,
     catalogues,
@@ -50,7 +52,7 @@ def _options(
     open_scoring: bool,
     wonder: bool = False,
     buildings: bool = False,
-    ruleset: str = "classic",
+    ruleset: str = DEFAULT_RULESET,
     extra: str | None = None,
 ) -> dict[str, Any]:
     """The game options of the flags, then those of ``--options`` (a JSON object, as in a
@@ -103,7 +105,7 @@ def selfplay(
     open_scoring: Annotated[bool, typer.Option(help="open scoring")] = False,
     wonder: Annotated[bool, typer.Option(help="the wonder variant")] = False,
     buildings: Annotated[bool, typer.Option(help="the civilization buildings variant")] = False,
-    ruleset: Annotated[str, typer.Option(help="classic or galaxy")] = "classic",
+    ruleset: Annotated[str, typer.Option(help=" or ".join(RULESETS))] = DEFAULT_RULESET,
     options_json: Annotated[
         str | None,
         typer.Option("--options", help='options as JSON, e.g. \'{"ruleset": "galaxy"}\''),

@@ -126,11 +126,7 @@ def engine_face_problems(source: str, path: Path) -> list[str]:
         pytest.param(("src/tigris_euphrates",), id="package"),
         pytest.param(("bench", "support"), id="bench+support"),
         pytest.param(
-            ("src/tigris_euphrates/server", "src/tigris_euphrates/store"),
-            id="server+store",
-            marks=pytest.mark.xfail(
-                strict=False, reason="converted with the server's reorganisation"
-            ),
+            ("src/tigris_euphrates/server", "src/tigris_euphrates/store"), id="server+store"
         ),
     ],
 )

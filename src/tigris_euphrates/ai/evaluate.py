@@ -171,8 +171,8 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
     opts = s.options
     wonder = 1 << s.wonder if s.wonder >= 0 and income > 0 else 0
     buildings = s.buildings if opts.buildings else None
-    galaxy = opts.ruleset == "galaxy"
-    if galaxy:
+    harvests = opts.rules.harvest_treasures
+    if opts.rules.total_war:
         war_w *= wt.galaxy_war
     out = []
     for p in range(n):
@@ -210,7 +210,7 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 w += income * turns  # a point of any colour at the end of each own turn
             if buildings is not None and buildings[c] >= 0 and k >> buildings[c] & 1:
                 w += wt.building
-            if galaxy and c == GREEN and (k & s.treasures).bit_count() >= 2:
+            if harvests and c == GREEN and (k & s.treasures).bit_count() >= 2:
                 v += wt.harvest
             v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
         v += wt.hand_tile * sum(s.hand(p))

@@ -41,6 +41,8 @@ class Galaxy(Ruleset):
     needs_regions: ClassVar[bool] = True
     wonder: ClassVar[bool] = False
     buildings: ClassVar[bool] = False
+    total_war: ClassVar[bool] = True
+    harvest_treasures: ClassVar[bool] = True
     theme: ClassVar[str] = "galaxy"
     family: ClassVar[str] = "galaxy"
     blocked_code: ClassVar[str] = "links-regions"

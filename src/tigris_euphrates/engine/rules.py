@@ -72,6 +72,12 @@ class Ruleset:
     #: stand on the monuments).
     wonder: ClassVar[bool] = True
     buildings: ClassVar[bool] = True
+    #: Whether a war removes every tile of its colour from the loser's kingdom, treasures
+    #: and temples beside other leaders included (``war_losses``).
+    total_war: ClassVar[bool] = False
+    #: Whether treasures are harvested from the turn player's merchant's kingdom at the end
+    #: of a turn instead of the treasure rule (``harvest``).
+    harvest_treasures: ClassVar[bool] = False
     #: The look and words of its games (a catalogue theme of ``catalogues``).
     theme: ClassVar[str] = "classic"
     #: The family of ratings its rated games count in (one leaderboard per family).
@@ -89,6 +95,8 @@ class Ruleset:
             "monuments": self.monuments,
             "wonder": self.wonder,
             "buildings": self.buildings,
+            "total_war": self.total_war,
+            "harvest_treasures": self.harvest_treasures,
             "theme": self.theme,
             "family": self.family,
         }

@@ -207,7 +207,7 @@ def feature_counts(state: State, seat: int) -> list[int]:
     out += [
         opts.wonder,
         opts.buildings,
-        opts.ruleset == "galaxy",
+        opts.rules.harvest_treasures,
         opts.english_variant,
         opts.open_scoring,
     ]

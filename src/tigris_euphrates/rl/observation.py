@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import NCELLS, State
+from .. import DEFAULT_RULESET, NCELLS, RULESETS, State
 from .bits import DIVISORS, STAGES, feature_counts, plane_bits
 
 COLOURS = ("red", "blue", "green", "black")
@@ -133,7 +133,8 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     options = view["options"]
     f.append(1.0 if options.get("wonder") else 0.0)
     f.append(1.0 if options.get("buildings") else 0.0)
-    f.append(1.0 if options.get("ruleset") == "galaxy" else 0.0)
+    rules = RULESETS[options.get("ruleset") or DEFAULT_RULESET]
+    f.append(1.0 if rules.harvest_treasures else 0.0)
     f.append(1.0 if options.get("english_variant") else 0.0)
     f.append(1.0 if options.get("open_scoring") else 0.0)
     features = np.asarray(f, dtype=np.float32)

@@ -63,6 +63,7 @@ router = APIRouter()
 async def play(
     ws: WebSocket, game_id: str, hub: HubDep, service: AccountsDep, client: Client
 ) -> None:
+    """A websocket on a game, counted against its address's ``connections_per_client``."""
     await ws.accept()
     if hub.client_conns[client] >= hub.limits.connections_per_client:
         await refuse(

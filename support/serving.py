@@ -14,13 +14,19 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 
 from tigris_euphrates.server import create_app
-from tigris_euphrates.server.app import uvicorn_options
+from tigris_euphrates.server.launch import uvicorn_options
+from tigris_euphrates.server.settings import Settings
+
+#: What a test server is built with unless a test says otherwise: bots move at once, and the
+#: garbage collector of the test process is left as it is.
+TEST_SETTINGS = Settings(bot_delay=0.0, tune_gc=False)
 
 
 def free_port() -> int:
@@ -39,8 +45,16 @@ def _wait_port(port: int, timeout: float) -> None:
     raise TimeoutError(f"no server on port {port} after {timeout}s")
 
 
+def make_app(**app_kwargs: Any) -> Any:
+    """``create_app`` for a test: the ``Settings`` fields of ``app_kwargs`` replace those of
+    ``TEST_SETTINGS``; the others (``clock``, ``mail``) are handed to ``create_app``."""
+    names = {f.name for f in fields(Settings)}
+    settings = TEST_SETTINGS.replace(**{k: v for k, v in app_kwargs.items() if k in names})
+    return create_app(settings, **{k: v for k, v in app_kwargs.items() if k not in names})
+
+
 class LiveServer:
-    """``create_app(**kwargs)`` served by uvicorn on a free port in a background thread."""
+    """``make_app(**app_kwargs)`` served by uvicorn on a free port in a background thread."""
 
     def __init__(self, **app_kwargs: Any) -> None:
         self.app_kwargs = app_kwargs
@@ -51,7 +65,7 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> LiveServer:
-        app = create_app(**self.app_kwargs)
+        app = make_app(**self.app_kwargs)
         config = uvicorn.Config(
             app,
             host="127.0.0.1",

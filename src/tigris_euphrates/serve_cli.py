@@ -1,15 +1,21 @@
-"""``tne serve``: the web server (lobby, play against bots or friends, replays)."""
+"""``tne serve``: the web server (lobby, play against bots or friends, replays).
+
+The server's settings are ``server.settings.Settings.from_env()`` with the flags given on the
+command line replacing them. The defaults shown below are those of ``Settings`` (this module
+is imported by every ``tne`` command, so it does not import the server, which needs the
+``web`` extra; ``tests/server/test_settings.py`` checks that the two agree).
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
     data_dir: Annotated[
@@ -47,59 +53,35 @@ def serve(
     ] = 1,
 ) -> None:
     """Start the web server: play in the browser against the AI, hotseat or online."""
-    import uvicorn
-
-    from .server import create_app
-    from .server.app import ENV_SETTINGS, check_alone, uvicorn_options
+    from .server import launch
     from .server.limits import Limits
-    from .store import database_url_for
+    from .server.settings import Settings
 
+    given: dict[str, Any] = {name: value for name, value in ctx.params.items() if _typed(ctx, name)}
+    if "limit" in given:
+        try:
+            given["limits"] = Limits.parse(given.pop("limit") or [])
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--limit") from None
+    settings = Settings.from_env().replace(**given)
     try:
-        limits = Limits.parse(limit or [])
+        launch.prepare(settings)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--limit") from None
-    url = database_url_for(data_dir, database_url)
-    where = database_url.split("@")[-1] if database_url else str(data_dir / "tne.sqlite3")
-    if workers > 1:
-        if url.startswith("sqlite"):
-            raise typer.BadParameter(
-                "several processes need PostgreSQL (--database-url postgresql://...): "
-                "SQLite serves one process",
-                param_hint="--workers",
-            )
-        # each worker process builds its app from these (server.app.app_from_env)
-        os.environ.update(
-            {
-                ENV_SETTINGS["database_url"]: url,
-                ENV_SETTINGS["bot_seconds"]: str(bot_seconds),
-                ENV_SETTINGS["bot_delay"]: str(bot_delay),
-                ENV_SETTINGS["limits"]: ",".join(limit or []),
-            }
-        )
-        typer.echo(
-            f"Tigris & Euphrates: open http://{host}:{port}/ in your browser  "
-            f"({workers} processes, games in {where})"
-        )
-        uvicorn.run(
-            "tigris_euphrates.server.app:app_from_env",
-            factory=True,
-            workers=workers,
-            host=host,
-            port=port,
-            log_level="warning",
-            **uvicorn_options(limits),
-        )
-        return
-    check_alone(url)
-    app = create_app(
-        database_url=database_url,
-        data_dir=data_dir,
-        bot_seconds=bot_seconds,
-        bot_delay=bot_delay,
-        tune_gc=True,
-        limits=limits,
+        raise typer.BadParameter(str(exc), param_hint="--workers") from None
+    where = (
+        settings.database_url.split("@")[-1]
+        if settings.database_url
+        else str(settings.data_dir / "tne.sqlite3")
     )
+    processes = f"{settings.workers} processes, " if settings.workers > 1 else ""
     typer.echo(
-        f"Tigris & Euphrates: open http://{host}:{port}/ in your browser  (games in {where})"
+        f"Tigris & Euphrates: open http://{settings.host}:{settings.port}/ in your browser  "
+        f"({processes}games in {where})"
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(limits))
+    launch.serve(settings)
+
+
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the flag of parameter ``name`` was given on the command line."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from support.serving import LiveServer, SeatClient
-from tigris_euphrates.server.app import STATIC
 from tigris_euphrates.server.limits import Limits
+from tigris_euphrates.server.responses import STATIC
 from tigris_euphrates.stats import record_stats
 
 

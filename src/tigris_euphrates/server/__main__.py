@@ -1,53 +1,63 @@
-"""``python -m tigris_euphrates.server``: the server without the CLI (tests, benchmarks)."""
+"""``python -m tigris_euphrates.server``: the server without the CLI (tests, benchmarks).
+
+Its settings are ``Settings.from_env()`` with the flags given replacing them (a flag not
+given leaves the setting as the environment or the default has it)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
-import uvicorn
-
-from ..store import database_url_for
-from .app import check_alone, create_app, uvicorn_options
+from . import launch
 from .limits import Limits
+from .settings import Settings
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The flags; each one left out is absent from the parsed namespace."""
     p = argparse.ArgumentParser(prog="python -m tigris_euphrates.server")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--data-dir", default="data")
-    p.add_argument("--database-url", default=None)
-    p.add_argument("--table-prefix", default="")
-    p.add_argument("--bot-seconds", type=float, default=2.0)
-    p.add_argument("--bot-delay", type=float, default=0.0)
-    p.add_argument("--bot-processes", type=int, default=1)
+    unset = argparse.SUPPRESS
+    p.add_argument("--host", default=unset)
+    p.add_argument("--port", type=int, default=unset)
+    p.add_argument("--data-dir", type=Path, default=unset)
+    p.add_argument("--database-url", default=unset)
+    p.add_argument("--table-prefix", default=unset)
+    p.add_argument("--bot-seconds", type=float, default=unset)
+    p.add_argument("--bot-delay", type=float, default=unset)
+    p.add_argument("--bot-processes", type=int, default=unset)
     p.add_argument(
         "--client-seeds",
         action="store_true",
+        default=unset,
         help="accept a client's seed for any game (tests, benchmarks: never in public)",
     )
     p.add_argument(
         "--limit",
         action="append",
-        default=[],
+        default=unset,
         metavar="NAME=VALUE",
+        dest="limits",
         help="change one of the limits of server/limits.py (repeatable)",
     )
-    a = p.parse_args(argv)
-    limits = Limits.parse(a.limit)
-    check_alone(database_url_for(a.data_dir, a.database_url))
-    app = create_app(
-        database_url=a.database_url,
-        data_dir=a.data_dir,
-        bot_seconds=a.bot_seconds,
-        bot_delay=a.bot_delay,
-        bot_processes=a.bot_processes,
-        table_prefix=a.table_prefix,
-        tune_gc=True,
-        client_seeds=a.client_seeds,
-        limits=limits,
-    )
-    uvicorn.run(app, host=a.host, port=a.port, log_level="warning", **uvicorn_options(limits))
+    return p
+
+
+def settings_from(argv: list[str] | None = None) -> Settings:
+    """The environment's settings with the flags of ``argv`` replacing them."""
+    given: dict[str, Any] = vars(parser().parse_args(argv))
+    if "limits" in given:
+        given["limits"] = Limits.parse(given["limits"])
+    return Settings.from_env().replace(**given)
+
+
+def main(argv: list[str] | None = None) -> None:
+    settings = settings_from(argv)
+    try:
+        launch.prepare(settings)
+    except ValueError as exc:
+        raise SystemExit(f"python -m tigris_euphrates.server: {exc}") from None
+    launch.serve(settings)
 
 
 if __name__ == "__main__":

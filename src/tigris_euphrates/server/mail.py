@@ -1,12 +1,11 @@
 """E-mail: the SMTP settings and a small blocking sender (run on a worker thread).
 
-Configured by settings (``create_app(mail=...)``) or by the environment (``MailSettings
-.from_env``: ``TNE_SMTP_HOST`` and the others below). Without a host no e-mail is ever sent.
+Configured by the server's settings (``Settings.mail``: ``TNE_SMTP_HOST`` and the other
+``smtp_*`` settings). Without a host no e-mail is ever sent.
 """
 
 from __future__ import annotations
 
-import os
 import smtplib
 import ssl
 from dataclasses import dataclass
@@ -30,29 +29,6 @@ class MailSettings:
     security: str = "none"
     public_url: str = "http://localhost:8000"
     timeout: float = 20.0
-
-    @classmethod
-    def from_env(cls) -> MailSettings | None:
-        """``TNE_SMTP_HOST`` (none: no e-mail), ``TNE_SMTP_PORT``, ``TNE_SMTP_FROM``,
-        ``TNE_SMTP_USER``, ``TNE_SMTP_PASSWORD``, ``TNE_SMTP_SECURITY`` and
-        ``TNE_PUBLIC_URL``."""
-        env = os.environ
-        host = env.get("TNE_SMTP_HOST", "").strip()
-        if not host:
-            return None
-        security = env.get("TNE_SMTP_SECURITY", "none").strip().lower() or "none"
-        if security not in SECURITY:
-            raise ValueError(f"TNE_SMTP_SECURITY is one of {', '.join(SECURITY)}, not {security!r}")
-        default_port = {"none": 25, "starttls": 587, "tls": 465}[security]
-        return cls(
-            host=host,
-            port=int(env.get("TNE_SMTP_PORT") or default_port),
-            sender=env.get("TNE_SMTP_FROM") or cls.sender,
-            user=env.get("TNE_SMTP_USER") or None,
-            password=env.get("TNE_SMTP_PASSWORD") or None,
-            security=security,
-            public_url=(env.get("TNE_PUBLIC_URL") or cls.public_url).rstrip("/"),
-        )
 
 
 class Mailer:

@@ -11,6 +11,7 @@ weakest colour after the treasures, RULES.md §9).
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections import defaultdict
 from typing import Any
@@ -124,8 +125,6 @@ CSV_COLUMNS = [
 
 def stats_csv(games: list[AccountGame]) -> str:
     """One line per finished game, newest first (a spreadsheet's header on top)."""
-    import datetime as dt
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -20,11 +20,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from pydantic import AfterValidator, Field
 
-from .accounts import check_csrf, signed_in
-from .errors import GameError
-from .hub import Hub
-from .inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
-from .timekeeper import unsubscribe_account
+from ...store.accounts import Account
+from ..deps import AccountsDep, HubDep, SignedIn
+from ..errors import GameError
+from ..hub import Hub
+from ..inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
+from ..timekeeper import unsubscribe_account
 
 router = APIRouter()
 
@@ -46,15 +47,7 @@ class NotifyChange(Strict):
     enabled: bool
 
 
-def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-@router.get("/api/account/notifications")
-async def get_notifications(request: Request) -> dict[str, Any]:
-    account = await signed_in(request)
-    hub = _hub(request)
+async def _settings(hub: Hub, account: Account) -> dict[str, Any]:
     have = await hub.db(hub.store.notifications.get, account.id)
     return {
         "email": have.email if have else None,
@@ -63,16 +56,22 @@ async def get_notifications(request: Request) -> dict[str, Any]:
     }
 
 
+@router.get("/api/account/notifications")
+async def get_notifications(account: SignedIn, hub: HubDep) -> dict[str, Any]:
+    return await _settings(hub, account)
+
+
 @router.post("/api/account/notifications")
-async def set_notifications(body: NotifyChange, request: Request) -> dict[str, Any]:
-    check_csrf(request)
-    account = await signed_in(request)
-    hub = _hub(request)
+async def set_notifications(
+    body: NotifyChange, request: Request, service: AccountsDep, hub: HubDep
+) -> dict[str, Any]:
+    service.check_csrf(request)
+    account = await service.signed_in(request)
     have = await hub.db(hub.store.notifications.get, account.id)
     if body.enabled and body.email is None and have is None:
         raise GameError("no-email", "give the e-mail address the notifications go to")
     await hub.db(hub.store.notifications.set, account.id, body.email, body.enabled)
-    return await get_notifications(request)
+    return await _settings(hub, account)
 
 
 def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
@@ -89,8 +88,7 @@ def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-async def _unsubscribe(request: Request, token: str) -> HTMLResponse:
-    hub = _hub(request)
+async def _unsubscribe(hub: Hub, token: str) -> HTMLResponse:
     account_id = None
     if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is not None:
         account_id = unsubscribe_account(await hub.timekeeper.key(), token)
@@ -113,10 +111,10 @@ Token = Annotated[str, Query(alias="t", max_length=200)]
 
 
 @router.get("/unsubscribe", include_in_schema=False)
-async def unsubscribe(request: Request, token: Token) -> HTMLResponse:
-    return await _unsubscribe(request, token)
+async def unsubscribe(token: Token, hub: HubDep) -> HTMLResponse:
+    return await _unsubscribe(hub, token)
 
 
 @router.post("/unsubscribe", include_in_schema=False)
-async def unsubscribe_one_click(request: Request, token: Token) -> HTMLResponse:
-    return await _unsubscribe(request, token)
+async def unsubscribe_one_click(token: Token, hub: HubDep) -> HTMLResponse:
+    return await _unsubscribe(hub, token)

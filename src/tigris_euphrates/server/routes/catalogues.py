@@ -11,8 +11,8 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
-from .. import catalogues
-from .inputs import CATALOGUE_PATTERN
+from ... import catalogues
+from ..inputs import CATALOGUE_PATTERN
 
 Part = Annotated[str, PathParam(pattern=CATALOGUE_PATTERN)]
 

@@ -1,0 +1,93 @@
+"""FastAPI dependencies: how a route (HTTP or websocket) reaches what the running app holds.
+
+A route declares what it needs by type, e.g. ``hub: HubDep`` or ``client: Client``; the
+lifespan (``app.py``) puts the objects on ``app.state`` and these are the only readers.
+Nothing here refuses a request except ``SignedIn`` (``sign-in``, 401): the others only hand
+things over, so declaring them does not change the order in which a request is checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from ..store import Store
+from ..store.accounts import Account
+from .accounts import AccountService
+from .hub import Hub
+from .limits import Limits
+from .settings import Settings
+
+
+def get_hub(conn: HTTPConnection) -> Hub:
+    """The live games of this process."""
+    hub: Hub = conn.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def get_store(hub: HubDep) -> Store:
+    """The game store (its calls block: run them with ``hub.db``)."""
+    return hub.store
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    """The settings the app was built from."""
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_limits(hub: HubDep) -> Limits:
+    """What one client may ask (the hub enforces most of them)."""
+    return hub.limits
+
+
+LimitsDep = Annotated[Limits, Depends(get_limits)]
+
+
+def client_of(conn: HTTPConnection) -> str:
+    """Who is asking, for the per-client limits: a hash of the address (behind a proxy,
+    run uvicorn with ``--proxy-headers`` and ``--forwarded-allow-ips`` so that this is the
+    player's address, not the proxy's)."""
+    host = conn.client.host if conn.client is not None else ""
+    return hashlib.sha256(host.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+Client = Annotated[str, Depends(client_of)]
+
+
+def get_accounts(conn: HTTPConnection) -> AccountService:
+    """The account service: accounts, ratings, passwords and sessions."""
+    service: AccountService = conn.app.state.accounts
+    return service
+
+
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+
+
+async def current_account(conn: HTTPConnection, service: AccountsDep) -> Account | None:
+    """The signed-in account (``None``: a guest)."""
+    return await service.current(conn)
+
+
+CurrentAccount = Annotated[Account | None, Depends(current_account)]
+
+
+async def signed_in(conn: HTTPConnection, service: AccountsDep) -> Account:
+    """The signed-in account; a guest is refused (``sign-in``). Only for routes that check
+    nothing before it: a dependency runs before the request's own fields are validated."""
+    return await service.signed_in(conn)
+
+
+SignedIn = Annotated[Account, Depends(signed_in)]

@@ -1,0 +1,21 @@
+"""The server's routes, one ``APIRouter`` module per area (``create_app`` includes them in
+the order of ``ROUTERS``, which is also the order of the API docs at ``/api/docs``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import accounts, catalogues, games, meta, notify, pages, play, players
+
+ROUTERS: tuple[APIRouter, ...] = (
+    catalogues.router,
+    accounts.router,
+    players.router,
+    notify.router,
+    pages.router,
+    meta.router,
+    games.router,
+    play.router,
+)
+
+__all__ = ["ROUTERS"]

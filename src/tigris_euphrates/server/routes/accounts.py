@@ -1,0 +1,229 @@
+"""Accounts: sign up, sign in and out (everywhere), the seats a browser holds bound to its
+account, and "My games".
+
+Every form post carries the CSRF token (``sessions.py``), checked first. A sign-in that fails
+says the same thing whether the name exists or not, and costs the same (the password is
+checked against a dummy hash); failures are counted per name and per client in the database
+(every process shares the counts) and refused beyond the ``Limits``
+(``sign_in_failures_per_name``, ``sign_in_failures_per_client``, ``sign_in_window``), also
+for a name that has no account.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi import Path as PathParam
+from pydantic import Field, StringConstraints, field_validator
+
+from ...store.accounts import Account, AccountGame, NameTaken, name_key
+from ..accounts import AccountService, game_line, public_account
+from ..deps import AccountsDep, Client, CurrentAccount, HubDep, LimitsDep, SignedIn
+from ..errors import GameError
+from ..inputs import GAME_ID_PATTERN, NameQuery, Strict, Token
+from ..live import LiveGame, hash_token
+from ..passwords import MAX_PASSWORD, MIN_PASSWORD
+from ..sessions import Session
+
+#: the window of ``Limits.sign_ups_per_client``
+SIGN_UP_WINDOW = 3600.0
+#: a name: 3 to 24 letters, digits, '_', '-', '.', or inner spaces
+NAME_PATTERN = r"^[^\W][\w .-]{1,22}[^\W]$"
+SIGN_IN_FAILED = "wrong name or password"
+
+GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
+
+router = APIRouter()
+
+
+class SeatProof(Strict):
+    """A seat this browser holds: the game and the seat's secret token."""
+
+    game: Annotated[str, StringConstraints(pattern=GAME_ID_PATTERN)]
+    token: Token
+
+
+Proofs = Annotated[list[SeatProof], Field(max_length=500)]
+
+
+class Credentials(Strict):
+    name: NameQuery
+    password: Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
+    #: the seats this browser holds (its guest games), bound to the account
+    seats: Proofs = Field(default_factory=list)
+
+
+class SignUp(Credentials):
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if re.fullmatch(NAME_PATTERN, value) is None or "  " in value:
+            raise ValueError(
+                "a name is 3 to 24 letters, digits, '_', '-', '.' or single inner spaces"
+            )
+        return value
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        if len(value) < MIN_PASSWORD:
+            raise ValueError(f"a password is at least {MIN_PASSWORD} characters")
+        return value
+
+
+class Claim(Strict):
+    seats: Proofs
+
+
+def _proofs(seats: list[SeatProof]) -> list[tuple[str, str]]:
+    return [(p.game, hash_token(p.token)) for p in seats]
+
+
+async def _signed_in_response(
+    service: AccountService,
+    request: Request,
+    response: Response,
+    account: Account,
+    seats: list[SeatProof],
+) -> dict[str, Any]:
+    claimed = await service.db(service.accounts.claim, account.id, _proofs(seats))
+    service.sessions.sign_in(request, response, Session(account.id, account.generation))
+    return {
+        "account": public_account(account),
+        "claimed": [{"game": g, "seat": s} for g, s in claimed],
+    }
+
+
+@router.get("/api/account")
+async def who(
+    request: Request, response: Response, service: AccountsDep, account: CurrentAccount
+) -> dict[str, Any]:
+    """The signed-in account (``null``: a guest) and the CSRF token the page sends back."""
+    token = service.sessions.csrf_token(request, response)
+    response.headers["Cache-Control"] = "no-store"
+    return {"account": public_account(account) if account else None, "csrf": token}
+
+
+@router.post("/api/account/signup")
+async def sign_up(
+    body: SignUp,
+    request: Request,
+    response: Response,
+    service: AccountsDep,
+    limits: LimitsDep,
+    client: Client,
+) -> dict[str, Any]:
+    service.check_csrf(request)
+    key, most = f"s:{client}", limits.sign_ups_per_client
+    if await service.db(service.accounts.failures, key, SIGN_UP_WINDOW) >= most:
+        wait = await service.db(service.accounts.retry_after, key, SIGN_UP_WINDOW)
+        raise GameError(
+            "rate-limited",
+            f"at most {most} new accounts an hour from one address",
+            retry_after=wait,
+        )
+    await service.db(service.accounts.fail, key, SIGN_UP_WINDOW)  # counts every sign-up
+    password_hash = await asyncio.to_thread(service.passwords.hash, body.password)
+    try:
+        account = await service.db(service.accounts.create, body.name, password_hash)
+    except NameTaken:
+        raise GameError("name-taken", "this name is taken: choose another one") from None
+    return await _signed_in_response(service, request, response, account, body.seats)
+
+
+@router.post("/api/account/signin")
+async def sign_in(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    service: AccountsDep,
+    limits: LimitsDep,
+    client: Client,
+) -> dict[str, Any]:
+    service.check_csrf(request)
+    window = limits.sign_in_window
+    keys = [
+        (f"a:{name_key(body.name)[:90]}", limits.sign_in_failures_per_name),
+        (f"c:{client}", limits.sign_in_failures_per_client),
+    ]
+    for key, limit in keys:
+        if await service.db(service.accounts.failures, key, window) >= limit:
+            wait = await service.db(service.accounts.retry_after, key, window)
+            raise GameError(
+                "rate-limited",
+                f"too many failed sign-ins: try again in {max(1, round(wait / 60))} min",
+                retry_after=wait,
+            )
+    account: Account | None = await service.db(service.accounts.by_name, body.name)
+    stored = account.password_hash if account else None
+    ok = await asyncio.to_thread(service.passwords.verify, stored, body.password)
+    if not ok or account is None:
+        for key, _ in keys:
+            await service.db(service.accounts.fail, key, window)
+        raise GameError("sign-in-failed", SIGN_IN_FAILED)
+    await service.db(service.accounts.forget_failures, keys[0][0])
+    if service.passwords.needs_rehash(account.password_hash):
+        new = await asyncio.to_thread(service.passwords.hash, body.password)
+        await service.db(service.accounts.set_password_hash, account.id, new)
+    return await _signed_in_response(service, request, response, account, body.seats)
+
+
+@router.post("/api/account/signout")
+async def sign_out(request: Request, response: Response, service: AccountsDep) -> dict[str, Any]:
+    service.check_csrf(request)
+    service.sessions.sign_out(request, response)
+    return {"account": None}
+
+
+@router.post("/api/account/signout-everywhere")
+async def sign_out_everywhere(
+    request: Request, response: Response, service: AccountsDep
+) -> dict[str, Any]:
+    """Every session of the account ends, in every browser (this one included)."""
+    service.check_csrf(request)
+    account = await service.signed_in(request)
+    await service.db(service.accounts.next_generation, account.id)
+    service.sessions.sign_out(request, response)
+    return {"account": None}
+
+
+@router.post("/api/account/claim")
+async def claim(body: Claim, request: Request, service: AccountsDep) -> dict[str, Any]:
+    """Bind to the signed-in account the seats this browser holds."""
+    service.check_csrf(request)
+    account = await service.signed_in(request)
+    claimed = await service.db(service.accounts.claim, account.id, _proofs(body.seats))
+    return {"claimed": [{"game": g, "seat": s} for g, s in claimed]}
+
+
+@router.get("/api/account/seats/{game_id}")
+async def my_seats(
+    game_id: GameId, service: AccountsDep, account: CurrentAccount
+) -> dict[str, Any]:
+    """The seats of the game bound to the signed-in account (none for a guest)."""
+    if account is None:
+        return {"seats": []}
+    bound = await service.db(service.accounts.seats_of_game, game_id)
+    return {"seats": sorted(s for s, a in bound.items() if a == account.id)}
+
+
+@router.get("/api/account/games")
+async def my_games(account: SignedIn, service: AccountsDep, hub: HubDep) -> dict[str, Any]:
+    """Every game of the signed-in account: those where it is their turn first, then the
+    other unfinished ones, then the finished ones (each part most recent first)."""
+    games: list[AccountGame] = await service.db(service.accounts.games_of, account.id)
+    lines = []
+    for g in games:
+        live: LiveGame | None = None
+        if g.status == "active":
+            try:
+                live = await hub.get(g.id)
+            except GameError:
+                live = None
+        lines.append(game_line(g, live))
+    order = {True: 0, False: 1}
+    lines.sort(key=lambda x: (order[x["my_turn"]], x["status"] == "over", -x["updated"]))
+    return {"account": public_account(account), "games": lines}

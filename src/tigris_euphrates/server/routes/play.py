@@ -1,0 +1,300 @@
+"""Play: the websocket of a seat (or a spectator) on ``/ws/games/{id}``.
+
+Protocol (JSON frames):
+
+- client → ``{"type": "join", "token": "..."}`` first (no token: spectator; or ``"seat"``:
+  a seat bound to the signed-in account), then ``{"type": "move", "seq": N, "action": "tile
+  red e4" | {"type": "tile", ...}}``, ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``,
+  ``{"type": "ping", "t": ...}``, ``{"type": "chat", "text": "..."}``.
+- server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "chat", "rematch",
+  "log", "log_reset"}`` after every change, ``{"type": "chat", "lines", "reset"}`` (the
+  table chat: all of it on joining, then each new line), ``{"type": "pong", "t"}``, and
+  ``{"type": "error", "code", "message", "seq"}`` to the sender of a refused message,
+  followed by a fresh view.
+
+A connection is refused with an error frame and a close code: 4429 (too many connections
+from the address, too many spectators), 4403 (a seat that is not the joiner's), 4404 (no
+such game, or a join refused otherwise), 4408 (no join within 30 s), 1011 (the server
+failed). Once joined, one task writes (``writer``: the queued frames, then the latest view)
+while the connection's own task reads and answers each message in turn (``read_loop``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ..accounts import AccountService, bind_on_join, seat_of_account
+from ..conn import Conn
+from ..deps import AccountsDep, Client, HubDep
+from ..errors import GameError
+from ..frames import encode, error_frame
+from ..hub import Hub
+from ..inputs import (
+    GAME_ID_PATTERN,
+    BadMessage,
+    Chat,
+    Join,
+    Move,
+    Ping,
+    Sync,
+    Undo,
+    read_message,
+)
+from ..limits import Limits
+from ..live import LiveGame
+
+log = logging.getLogger("tigris_euphrates.server")
+
+#: The refusals of a join that close the websocket as "forbidden" (4403).
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat")
+#: How long a new connection has to send its join message.
+JOIN_SECONDS = 30
+#: Messages that are not a join, answered with an error frame, before a join is given up.
+JOIN_REFUSALS = 20
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def play(
+    ws: WebSocket, game_id: str, hub: HubDep, service: AccountsDep, client: Client
+) -> None:
+    """A websocket on a game, counted against its address's ``connections_per_client``."""
+    await ws.accept()
+    if hub.client_conns[client] >= hub.limits.connections_per_client:
+        await refuse(
+            ws,
+            GameError(
+                "too-many-connections",
+                f"at most {hub.limits.connections_per_client} connections from one address",
+            ),
+            4429,
+        )
+        return
+    hub.client_conns[client] += 1
+    try:
+        await connection(ws, hub, service, game_id)
+    finally:
+        hub.client_conns[client] -= 1
+        if hub.client_conns[client] <= 0:
+            del hub.client_conns[client]
+
+
+async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: str) -> None:
+    """One connection from its join to its end: attached to the game while it lasts."""
+    joined = await open_game(ws, hub, service, game_id)
+    if joined is None:
+        return
+    game, seat = joined
+    spectators = sum(1 for c in game.conns.values() if c.seat is None)
+    if seat is None and spectators >= hub.limits.spectators_per_game:
+        limit = hub.limits.spectators_per_game
+        await refuse(
+            ws, GameError("too-many-spectators", f"this game has {limit} spectators"), 4429
+        )
+        return
+    key, conn = hub.attach(game, seat)
+    send_task = asyncio.create_task(writer(ws, game, conn))
+    try:
+        await read_loop(ws, hub, game, seat, conn)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.detach(game, key)
+        await stop_writer(ws, conn, send_task)
+
+
+async def open_game(
+    ws: WebSocket, hub: Hub, service: AccountService, game_id: str
+) -> tuple[LiveGame, int | None] | None:
+    """The game and the seat the join opens (``None``: spectator), or ``None`` when the
+    connection was refused (an error frame and its close code)."""
+    try:
+        if re.fullmatch(GAME_ID_PATTERN, game_id) is None:
+            raise GameError("no-game", "there is no such game (a game id is 12 hex digits)")
+        game = await hub.get(game_id)
+        seat = await join(ws, hub, service, game)
+        return hub.adopt(game), seat  # reading the join took time: the copy held now
+    except GameError as err:
+        await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
+    except (TimeoutError, WebSocketDisconnect):
+        await refuse(ws, GameError("join-timeout", "no join message within 30 s"), 4408)
+    except Exception:  # e.g. the database is down
+        log.exception("cannot open game %s", game_id)
+        await refuse(ws, GameError("server-error", "the server failed; try again"), 1011)
+    return None
+
+
+async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame) -> int | None:
+    """Wait (30 s at most) for the join message and return its seat (``None``: spectator).
+    A malformed message gets an error frame and the wait goes on; a wrong token raises."""
+    deadline = time.monotonic() + JOIN_SECONDS
+    refused = 0
+    while True:
+        text = await asyncio.wait_for(receive_text(ws), max(0.0, deadline - time.monotonic()))
+        try:
+            msg = parse_frame(text, hub.limits)
+            if not isinstance(msg, Join):
+                raise BadMessage(
+                    "join-first", 'the first message must be {"type": "join", "token": ...}'
+                )
+        except BadMessage as err:
+            refused += 1
+            if refused > JOIN_REFUSALS:
+                raise GameError("bad-join", "too many messages that are not a join") from None
+            await ws.send_text(encode(error_frame(err.code, err.message)))
+            continue
+        if msg.token is None and msg.seat is not None:
+            return await seat_of_account(service, ws, game, msg.seat)
+        seat = game.seat_for(msg.token)
+        await bind_on_join(service, ws, game, seat)
+        return seat
+
+
+async def writer(ws: WebSocket, game: LiveGame, conn: Conn) -> None:
+    """Send what the connection is due: its queued frames, then the latest view; close it
+    when it is closing."""
+    while True:
+        await conn.wake.wait()
+        conn.wake.clear()
+        while conn.frames:
+            await ws.send_text(encode(conn.frames.popleft()))
+            if len(conn.frames) < conn.max_frames // 2:
+                conn.drained.set()
+        if conn.view_due:
+            await ws.send_text(game.view_text(conn))
+        if conn.closing is not None:
+            await ws.close(*conn.closing)
+            return
+
+
+async def read_loop(ws: WebSocket, hub: Hub, game: LiveGame, seat: int | None, conn: Conn) -> None:
+    """Read and answer the client's messages until the connection closes; raises
+    ``WebSocketDisconnect`` when the client goes."""
+    limits = hub.limits
+    while conn.closing is None:
+        if len(conn.frames) >= conn.max_frames // 2 and not await drained(conn, limits):
+            break
+        text = await receive_text(ws)
+        if not conn.rate.take():
+            rate_limited(hub, game, conn, limits)
+            continue
+        await dispatch(hub, game, seat, conn, text)
+
+
+async def drained(conn: Conn, limits: Limits) -> bool:
+    """Replies pile up: read nothing more from this client until it reads them. ``False``
+    (the connection is closed, 1008) when it has not within ``unread_seconds``."""
+    conn.drained.clear()
+    try:
+        await asyncio.wait_for(conn.drained.wait(), limits.unread_seconds)
+    except TimeoutError:
+        conn.close(1008, "this connection does not read its replies")
+        return False
+    return True
+
+
+def rate_limited(hub: Hub, game: LiveGame, conn: Conn, limits: Limits) -> None:
+    """A message over the rate is dropped: one error frame a second names the problem for
+    every message dropped."""
+    now = time.monotonic()
+    if now - conn.limited_at >= 1.0:
+        conn.limited_at = now
+        game.send_error(
+            conn,
+            GameError(
+                "rate-limited",
+                f"at most {limits.messages_per_second:g} messages per second "
+                f"({limits.message_burst} at once): messages are dropped "
+                "until the allowance refills",
+            ),
+            with_view=False,
+        )
+
+
+async def dispatch(
+    hub: Hub, game: LiveGame, seat: int | None, conn: Conn, text: str | None
+) -> None:
+    """Answer one message; a refused one gets an error frame (and a fresh view)."""
+    kind = "?"
+    try:
+        msg = parse_frame(text, hub.limits)
+        kind = msg.type
+        await answer(hub, game, seat, conn, msg)
+    except BadMessage as err:
+        game.send_error(conn, GameError(err.code, err.message))
+    except GameError as err:
+        game.send_error(conn, err)
+    except Exception:  # e.g. the database is down: nothing was changed
+        log.exception("message %r failed in game %s", kind, game.id)
+        game.send_error(conn, GameError("server-error", "the server failed; try again"))
+
+
+async def answer(
+    hub: Hub,
+    game: LiveGame,
+    seat: int | None,
+    conn: Conn,
+    msg: Join | Move | Undo | Sync | Ping | Chat,
+) -> None:
+    """Carry out one message of a joined connection; raises ``GameError``."""
+    if isinstance(msg, Move):
+        await hub.submit(game, seat, msg.seq, msg.action)
+    elif isinstance(msg, Undo):
+        await hub.undo(game, seat, msg.seq)
+    elif isinstance(msg, Sync):
+        conn.due(full_log=True)
+    elif isinstance(msg, Ping):
+        conn.send({"type": "pong", "t": msg.t})
+    elif isinstance(msg, Chat):
+        await hub.chat.say(game, conn, msg.text)
+    else:
+        raise GameError("joined", "this connection has joined already")
+
+
+async def stop_writer(ws: WebSocket, conn: Conn, send_task: asyncio.Task[None]) -> None:
+    """End the writer of a connection that is over: a closing connection's writer sends
+    what is queued, then closes; a client that does not read gets its connection closed
+    from here."""
+    closing = conn.closing
+    if closing is not None and not send_task.done():
+        try:
+            await asyncio.wait_for(asyncio.shield(send_task), 2)
+        except BaseException:
+            send_task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(ws.close(*closing), 2)
+    send_task.cancel()
+    with contextlib.suppress(BaseException):
+        await send_task
+
+
+async def refuse(ws: WebSocket, err: GameError, code: int) -> None:
+    """An error frame naming the problem, then close ``code``."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(encode(error_frame(err.code, err.message)))
+        await ws.close(code=code, reason=err.code)
+
+
+async def receive_text(ws: WebSocket) -> str | None:
+    """The next text message (``None`` for a binary one); raises ``WebSocketDisconnect``."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping | Chat:
+    """A client message, checked; raises ``BadMessage`` naming what is wrong."""
+    if text is None:
+        raise BadMessage("text-only", "messages are JSON text frames, not binary ones")
+    if len(text) > limits.frame_bytes or len(text.encode("utf-8", "replace")) > limits.frame_bytes:
+        raise BadMessage("too-large", f"messages are at most {limits.frame_bytes} bytes")
+    return read_message(text)

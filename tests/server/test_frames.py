@@ -34,7 +34,7 @@ What still differs from run to run is normalised, and nothing else:
 The fixture holds one JSON event a line (``{"sent": ...}``, ``{"sent_text": ...}``,
 ``{"received": ...}``, ``{"closed": {"code", "reason"}}`` when the server closed,
 ``{"close": 1000}`` when the client did) per connection, then the HTTP calls; it is
-gzipped (the views repeat the board and the legal actions: 2.6 MB of JSON, 100 kB
+gzipped (the views repeat the board and the legal actions: 2.8 MB of JSON, 120 kB
 compressed). Read it with ``zcat``. Re-record it, after a change meant to alter frames
 (never to make this test pass), with ``python tests/server/test_frames.py --renew`` (it
 needs the test PostgreSQL, and refuses to write when the two databases differ).
@@ -959,7 +959,8 @@ def dump(recording: dict[str, Any]) -> str:
 def first_difference(expected: Any, actual: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """The first key path where ``actual`` differs from ``expected``, with both values."""
     if isinstance(expected, dict) and isinstance(actual, dict):
-        for key in list(expected) + [k for k in actual if k not in expected]:
+        keys = list(expected) + [k for k in actual if k not in expected]
+        for key in sorted(keys, key=lambda k: k != "type"):  # a frame's type first
             if key not in actual or key not in expected:
                 return f"{path}.{key}", expected.get(key, "<absent>"), actual.get(key, "<absent>")
             found = first_difference(expected[key], actual[key], f"{path}.{key}")

@@ -58,10 +58,10 @@ from typing import Any
 import httpx
 import pytest
 
-if __name__ == "__main__":  # ``--renew``: the helpers beside the tests, as pytest has them
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == "__main__":  # ``--renew``: the repository's shared helpers, as pytest has them
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from serving import ServerProcess, postgres_or_skip, postgres_url
+from support.serving import ServerProcess, postgres_or_skip, postgres_url
 
 FRAMES = Path(__file__).parent / "frames"
 DATABASES = ("sqlite", "postgresql")

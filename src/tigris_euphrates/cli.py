@@ -3,6 +3,7 @@
 tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean scores
 tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
+tne export BACKUP.jsonl                  the server's games, accounts and ratings (import: back)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from . import (
     to_position,
 )
 from .ai import make_bot, split_specs
+from .backup_cli import export, import_, set_password
 from .display import game_panel
 from .serve_cli import serve
 from .tournament import play_game
@@ -236,6 +238,9 @@ def events(
 app.command("serve")(serve)
 app.command("tournament")(tournament)
 app.command("ratings")(ratings)
+app.command("export")(export)
+app.command("import")(import_)
+app.command("set-password")(set_password)
 
 
 def main() -> None:

@@ -25,7 +25,10 @@ class Passwords:
 
     def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (``None``: no such account, checked
-        against the dummy hash and always false)."""
+        against the dummy hash and always false; so is an account restored without a
+        password, ``store.accounts.NO_PASSWORD``, at the same cost)."""
+        if stored is not None and not stored.startswith("$argon2"):
+            stored = None
         try:
             ok = self.hasher.verify(stored or self.dummy, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):

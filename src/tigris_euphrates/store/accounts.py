@@ -13,10 +13,15 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
+
+#: The password hash of an account restored from a backup (``tne import``): no argon2 hash,
+#: so it matches no password, until the operator sets one (``tne set-password``). The
+#: backup holds no password hash.
+NO_PASSWORD = "!restored"
 
 
 class NameTaken(Exception):
@@ -238,6 +243,76 @@ class Accounts:
                 if self.bind_seat(game_id, i, account_id) == account_id:
                     bound.append((game_id, i))
         return bound
+
+    # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
+
+    def dump(self) -> list[dict[str, Any]]:
+        """Every account without its secrets: ``id``, ``name`` and ``created`` (no password
+        hash, no session generation), in the order of their ids."""
+        a = self.t.accounts.c
+        query = select(a.id, a.name, a.created).order_by(a.id)
+        with self.engine.connect() as conn:
+            return [
+                {"id": int(r.id), "name": str(r.name), "created": float(r.created)}
+                for r in conn.execute(query)
+            ]
+
+    def restore(self, accounts: list[dict[str, Any]]) -> None:
+        """Write the accounts ``dump`` read, with their ids and ``NO_PASSWORD``: each signs
+        in once the operator has set it a password (``set_password_hash``). On PostgreSQL
+        the ids' sequence then continues after the highest id."""
+        if not accounts:
+            return
+        table = self.t.accounts
+        rows = [
+            {
+                "id": x["id"],
+                "name": x["name"],
+                "name_key": name_key(x["name"]),
+                "password_hash": NO_PASSWORD,
+                "created": x["created"],
+                "generation": 0,
+            }
+            for x in accounts
+        ]
+        with self.engine.begin() as conn:
+            conn.execute(insert(table), rows)
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), "
+                        f'(SELECT MAX(id) FROM "{table.name}"))'
+                    )
+                )
+
+    def dump_seats(self, game_ids: list[str]) -> dict[str, list[list[Any]]]:
+        """The seats of the games ``game_ids`` bound to accounts: by game, ``[seat,
+        account, created]`` in seat order (games without any left out)."""
+        if not game_ids:
+            return {}
+        s = self.t.account_seats.c
+        query = (
+            select(s.game_id, s.seat, s.account_id, s.created)
+            .where(s.game_id.in_(game_ids))
+            .order_by(s.game_id, s.seat)
+        )
+        out: dict[str, list[list[Any]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                bound = [int(r.seat), int(r.account_id), float(r.created)]
+                out.setdefault(str(r.game_id), []).append(bound)
+        return out
+
+    def restore_seats(self, game_id: str, seats: list[list[Any]]) -> None:
+        """Write a game's bound seats as ``dump_seats`` read them."""
+        if not seats:
+            return
+        rows = [
+            {"game_id": game_id, "seat": seat, "account_id": account, "created": at}
+            for seat, account, at in seats
+        ]
+        with self.engine.begin() as conn:
+            conn.execute(insert(self.t.account_seats), rows)
 
     # --- failed sign-ins ------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -63,3 +64,32 @@ class ChatLog:
             ChatLine(int(r.n), r.seat, repair_text(r.name), repair_text(r.text), float(r.created))
             for r in reversed(rows)
         ]
+
+    def dump(self, game_ids: list[str]) -> dict[str, list[list[Any]]]:
+        """Every chat line of the games ``game_ids``, as the operator's backup holds them:
+        by game, ``[n, seat, name, text, created]`` in order (games without chat left out)."""
+        if not game_ids:
+            return {}
+        c = self.table.c
+        query = (
+            select(c.game_id, c.n, c.seat, c.name, c.text, c.created)
+            .where(c.game_id.in_(game_ids))
+            .order_by(c.game_id, c.n)
+        )
+        out: dict[str, list[list[Any]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                line = [int(r.n), r.seat, str(r.name), str(r.text), float(r.created)]
+                out.setdefault(str(r.game_id), []).append(line)
+        return out
+
+    def restore(self, game_id: str, lines: list[list[Any]]) -> None:
+        """Write a game's chat lines as ``dump`` read them."""
+        if not lines:
+            return
+        rows = [
+            {"game_id": game_id, "n": n, "seat": seat, "name": name, "text": said, "created": at}
+            for n, seat, name, said, at in lines
+        ]
+        with self.engine.begin() as conn:
+            conn.execute(insert(self.table), rows)

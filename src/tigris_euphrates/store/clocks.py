@@ -78,6 +78,40 @@ class Clocks:
             )
             return bool(done.rowcount)
 
+    def dump(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The clock rows of the timed games of ``game_ids`` (the operator's backup):
+        ``pace``, the running ``deadline``, its ``seat`` and step ``seq``, and ``notified``
+        (the last step whose turn e-mail went out)."""
+        if not game_ids:
+            return {}
+        c = self.t.clocks.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(self.t.clocks).where(c.game_id.in_(game_ids)))
+            return {
+                str(r.game_id): {
+                    "pace": dict(json.loads(r.pace)),
+                    "deadline": None if r.deadline is None else float(r.deadline),
+                    "seat": r.seat,
+                    "seq": int(r.seq),
+                    "notified": int(r.notified),
+                }
+                for r in rows
+            }
+
+    def restore(self, game_id: str, clock: dict[str, Any]) -> None:
+        """Write a game's clock row as ``dump`` read it."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(self.t.clocks).values(
+                    game_id=game_id,
+                    pace=json.dumps(clock["pace"]),
+                    deadline=clock["deadline"],
+                    seat=clock["seat"],
+                    seq=clock["seq"],
+                    notified=clock["notified"],
+                )
+            )
+
 
 @dataclass
 class NotifySettings:
@@ -119,3 +153,27 @@ class Notifications:
                     conn.execute(insert(table).values(account_id=account_id, **values))
             except IntegrityError:  # written meanwhile by another request
                 conn.execute(update(table).where(n.account_id == account_id).values(**values))
+
+    def dump(self) -> dict[int, dict[str, Any]]:
+        """Every account's notification settings, by account (the operator's backup)."""
+        with self.engine.connect() as conn:
+            return {
+                int(r.account_id): {
+                    "email": str(r.email),
+                    "enabled": bool(r.enabled),
+                    "updated": float(r.updated),
+                }
+                for r in conn.execute(select(self.t.notify).order_by(self.t.notify.c.account_id))
+            }
+
+    def restore(self, account_id: int, settings: dict[str, Any]) -> None:
+        """Write an account's notification settings as ``dump`` read them."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(self.t.notify).values(
+                    account_id=account_id,
+                    email=settings["email"],
+                    enabled=int(bool(settings["enabled"])),
+                    updated=settings["updated"],
+                )
+            )

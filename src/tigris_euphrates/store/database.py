@@ -12,7 +12,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Engine
 
 from . import migrate
@@ -75,6 +75,20 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def holding(self) -> list[str]:
+        """The tables that hold a game, a player or a rating (a backup is restored only
+        into a database where this is empty; the server's key and failed sign-ins do not
+        count)."""
+        t = self.tables
+        tables = [t.games, t.actions, t.chat, t.clocks, t.accounts, t.account_seats]
+        tables += [t.ratings, t.rating_changes, t.notify]
+        with self.engine.connect() as conn:
+            return [
+                table.name
+                for table in tables
+                if conn.execute(select(table).limit(1)).first() is not None
+            ]
 
     def drop_all(self) -> None:
         """Drop this store's tables and its version table (tests)."""

@@ -289,3 +289,24 @@ class Ratings:
                 }
                 for x in conn.execute(query)
             ]
+
+    # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
+
+    def dump(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Every rating and every rating change (each row's columns), in key order."""
+        r, c = self.t.ratings, self.t.rating_changes
+        with self.engine.connect() as conn:
+            ratings = conn.execute(
+                select(r).order_by(r.c.account_id, r.c.family, r.c.size)
+            ).mappings()
+            rows = [dict(x) for x in ratings]
+            changes = conn.execute(select(c).order_by(c.c.game_id, c.c.account_id)).mappings()
+            return rows, [dict(x) for x in changes]
+
+    def restore(self, ratings: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
+        """Write the ratings and rating changes ``dump`` read, in one transaction."""
+        with self.engine.begin() as conn:
+            if ratings:
+                conn.execute(insert(self.t.ratings), ratings)
+            if changes:
+                conn.execute(insert(self.t.rating_changes), changes)

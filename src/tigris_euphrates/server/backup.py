@@ -1,0 +1,276 @@
+"""The operator's backup, ``tne export``: every game of the store (or a range of them) with
+everything a restore needs, then the accounts and ratings without their secrets, as one
+JSON-lines file (``tne-export/1``, docs/formats.md).
+
+The file is written in pages of games, each line complete and the file synced after each
+page, so that an export cut short (a stopped process, a full disk) leaves a prefix of the
+whole: ``export(..., resume=True)`` keeps its complete game lines and writes on after the
+last of them, giving the file an uninterrupted export would have written. The games are in
+creation order (``(created, id)``), which is also where a resumed export continues.
+
+An export holds what the database holds: the seed and whole log of every unfinished game
+(its hidden hands and bag) and the hashes of the seats' tokens. It is kept like the
+database. It holds no password hash, no session key and no other server secret.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .. import __version__
+from ..store import GameRow, Store
+from .live import LiveGame
+
+FORMAT = "tne-export/1"
+#: games read and written together, the file synced after each page
+PAGE = 100
+
+
+class ExportError(Exception):
+    """An export that cannot be written (the message says why and what to do)."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Which games an export holds: created at or after ``since`` and before ``until``
+    (seconds since the epoch), among ``games`` when given; everything by default."""
+
+    since: float | None = None
+    until: float | None = None
+    games: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "since": self.since,
+            "until": self.until,
+            "games": None if self.games is None else list(self.games),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Span:
+        games = data.get("games")
+        return cls(data.get("since"), data.get("until"), None if games is None else tuple(games))
+
+    @property
+    def everything(self) -> bool:
+        return self == Span()
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote: its games (``kept``: those a resumed export found already
+    written), accounts and ratings, and the games it could not replay (``unreadable``:
+    exported with their log and no record; ``tne import`` reports them)."""
+
+    path: Path
+    games: int = 0
+    kept: int = 0
+    accounts: int = 0
+    ratings: int = 0
+    #: the file was complete already (a resumed export with nothing to do)
+    complete_already: bool = False
+    unreadable: list[str] = field(default_factory=list)
+
+
+def export(
+    store: Store,
+    path: Path,
+    span: Span | None = None,
+    resume: bool = False,
+    now: Callable[[], float] = time.time,
+    page: int = PAGE,
+) -> ExportReport:
+    """Write the export of ``store`` to ``path`` (created with mode 0600: it holds the
+    games' secrets). ``resume``: continue the export at ``path`` where it was cut short
+    (its own span is used; ``span``, if given, must be the same); without it ``path`` must
+    not exist. Raises ``ExportError``."""
+    report = ExportReport(path)
+    start = _resume_point(path, span) if resume else None
+    if start is None:
+        if resume:  # not even a header was written: start again
+            path.unlink(missing_ok=True)
+        span = span or Span()
+        out = _create(path)
+        _write(
+            out,
+            {
+                "format": FORMAT,
+                "kind": "header",
+                "started": now(),
+                "version": __version__,
+                "span": span.to_dict(),
+            },
+        )
+        after: tuple[float, str] | None = None
+    else:
+        header, size, report.kept, after = start
+        if header is None:  # the file was complete
+            report.complete_already = True
+            return report
+        span = Span.from_dict(header["span"])
+        out = path.open("r+b")
+        out.truncate(size)
+        out.seek(size)
+    with out:
+        report.games = report.kept + _export_games(store, out, span, after, page, report)
+        _export_players(store, out, report)
+        _write(
+            out,
+            {
+                "kind": "end",
+                "games": report.games,
+                "accounts": report.accounts,
+                "ratings": report.ratings,
+            },
+        )
+        _sync(out)
+    return report
+
+
+def _create(path: Path) -> IO[bytes]:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise ExportError(
+            f"{path} exists: continue that export with --resume, or choose another file"
+        ) from None
+    return os.fdopen(fd, "wb")
+
+
+def _write(out: IO[bytes], line: dict[str, Any]) -> None:
+    out.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+
+
+def _sync(out: IO[bytes]) -> None:
+    out.flush()
+    os.fsync(out.fileno())
+
+
+def _export_games(
+    store: Store,
+    out: IO[bytes],
+    span: Span,
+    after: tuple[float, str] | None,
+    page: int,
+    report: ExportReport,
+) -> int:
+    """Write the games of ``span`` after ``after``, a page at a time; how many."""
+    count = 0
+    ids = None if span.games is None else list(span.games)
+    while True:
+        games = store.games.dump(after, page, span.since, span.until, ids)
+        if not games:
+            return count
+        page_ids = [g["id"] for g in games]
+        chat = store.chat.dump(page_ids)
+        clocks = store.clocks.dump(page_ids)
+        players = store.accounts.dump_seats(page_ids)
+        for game in games:
+            game["chat"] = chat.get(game["id"], [])
+            game["clock"] = clocks.get(game["id"])
+            game["players"] = players.get(game["id"], [])
+            game["record"] = record_of(game)
+            if game["record"] is None:
+                report.unreadable.append(game["id"])
+            _write(out, {"kind": "game", **game})
+        _sync(out)
+        count += len(games)
+        after = (games[-1]["created"], games[-1]["id"])
+
+
+def record_of(game: dict[str, Any]) -> dict[str, Any] | None:
+    """The game's record (``tne-record/1`` with ``seed_source``, as
+    ``GET /api/games/{id}/record`` gives it once the game is over): the replay of its log,
+    undos and seat changes applied. ``None`` when the log does not replay."""
+    try:
+        return json.loads(json.dumps(LiveGame(game_row(game)).record()))  # type: ignore[no-any-return]
+    except Exception:  # a game the engine refuses is still backed up, with its log
+        return None
+
+
+def game_row(game: dict[str, Any]) -> GameRow:
+    """The store's row of a game of an export (``Games.dump``'s form)."""
+    return GameRow(
+        id=game["id"],
+        options=game["options"],
+        seed=game["seed"],
+        seats=game["seats"],
+        status=game["status"],
+        created=game["created"],
+        result=game["result"],
+        actions=[(seq, seat, action) for seq, seat, action, _ in game["log"]],
+        creator=game["creator"],
+        seed_source=game["seed_source"],
+        client=game["client"],
+        rated=game["rated"],
+        listed=game["listed"],
+        settings=game["settings"],
+    )
+
+
+def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
+    """The accounts (no password hash) with their notification settings, the ratings and
+    the rating changes."""
+    notify = store.notifications.dump()
+    for account in store.accounts.dump():
+        _write(out, {"kind": "account", **account, "notify": notify.get(account["id"])})
+        report.accounts += 1
+    ratings, changes = store.ratings.dump()
+    for rating in ratings:
+        _write(out, {"kind": "rating", **rating})
+    for change in changes:
+        _write(out, {"kind": "rating_change", **change})
+    report.ratings = len(ratings)
+
+
+def _resume_point(
+    path: Path, span: Span | None
+) -> tuple[dict[str, Any] | None, int, int, tuple[float, str] | None] | None:
+    """Where an export cut short continues: ``(header, size, games, after)``, the bytes
+    to keep (the header and the complete game lines), how many games they hold and the
+    key of the last one. ``(None, …)``: the export is complete. ``None``: nothing worth
+    keeping (no file, or not even its header), start afresh."""
+    if not path.exists():
+        return None
+    size = games = 0
+    header: dict[str, Any] | None = None
+    after: tuple[float, str] | None = None
+    with path.open("rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                break  # the line being written when it stopped
+            line = _line(path, raw)
+            kind = line.get("kind")
+            if header is None:
+                if line.get("format") != FORMAT or kind != "header":
+                    raise ExportError(f"{path} is not a {FORMAT} file: it cannot be resumed")
+                header = line
+            elif kind == "game":
+                games += 1
+                after = (float(line["created"]), str(line["id"]))
+            elif kind == "end":
+                return None, size, games, after
+            else:
+                break  # the accounts and ratings are written again
+            size += len(raw)
+    if header is None:
+        return None
+    if span is not None and not span.everything and Span.from_dict(header["span"]) != span:
+        raise ExportError(f"{path} is the export of other games: resume it without a range")
+    return header, size, games, after
+
+
+def _line(path: Path, raw: bytes) -> dict[str, Any]:
+    try:
+        line = json.loads(raw)
+    except ValueError:
+        raise ExportError(f"{path} holds a line that is not JSON: it cannot be resumed") from None
+    if not isinstance(line, dict):
+        raise ExportError(f"{path} holds a line that is not an object: it cannot be resumed")
+    return line

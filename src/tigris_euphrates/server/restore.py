@@ -1,0 +1,226 @@
+"""``tne import``: an export (``tne-export/1``, server/backup.py) restored into an empty
+database.
+
+The file is read twice. The first reading checks everything and writes nothing: the file is
+whole (its header, then its end line with the counts it announces), every line has its
+fields, and every game replays: its log (actions, undos, seat changes, at their times) gives
+the record the export holds, and a game marked finished ends with its result. A game that
+does not replay fails the import (nothing is written), or with ``skip_bad`` is left out and
+reported. The second reading writes the games, then the accounts (without passwords: each
+signs in once the operator has set it one, ``tne set-password``) and the ratings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..store import Store
+from .backup import FORMAT, game_row
+from .clocks import pace_from_dict
+from .live import LiveGame
+
+_NUMBER = (int, float)
+_NONE = type(None)
+#: the fields of each kind of line and the JSON types they take
+FIELDS: dict[str, dict[str, Any]] = {
+    "game": {
+        "id": str, "created": _NUMBER, "updated": _NUMBER, "status": str, "options": dict,
+        "seed": int, "seed_source": str, "seats": list, "creator": (str, _NONE),
+        "client": str, "bots": (int, _NONE), "rated": bool, "listed": bool,
+        "settings": dict, "result": (dict, _NONE), "stats": (dict, _NONE), "log": list,
+        "chat": list, "clock": (dict, _NONE), "players": list, "record": (dict, _NONE),
+    },
+    "account": {"id": int, "name": str, "created": _NUMBER, "notify": (dict, _NONE)},
+    "rating": {
+        "account_id": int, "family": str, "size": str, "mu": _NUMBER, "sigma": _NUMBER,
+        "ordinal": _NUMBER, "games": int, "updated": _NUMBER,
+    },
+    "rating_change": {
+        "game_id": str, "account_id": int, "family": str, "size": str, "place": int,
+        "mu_before": _NUMBER, "sigma_before": _NUMBER, "mu": _NUMBER, "sigma": _NUMBER,
+        "created": _NUMBER,
+    },
+    "end": {"games": int, "accounts": int, "ratings": int},
+}  # fmt: skip
+
+
+class RestoreError(Exception):
+    """An import refused (the message says why); nothing was written."""
+
+
+@dataclass
+class RestoreReport:
+    """What an import wrote, and the games it left out (id -> why) with ``skip_bad``."""
+
+    games: int = 0
+    accounts: int = 0
+    ratings: int = 0
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
+    """Restore the export at ``path`` into ``store``, which must hold no game, account or
+    rating. Raises ``RestoreError`` (and writes nothing) on a non-empty database, a file
+    that is not a whole export, or a game that does not replay (unless ``skip_bad``)."""
+    holding = store.db.holding()
+    if holding:
+        raise RestoreError(
+            "the database is not empty (" + ", ".join(holding) + " hold rows): tne import "
+            "restores into an empty database only"
+        )
+    bad = check(path)
+    if bad and not skip_bad:
+        raise RestoreError(
+            f"{len(bad)} game(s) do not replay, nothing was imported (--skip-bad imports "
+            "the others):\n" + "\n".join(f"  {game}: {why}" for game, why in bad.items())
+        )
+    report = RestoreReport(skipped=bad)
+    accounts: list[dict[str, Any]] = []
+    ratings: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    for _, line in lines(path):
+        kind = line.pop("kind", None)
+        if kind == "game" and line["id"] not in bad:
+            _restore_game(store, line)
+            report.games += 1
+        elif kind == "account":
+            accounts.append(line)
+        elif kind == "rating":
+            ratings.append(line)
+        elif kind == "rating_change":
+            changes.append(line)
+    store.accounts.restore([{k: a[k] for k in ("id", "name", "created")} for a in accounts])
+    for account in accounts:
+        if account["notify"] is not None:
+            store.notifications.restore(account["id"], account["notify"])
+    store.ratings.restore(ratings, changes)
+    report.accounts, report.ratings = len(accounts), len(ratings)
+    return report
+
+
+def _restore_game(store: Store, game: dict[str, Any]) -> None:
+    store.games.restore(game)
+    store.chat.restore(game["id"], game["chat"])
+    if game["clock"] is not None:
+        store.clocks.restore(game["id"], game["clock"])
+    store.accounts.restore_seats(game["id"], game["players"])
+
+
+def lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The lines of an export after its header, numbered from 2; raises ``RestoreError`` on
+    a file that is not an export or a line that is not a JSON object."""
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        raise RestoreError(f"cannot read {path}: {exc.strerror}") from None
+    with f:
+        for number, raw in enumerate(f, start=1):
+            try:
+                line = json.loads(raw)
+            except ValueError:
+                raise RestoreError(f"{path}, line {number}: not JSON") from None
+            if not isinstance(line, dict):
+                raise RestoreError(f"{path}, line {number}: not a JSON object")
+            if number == 1:
+                if line.get("format") != FORMAT or line.get("kind") != "header":
+                    raise RestoreError(f"{path} is not a {FORMAT} file")
+                continue
+            yield number, line
+
+
+def check(path: Path) -> dict[str, str]:
+    """Read the whole export without writing: the games that do not replay (id -> why).
+    Raises ``RestoreError`` on a file that is not a whole, well-formed export."""
+    counts: Counter[str] = Counter()
+    seen: set[str] = set()
+    bad: dict[str, str] = {}
+    end: dict[str, Any] | None = None
+    for number, line in lines(path):
+        kind = str(line.get("kind"))
+        if end is not None:
+            raise RestoreError(f"{path}, line {number}: a line after the end line")
+        _check_fields(path, number, kind, line)
+        counts[kind] += 1
+        if kind == "end":
+            end = line
+        elif kind == "game":
+            if line["id"] in seen:
+                raise RestoreError(f"{path}, line {number}: game {line['id']} a second time")
+            seen.add(line["id"])
+            reason = check_game(line)
+            if reason is not None:
+                bad[line["id"]] = reason
+    if end is None:
+        raise RestoreError(
+            f"{path} is an export cut short (it has no end line): finish it with "
+            f"tne export --resume {path}"
+        )
+    found = {"games": counts["game"], "accounts": counts["account"], "ratings": counts["rating"]}
+    if any(end[k] != found[k] for k in found):
+        raise RestoreError(f"{path} announces {end} but holds {found}")
+    return bad
+
+
+def _check_fields(path: Path, number: int, kind: str, line: dict[str, Any]) -> None:
+    fields = FIELDS.get(kind)
+    if fields is None:
+        raise RestoreError(f"{path}, line {number}: no line of an export is of kind {kind!r}")
+    for name, types in fields.items():
+        if name not in line:
+            raise RestoreError(f"{path}, line {number}: the {kind} has no {name!r}")
+        if not isinstance(line[name], types):
+            raise RestoreError(f"{path}, line {number}: the {kind}'s {name!r} has the wrong type")
+    extra = set(line) - set(fields) - {"kind"}
+    if extra:
+        raise RestoreError(f"{path}, line {number}: the {kind} has unknown fields {sorted(extra)}")
+
+
+def check_game(game: dict[str, Any]) -> str | None:
+    """Why the game of an export cannot be restored (``None``: it can): its log must
+    replay to the record the export holds, and a finished game's to its result."""
+    try:
+        _check_entries(game)
+        clock = game["clock"]
+        pace = None if clock is None else pace_from_dict(clock["pace"])
+        times = {int(seq): float(at) for seq, _, _, at in game["log"]}
+        live = LiveGame(game_row(game), pace, times)
+        record = json.loads(json.dumps(live.record()))
+    except Exception as exc:  # whatever the engine or the shapes refuse
+        return f"its log does not replay ({type(exc).__name__}: {exc})"
+    if game["record"] is None:
+        return "the export holds no record of it (its log did not replay when exported)"
+    if record != game["record"]:
+        differ = sorted(k for k in record.keys() | game["record"].keys()
+                        if record.get(k) != game["record"].get(k))  # fmt: skip
+        return f"its replay does not give its record ({', '.join(differ)} differ)"
+    if game["status"] == "over":
+        if not live.over or record.get("result") != game["result"]:
+            return "it is marked finished but its log does not end with its result"
+    elif game["status"] != "active" or game["result"] is not None:
+        return f"it is marked {game['status']!r} with a result, but it is not over"
+    if any(not 0 <= seat < len(game["seats"]) for seat, _, _ in game["players"]):
+        return "an account holds a seat the game does not have"
+    return None
+
+
+def _check_entries(game: dict[str, Any]) -> None:
+    """Raise ``ValueError`` unless the game's log, chat and bound seats have their shapes
+    (log steps numbered 1, 2, 3…)."""
+    shapes: tuple[tuple[str, tuple[Any, ...]], ...] = (
+        ("log", (int, (int, _NONE), str, _NUMBER)),
+        ("chat", (int, (int, _NONE), str, str, _NUMBER)),
+        ("players", (int, int, _NUMBER)),
+    )
+    for name, shape in shapes:
+        for entry in game[name]:
+            if not isinstance(entry, list) or len(entry) != len(shape):
+                raise ValueError(f"an entry of its {name} is not a list of {len(shape)}")
+            if not all(isinstance(v, t) for v, t in zip(entry, shape, strict=True)):
+                raise ValueError(f"an entry of its {name} has a value of the wrong type")
+    if [entry[0] for entry in game["log"]] != list(range(1, len(game["log"]) + 1)):
+        raise ValueError("its log's steps are not numbered 1, 2, 3…")

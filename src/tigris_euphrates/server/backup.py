@@ -241,24 +241,26 @@ def _resume_point(
     size = games = 0
     header: dict[str, Any] | None = None
     after: tuple[float, str] | None = None
+    players = False  # among the accounts and ratings, which are written again
     with path.open("rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
                 break  # the line being written when it stopped
             line = _line(path, raw)
             kind = line.get("kind")
+            if kind == "end":
+                return None, size, games, after
             if header is None:
                 if line.get("format") != FORMAT or kind != "header":
                     raise ExportError(f"{path} is not a {FORMAT} file: it cannot be resumed")
                 header = line
-            elif kind == "game":
+            elif kind == "game" and not players:
                 games += 1
                 after = (float(line["created"]), str(line["id"]))
-            elif kind == "end":
-                return None, size, games, after
             else:
-                break  # the accounts and ratings are written again
-            size += len(raw)
+                players = True
+            if not players:
+                size += len(raw)
     if header is None:
         return None
     if span is not None and not span.everything and Span.from_dict(header["span"]) != span:

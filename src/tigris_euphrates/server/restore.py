@@ -120,6 +120,8 @@ def lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         raise RestoreError(f"cannot read {path}: {exc.strerror}") from None
     with f:
         for number, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
+                raise RestoreError(_cut_short(path))
             try:
                 line = json.loads(raw)
             except ValueError:
@@ -156,14 +158,18 @@ def check(path: Path) -> dict[str, str]:
             if reason is not None:
                 bad[line["id"]] = reason
     if end is None:
-        raise RestoreError(
-            f"{path} is an export cut short (it has no end line): finish it with "
-            f"tne export --resume {path}"
-        )
+        raise RestoreError(_cut_short(path))
     found = {"games": counts["game"], "accounts": counts["account"], "ratings": counts["rating"]}
     if any(end[k] != found[k] for k in found):
         raise RestoreError(f"{path} announces {end} but holds {found}")
     return bad
+
+
+def _cut_short(path: Path) -> str:
+    return (
+        f"{path} is an export cut short (it does not end with its end line): finish it with "
+        f"tne export --resume {path}"
+    )
 
 
 def _check_fields(path: Path, number: int, kind: str, line: dict[str, Any]) -> None:

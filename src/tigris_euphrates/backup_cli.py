@@ -70,7 +70,10 @@ def _moment(text: str | None, flag: str) -> float | None:
 def export(
     file: Annotated[Path, typer.Argument(help="The export to write (tne-export/1, JSON lines).")],
     resume: Annotated[
-        bool, typer.Option(help="Continue an export that was cut short, after its last game.")
+        bool,
+        typer.Option(
+            "--resume", help="Continue an export that was cut short, after its last game."
+        ),
     ] = False,
     since: Annotated[
         str | None, typer.Option(help="Only games created at or after this date or time.")
@@ -119,7 +122,10 @@ def import_(
     file: Annotated[Path, typer.Argument(help="An export written by tne export.")],
     skip_bad: Annotated[
         bool,
-        typer.Option(help="Import the games that replay and report the others (default: stop)."),
+        typer.Option(
+            "--skip-bad",
+            help="Import the games that replay and report the others (default: stop).",
+        ),
     ] = False,
     data_dir: DataDir = Path("data"),
     database_url: DatabaseUrl = None,

@@ -287,3 +287,32 @@ def test_an_export_cut_short_is_not_imported(played: Played) -> None:
     result = tne("import", path, *db_args(url, prefix))
     assert result.exit_code == 1 and "--resume" in result.output
     assert Store(url, prefix).db.holding() == []
+
+
+def test_an_export_moves_a_database_to_the_other_engine(played: Played) -> None:
+    """SQLite to PostgreSQL and back: the same games, accounts and ratings."""
+    path = export_file(played)
+    if played.engine == "sqlite":
+        url, prefix = postgres_or_skip(), f"r{uuid.uuid4().hex[:10]}_"
+        played.targets.append((url, prefix))
+    else:
+        folder = played.tmp / f"other-{uuid.uuid4().hex[:6]}"
+        folder.mkdir()
+        url, prefix = f"sqlite:///{folder}/tne.sqlite3", ""
+    result = tne("import", path, *db_args(url, prefix))
+    assert result.exit_code == 0, result.output
+    source, target = Store(played.url, played.prefix), Store(url, prefix)
+    assert target.games.dump(limit=10) == source.games.dump(limit=10)
+    assert target.ratings.dump() == source.ratings.dump()
+    assert target.accounts.dump() == source.accounts.dump()
+    source.close()
+    target.close()
+
+
+def test_an_export_runs_beside_a_running_server(played: Played) -> None:
+    with LiveServer(
+        data_dir=played.tmp, database_url=played.url, table_prefix=played.prefix
+    ) as srv:
+        assert httpx.get(f"{srv.url}/api/games/{played.open_game}").status_code == 200
+        path = export_file(played)
+    assert path.read_text().count('"kind":"game"') == 3

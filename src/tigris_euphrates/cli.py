@@ -3,6 +3,7 @@
 tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean scores
 tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
+tne admin grant NAME                     moderation on the server's database (admin_cli.py)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from . import (
     spectator_view,
     to_position,
 )
+from .admin_cli import admin
 from .ai import make_bot, split_specs
 from .display import game_panel
 from .serve_cli import serve
@@ -236,6 +238,7 @@ def events(
 app.command("serve")(serve)
 app.command("tournament")(tournament)
 app.command("ratings")(ratings)
+app.add_typer(admin, name="admin")
 
 
 def main() -> None:

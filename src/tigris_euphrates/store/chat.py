@@ -1,12 +1,14 @@
 """The table chat of each game: numbered lines, each stored once (a second writer of the
-same line number fails, even across processes)."""
+same line number fails, even across processes). A moderator may hide a line: it keeps its
+number but is no longer sent to anybody (``hide``)."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
@@ -23,6 +25,8 @@ class ChatLine:
     name: str
     text: str
     at: float
+    #: a moderator hid it: nobody is sent it (it still holds its number)
+    hidden: bool = False
 
 
 class ChatLog:
@@ -48,18 +52,48 @@ class ChatLog:
         return now
 
     def lines(self, game_id: str, after: int = 0, limit: int = 200) -> list[ChatLine]:
-        """The game's chat lines after line ``after``, oldest first; at most the last
-        ``limit`` of them."""
+        """The game's chat lines after line ``after``, oldest first, hidden ones included
+        (marked); at most the last ``limit`` of them."""
         c = self.table.c
         query = (
-            select(c.n, c.seat, c.name, c.text, c.created)
+            select(c.n, c.seat, c.name, c.text, c.created, c.hidden)
             .where(c.game_id == game_id, c.n > after)
             .order_by(c.n.desc())
             .limit(limit)
         )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [
-            ChatLine(int(r.n), r.seat, repair_text(r.name), repair_text(r.text), float(r.created))
-            for r in reversed(rows)
-        ]
+        return [_line(r) for r in reversed(rows)]
+
+    def line(self, game_id: str, n: int) -> ChatLine | None:
+        """Line ``n`` of the game's chat (hidden or not), ``None`` if there is none."""
+        c = self.table.c
+        query = select(c.n, c.seat, c.name, c.text, c.created, c.hidden).where(
+            c.game_id == game_id, c.n == n
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else _line(row)
+
+    def hide(self, game_id: str, n: int, hidden: bool = True) -> bool:
+        """Hide line ``n`` of the game's chat (``hidden`` false: show it again); returns
+        whether the line exists."""
+        c = self.table.c
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(self.table)
+                .where(c.game_id == game_id, c.n == n)
+                .values(hidden=time.time() if hidden else None)
+            ).rowcount
+        return bool(changed)
+
+
+def _line(r: Any) -> ChatLine:
+    return ChatLine(
+        int(r.n),
+        r.seat,
+        repair_text(r.name),
+        repair_text(r.text),
+        float(r.created),
+        r.hidden is not None,
+    )

@@ -4,6 +4,7 @@ tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean sc
 tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
 tne export BACKUP.jsonl                  the server's games, accounts and ratings (import: back)
+tne admin grant NAME                     moderation on the server's database (admin_cli.py)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from . import (
     spectator_view,
     to_position,
 )
+from .admin_cli import admin
 from .ai import make_bot, split_specs
 from .backup_cli import export, import_, set_password
 from .display import game_panel
@@ -241,6 +243,7 @@ app.command("ratings")(ratings)
 app.command("export")(export)
 app.command("import")(import_)
 app.command("set-password")(set_password)
+app.add_typer(admin, name="admin")
 
 
 def main() -> None:

@@ -1,6 +1,10 @@
 """The table chat: short text lines per game, stored in the ``chat`` table and delivered over
 the game's websockets as ``{"type": "chat", "lines": [...], "reset": bool}`` frames.
 
+An account a moderator muted or banned writes nothing (``muted``): neither signed in nor
+from a seat bound to it. A moderator may hide a line: every connection then gets the chat
+anew without it (``refresh``: a ``reset`` frame).
+
 Who may write is the table's ``chat`` setting, chosen by the game's creator: ``players``
 (the seated people; the default), ``everyone`` (spectators too) or ``off``. Everybody who
 can open the game reads it. A line is plain text (the page never renders it as HTML) of at
@@ -73,6 +77,10 @@ class TableChat:
                 f"then one every {1 / CHAT_PER_SECOND:g} s",
                 retry_after=1 / CHAT_PER_SECOND,
             )
+        if await self.db(self.store.moderation.silenced, game.id, conn.seat, conn.account):
+            raise GameError(
+                "muted", "a moderator muted this account: it cannot write in the table chat"
+            )
         name = "Spectator" if conn.seat is None else str(game.public_seats()[conn.seat]["name"])
         for attempt in range(TRIES):
             async with game.lock:
@@ -99,10 +107,36 @@ class TableChat:
         if lines:
             _deliver(game, lines)
 
+    async def refresh(self, game: LiveGame) -> None:
+        """Read the game's chat again, hidden lines and all (a moderator hid or showed a
+        line, or announcements were missed): when lines this copy shows are hidden now (or
+        shown again), every connection gets the chat anew (``reset``); new lines alone go
+        out as new lines."""
+        async with game.lock:
+            lines = await self.db(self.store.chat.lines, game.id, 0, HISTORY)
+            first = lines[0].n if lines else 0
+            known = [line.n for line in game.chat if line.n >= first]
+            before = [line.n for line in lines if line.n <= game.chat_n and not line.hidden]
+            if known == before:
+                _deliver(game, [line for line in lines if line.n > game.chat_n])
+                return
+            game.chat = [line for line in lines if not line.hidden]
+            game.chat_n = max(game.chat_n, lines[-1].n if lines else 0)
+            frame = chat_frame(game.chat, reset=True)
+            for conn in game.conns.values():
+                conn.send(frame)
+
 
 def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:
-    game.chat = (game.chat + lines)[-HISTORY:]
-    game.chat_n = lines[-1].n
-    frame = chat_frame(lines)
+    """New lines of the game's chat: kept and sent to every connection, but the hidden ones
+    (their numbers are taken all the same)."""
+    if not lines:
+        return
+    game.chat_n = max(game.chat_n, lines[-1].n)
+    shown = [line for line in lines if not line.hidden]
+    if not shown:
+        return
+    game.chat = (game.chat + shown)[-HISTORY:]
+    frame = chat_frame(shown)
     for conn in game.conns.values():
         conn.send(frame)

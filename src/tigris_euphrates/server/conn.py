@@ -22,6 +22,9 @@ class Conn:
 
     def __init__(self, seat: int | None, limits: Limits) -> None:
         self.seat = seat
+        #: the signed-in account that opened it (``None``: a guest): a muted or banned
+        #: account may not write in the chat
+        self.account: int | None = None
         self.frames: deque[OutFrame] = deque()
         self.view_due = False
         self.full_log = False

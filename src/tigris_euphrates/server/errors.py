@@ -29,6 +29,14 @@ STATUS = {
     "name-taken": 409,
     "no-player": 404,
     "one-seat": 409,
+    "not-admin": 403,
+    "banned": 403,
+    "muted": 403,
+    "game-aborted": 409,
+    "already-reported": 409,
+    "no-report": 404,
+    "no-line": 404,
+    "is-admin": 409,
 }
 
 

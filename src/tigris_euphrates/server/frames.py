@@ -72,6 +72,8 @@ class ViewFrame(TypedDict):
     log_reset: bool
     log: list[LogLine]
     stats: JsonObject | None
+    #: a moderator stopped the game (only in the frames of such a game)
+    aborted: NotRequired[bool]
 
 
 class ChatLineData(TypedDict):

@@ -180,10 +180,13 @@ class Hub:
             return game
         # no await from here on: one LiveGame per game in this process, the one registered
         game = LiveGame(row, pace, times, self.clock)
-        game.chat, game.chat_n = lines, lines[-1].n if lines else 0
+        game.chat = [line for line in lines if not line.hidden]
+        game.chat_n = lines[-1].n if lines else 0
         self.games[game_id] = game
         if game.over and row.status != "over":
             await self.db(self.store.games.finish, game_id, result(game.state))
+        elif game.aborted and row.status != "aborted":
+            await self.db(self.store.games.mark_aborted, game_id)
         if self.sync is not None:
             # entries committed while it loaded, and who is connected elsewhere
             self.sync.catch_up_soon(game)
@@ -236,8 +239,9 @@ class Hub:
         return game
 
     def evict(self, game: LiveGame) -> None:
-        """Finished games nobody watches leave memory (they reload from the store)."""
-        if game.over and not game.conns and self.games.get(game.id) is game:
+        """Finished (or stopped) games nobody watches leave memory (they reload from the
+        store)."""
+        if game.ended and not game.conns and self.games.get(game.id) is game:
             del self.games[game.id]
             if self.cluster is not None and game.id in self.cluster.held:
                 self.spawn(self.cluster.unlock(game.id))
@@ -323,6 +327,8 @@ class Hub:
         async with game.lock:
             if not isinstance(seq, int) or seq != game.seq:
                 raise GameError("stale", game.stale_message(seq))
+            if game.aborted:
+                game.check_ongoing()
             if not game.can_undo(seat):
                 raise GameError(
                     "no-undo",

@@ -21,6 +21,7 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 MAX_NAME = 40
@@ -262,3 +263,41 @@ class BadMessage(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+# --- moderation (``routes/moderation.py``) ------------------------------------------------
+
+#: The longest reason of a report.
+MAX_REASON = 200
+
+
+def _reason(value: str) -> str:
+    value = check_text(value, MAX_REASON).strip()
+    if not value:
+        raise ValueError("say in a few words what is wrong")
+    return value
+
+
+class ReportBody(Strict):
+    """``POST /api/reports``: a chat line (``kind`` ``chat``: ``game`` and its line ``n``)
+    or an account (``account``: its ``name``), with a short reason."""
+
+    kind: Literal["chat", "account"]
+    reason: Annotated[str, AfterValidator(_reason)]
+    game: Annotated[str, StringConstraints(pattern=GAME_ID_PATTERN)] | None = None
+    n: Annotated[int, Field(ge=1, lt=2**31)] | None = None
+    name: NameQuery | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> ReportBody:
+        if self.kind == "chat" and (self.game is None or self.n is None or self.name):
+            raise ValueError("a chat line is reported with its game and its line n (no name)")
+        if self.kind == "account" and (self.name is None or self.game or self.n):
+            raise ValueError("an account is reported with its name (no game, no line)")
+        return self
+
+
+class ReportState(Strict):
+    """``POST /api/admin/reports/{id}``: the report's new state."""
+
+    state: Literal["open", "resolved", "dismissed"]

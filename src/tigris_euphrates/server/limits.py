@@ -61,6 +61,8 @@ class Limits:
     sign_in_failures_per_client: int = 20
     sign_in_window: float = 900.0
     sign_ups_per_client: int = 10
+    #: Reports (of a chat line or an account) one signed-in account may send an hour.
+    reports_per_hour: int = 10
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -40,6 +40,8 @@ from .errors import GameError
 from .frames import JsonObject, LogLine, SeatInfo, TimeoutNote, ViewFrame, encode, error_frame
 
 UNDO = "undo"
+#: The log entry of a game a moderator stopped: nobody moves after it, and it is unrated.
+ABORT = "abort"
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = (TilesDrawn, TilesSwapped, TurnStarted, GameOver, TreasureChoice)
@@ -132,6 +134,8 @@ class LiveGame:
         self.chat_n = 0
         #: the result changes the players' ratings: only accounts take its seats
         self.rated = row.rated
+        #: a moderator stopped the game (its log ends with ``abort``): nobody is to act
+        self.aborted = False
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
@@ -184,7 +188,9 @@ class LiveGame:
         if change is not None:
             self.change_seat(*change, at=at)
             return
-        if action == UNDO:
+        if action == ABORT:
+            self.aborted, self.rated = True, False
+        elif action == UNDO:
             self.entries.pop()
             self.rebuild()
         else:
@@ -252,13 +258,24 @@ class LiveGame:
     def over(self) -> bool:
         return bool(self.state.over)
 
+    @property
+    def ended(self) -> bool:
+        """Over, or stopped by a moderator: nothing more happens in the game."""
+        return self.over or self.aborted
+
     def actor(self) -> int | None:
-        return None if self.state.over else to_act(self.state)
+        return None if self.state.over or self.aborted else to_act(self.state)
+
+    def check_ongoing(self) -> None:
+        """Raise unless the game goes on (neither over nor stopped by a moderator)."""
+        if self.aborted:
+            raise GameError("game-aborted", "a moderator stopped this game: nobody moves now")
+        if self.over:
+            raise GameError("game-over", "the game is over")
 
     def check_turn(self, seat: int, seq: Any) -> None:
         """Raise unless ``seat`` may act now against step ``seq``."""
-        if self.over:
-            raise GameError("game-over", "the game is over")
+        self.check_ongoing()
         if not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq:
             raise GameError("stale", self.stale_message(seq))
         actor = self.actor()
@@ -354,7 +371,7 @@ class LiveGame:
         key = (conn.seat, start)
         text = self._texts.get(key)
         if text is None:
-            text = encode(self.message(conn.seat, start))
+            text = encode(self.frame(conn.seat, start))
             self._texts[key] = text
         if self.clock is not None:
             # the server's time when the frame leaves, from which the page counts the
@@ -386,6 +403,14 @@ class LiveGame:
             "stats": self.stats() if self.over else None,
         }
 
+    def frame(self, seat: int | None, start: int = 0) -> ViewFrame:
+        """``message``, marked ``aborted`` when a moderator stopped the game (the key is
+        there only then: the frames of other games stay as they were)."""
+        frame = self.message(seat, start)
+        if self.aborted:
+            frame["aborted"] = True
+        return frame
+
     def stats(self) -> dict[str, Any]:
         """The game's statistics (``stats.game_stats``); published once the game is over,
         when every score is public."""
@@ -401,7 +426,7 @@ class LiveGame:
             "created": self.created,
             "options": self.options,
             "seats": self.public_seats(),
-            "status": "over" if self.over else "active",
+            "status": "over" if self.over else "aborted" if self.aborted else "active",
             "seq": self.seq,
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
@@ -455,6 +480,19 @@ class LiveGame:
         conn.send(error_frame(err.code, err.message, self.seq))
         if with_view:
             conn.due(full_log=True)
+
+    def expel(self, seat: int) -> None:
+        """The seat's account was banned: its connections are told why and closed (4403)."""
+        for conn in self.conns.values():
+            if conn.seat == seat and conn.closing is None:
+                conn.send(
+                    error_frame(
+                        "banned",
+                        "a moderator banned the account of this seat: a bot plays it now",
+                        self.seq,
+                    )
+                )
+                conn.close(4403, "banned")
 
     def take_over(self, seat: int, *, announced_only: bool = False) -> None:
         """One live connection a seat: the older ones are told why and closed (4409).

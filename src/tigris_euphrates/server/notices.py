@@ -17,7 +17,12 @@ during an upgrade: it is ignored, not misread).
   ``who``); ``gone``: it closed; ``who``: who is connected to ``game``?
 - ``chat``: chat line ``n`` of ``game`` was stored; ``rematch``: ``game``'s rematch is
   ``rematch``;
+- ``hide``: a moderator hid (or showed again) chat line ``n`` of ``game``: read its chat
+  again; ``expel``: ``seat`` of ``game`` belongs to a banned account: close its connections;
 - ``beat``: the process is alive.
+
+The command line (``tne admin``) sends ``step``, ``hide`` and ``expel`` messages too, with a
+``proc`` of its own.
 """
 
 from __future__ import annotations
@@ -91,18 +96,35 @@ class RematchMade:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatHidden:
+    kind: ClassVar[str] = "hide"
+    proc: str
+    game: str
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expel:
+    kind: ClassVar[str] = "expel"
+    proc: str
+    game: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Beat:
     kind: ClassVar[str] = "beat"
     proc: str
 
 
 #: Every message between processes.
-Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | Beat
+Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | ChatHidden | Expel | Beat
 #: A seat's presence: a connection opened, still there, or closed.
 Presence = Claim | Here | Gone
 
 _KINDS: dict[str, type[Notice]] = {
-    cls.kind: cls for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, Beat)
+    cls.kind: cls
+    for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, ChatHidden, Expel, Beat)
 }
 #: The Python types each field's JSON value must have (a bool is not an int here).
 _TYPES: dict[str, tuple[type, ...]] = {

@@ -219,7 +219,7 @@ def _check_entries(game: dict[str, Any]) -> None:
     (log steps numbered 1, 2, 3…)."""
     shapes: tuple[tuple[str, tuple[Any, ...]], ...] = (
         ("log", (int, (int, _NONE), str, _NUMBER)),
-        ("chat", (int, (int, _NONE), str, str, _NUMBER)),
+        ("chat", (int, (int, _NONE), str, str, _NUMBER, (*_NUMBER, _NONE))),
         ("players", (int, int, _NUMBER)),
     )
     for name, shape in shapes:

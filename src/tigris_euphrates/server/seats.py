@@ -86,8 +86,7 @@ class Seats:
             )
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:
-                if game.over:
-                    raise GameError("game-over", "the game is over")
+                game.check_ongoing()
                 if game.seats[target]["kind"] == "bot":
                     raise GameError("bad-seat", "that seat is already played by a bot")
                 if creator:
@@ -115,14 +114,27 @@ class Seats:
         by = holder if holder is not None else game.seat_or_none(token)
         if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        if await self.hub.db(self.hub.store.moderation.banned_seat, game.id, target):
+            raise GameError("banned", "this seat's account is banned: a bot plays it")
         for attempt in range(SEAT_CHANGE_TRIES):
             async with game.lock:
-                if game.over:
-                    raise GameError("game-over", "the game is over")
+                game.check_ongoing()
                 if game.seats[target]["kind"] != "bot":
                     raise GameError("bad-seat", "a person already plays that seat")
                 if await self._log_seat_change(game, target, target, "human", None, attempt):
                     break
+
+    async def hand_over(self, game: LiveGame, target: int, level: str) -> bool:
+        """A bot of ``level`` takes the human seat ``target`` by the server's authority (a
+        moderator banned the seat's account): nobody's permission, no limit. Returns whether
+        it did (``False``: a bot plays it already, or the game has ended)."""
+        for attempt in range(SEAT_CHANGE_TRIES):
+            async with game.lock:
+                if game.ended or game.seats[target]["kind"] == "bot":
+                    return False
+                if await self._log_seat_change(game, None, target, "bot", level, attempt):
+                    return True
+        return False
 
     async def time_out(self, game: LiveGame) -> bool:
         """If the clock of the person to act ran out (``self.hub.clock()``), a bot of the pace's

@@ -5,7 +5,8 @@ database (``notices``), and what it does about it.
   this process's copy of the game (the entries in order; a gap is read from the log);
 - presence (``Claim``, ``Here``, ``Gone``, ``Who``): which seats are online in any process,
   and which connection of a seat is the newest (the common order of the notifications);
-- the chat and the rematch of a table (``ChatStored``, ``RematchMade``);
+- the chat and the rematch of a table (``ChatStored``, ``RematchMade``), a chat line a
+  moderator hid (``ChatHidden``), the seat of a banned account (``Expel``);
 - every few seconds a scan takes the games whose process died (their locks are free), and
   reads on the games whose log grew without a notification reaching this process.
 """
@@ -25,8 +26,10 @@ from .dbthread import DatabaseThread
 from .live import LiveGame
 from .notices import (
     Beat,
+    ChatHidden,
     ChatStored,
     Claim,
+    Expel,
     Gone,
     Here,
     Notice,
@@ -145,6 +148,10 @@ class ClusterSync:
         elif isinstance(notice, ChatStored):
             if notice.n > game.chat_n:
                 self.hub.spawn(self.hub.chat.read(game))
+        elif isinstance(notice, ChatHidden):
+            self.hub.spawn(self.hub.chat.refresh(game))
+        elif isinstance(notice, Expel):
+            game.expel(notice.seat)
         elif isinstance(notice, RematchMade):
             if game.settings.get("rematch") != notice.rematch:
                 game.settings["rematch"] = notice.rematch
@@ -195,7 +202,7 @@ class ClusterSync:
         if isinstance(rematch, str) and game.settings.get("rematch") != rematch:
             game.settings["rematch"] = rematch
             game.broadcast()
-        await self.hub.chat.read(game)
+        await self.hub.chat.refresh(game)
 
     # --- the scan -------------------------------------------------------------------------
 

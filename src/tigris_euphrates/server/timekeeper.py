@@ -91,7 +91,7 @@ class Timekeeper:
             self.disarm(game.id)
             return
         clock = game.clock
-        deadline = None if game.over else clock.deadline
+        deadline = None if game.ended else clock.deadline
         key = (deadline, game.seq)
         if self.armed.get(game.id) == key:
             return
@@ -99,7 +99,7 @@ class Timekeeper:
         self._cancel(game.id)
         seat = clock.actor if deadline is not None else None
         self._spawn(self.db(self.store.clocks.save_deadline, game.id, deadline, seat, game.seq))
-        if game.over:
+        if game.ended:
             self.armed.pop(game.id, None)  # nothing more to watch (the game leaves memory)
         if deadline is None or seat is None:
             return

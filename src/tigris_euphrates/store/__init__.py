@@ -18,19 +18,24 @@ from .database import (
     repair_text,
 )
 from .games import GameRow, StepTaken, UnknownGame
+from .moderation import REPORT_STATES, AlreadyReported, Report, Standing
 from .ratings import FAMILIES, SIZES, family_of
 from .store import Store
 
 __all__ = [
     "FAMILIES",
+    "REPORT_STATES",
     "SIZES",
     "Account",
     "AccountGame",
+    "AlreadyReported",
     "ChatLine",
     "GameRow",
     "NameTaken",
     "NotifySettings",
+    "Report",
     "ServerLock",
+    "Standing",
     "StepTaken",
     "Store",
     "StoreInUse",

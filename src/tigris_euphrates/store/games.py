@@ -228,6 +228,16 @@ class Games:
             except Exception:  # the game is over whatever a hook does; the hook retries
                 log.exception("after the end of game %s", game_id)
 
+    def mark_aborted(self, game_id: str) -> None:
+        """A moderator stopped the game (its log ends with ``abort``): it is no longer
+        active, and unrated (its result never changes a rating)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(self.table)
+                .where(self.table.c.id == game_id)
+                .values(status="aborted", rated=None, updated=time.time())
+            )
+
     def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
         """Replace the game's table settings (e.g. when a rematch is created)."""
         with self.engine.begin() as conn:

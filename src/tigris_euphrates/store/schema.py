@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 
 @dataclass
@@ -29,6 +39,8 @@ class Tables:
     notify: Table
     chat: Table
     by_client: Index
+    account_flags: Table
+    reports: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -162,6 +174,8 @@ def make_tables(prefix: str = "") -> Tables:
         Column("name", String(64), nullable=False),
         Column("text", String(1000), nullable=False),
         Column("created", Float, nullable=False),
+        # when a moderator hid the line (NULL: shown): nobody is sent it any more
+        Column("hidden", Float, nullable=True),
     )
     notify = Table(
         f"{prefix}notify",
@@ -171,6 +185,37 @@ def make_tables(prefix: str = "") -> Tables:
         Column("email", String(254), nullable=False),
         Column("enabled", Integer, nullable=False),
         Column("updated", Float, nullable=False),
+    )
+    account_flags = Table(
+        f"{prefix}account_flags",
+        meta,
+        # an account's standing: an admin (moderator), and since when it is banned (cannot
+        # sign in, its seats go to bots) or muted (cannot write in any table chat)
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("admin", Integer, nullable=False, server_default="0"),
+        Column("banned", Float, nullable=True),
+        Column("muted", Float, nullable=True),
+        Column("updated", Float, nullable=False),
+    )
+    reports = Table(
+        f"{prefix}reports",
+        meta,
+        # a player's report of a chat line ("chat": game_id, n) or of an account
+        # ("account": account_id); ``target`` names it, one report per reporter and target
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("reporter", Integer, nullable=False),
+        Column("kind", String(16), nullable=False),
+        Column("target", String(80), nullable=False),
+        Column("game_id", String(32), nullable=True),
+        Column("n", Integer, nullable=True),
+        Column("account_id", Integer, nullable=True),
+        Column("reason", String(400), nullable=False),
+        Column("created", Float, nullable=False),
+        # "open", "resolved" or "dismissed"; who closed it (an admin's name, or "cli") and when
+        Column("state", String(16), nullable=False, index=True),
+        Column("closed_by", String(40), nullable=True),
+        Column("closed", Float, nullable=True),
+        UniqueConstraint("reporter", "target", name=f"uq_{prefix}reports_reporter_target"),
     )
     return Tables(
         meta=meta,
@@ -186,4 +231,6 @@ def make_tables(prefix: str = "") -> Tables:
         notify=notify,
         chat=chat,
         by_client=by_client,
+        account_flags=account_flags,
+        reports=reports,
     )

@@ -2,7 +2,8 @@
 
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
-``notifications`` (e-mail settings), ``accounts`` and ``ratings``. The calls block; the server
+``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``moderation``
+(admins, bans, mutes, reports). The calls block; the server
 runs them on its database thread (``Hub.db``).
 """
 
@@ -13,6 +14,7 @@ from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .database import Database
 from .games import Games
+from .moderation import Moderation
 from .ratings import Ratings
 
 
@@ -28,6 +30,7 @@ class Store:
         self.notifications = Notifications(self.db)
         self.accounts = Accounts(self.db)
         self.ratings = Ratings(self.db)
+        self.moderation = Moderation(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -21,7 +21,7 @@ from pydantic import Field, StringConstraints, field_validator
 
 from ...store.accounts import Account, AccountGame, NameTaken, name_key
 from ..accounts import AccountService, game_line, public_account
-from ..deps import AccountsDep, Client, CurrentAccount, HubDep, LimitsDep, SignedIn
+from ..deps import AccountsDep, Client, CurrentAccount, HubDep, LimitsDep, SignedIn, StoreDep
 from ..errors import GameError
 from ..inputs import GAME_ID_PATTERN, NameQuery, Strict, Token
 from ..live import LiveGame, hash_token
@@ -142,6 +142,7 @@ async def sign_in(
     service: AccountsDep,
     limits: LimitsDep,
     client: Client,
+    store: StoreDep,
 ) -> dict[str, Any]:
     service.check_csrf(request)
     window = limits.sign_in_window
@@ -165,6 +166,9 @@ async def sign_in(
             await service.db(service.accounts.fail, key, window)
         raise GameError("sign-in-failed", SIGN_IN_FAILED)
     await service.db(service.accounts.forget_failures, keys[0][0])
+    standing = await service.db(store.moderation.standing, account.id)
+    if standing.banned is not None:
+        raise GameError("banned", "a moderator banned this account: it cannot sign in")
     if service.passwords.needs_rehash(account.password_hash):
         new = await asyncio.to_thread(service.passwords.hash, body.password)
         await service.db(service.accounts.set_password_hash, account.id, new)

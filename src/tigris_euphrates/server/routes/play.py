@@ -52,7 +52,7 @@ from ..live import LiveGame
 log = logging.getLogger("tigris_euphrates.server")
 
 #: The refusals of a join that close the websocket as "forbidden" (4403).
-FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat")
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned")
 #: How long a new connection has to send its join message.
 JOIN_SECONDS = 30
 #: Messages that are not a join, answered with an error frame, before a join is given up.
@@ -91,7 +91,7 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
     joined = await open_game(ws, hub, service, game_id)
     if joined is None:
         return
-    game, seat = joined
+    game, seat, account = joined
     spectators = sum(1 for c in game.conns.values() if c.seat is None)
     if seat is None and spectators >= hub.limits.spectators_per_game:
         limit = hub.limits.spectators_per_game
@@ -100,6 +100,7 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
         )
         return
     key, conn = hub.attach(game, seat)
+    conn.account = account
     send_task = asyncio.create_task(writer(ws, game, conn))
     try:
         await read_loop(ws, hub, game, seat, conn)
@@ -112,15 +113,20 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
 
 async def open_game(
     ws: WebSocket, hub: Hub, service: AccountService, game_id: str
-) -> tuple[LiveGame, int | None] | None:
-    """The game and the seat the join opens (``None``: spectator), or ``None`` when the
-    connection was refused (an error frame and its close code)."""
+) -> tuple[LiveGame, int | None, int | None] | None:
+    """The game, the seat the join opens (``None``: spectator) and the signed-in account
+    (``None``: a guest), or ``None`` when the connection was refused (an error frame and
+    its close code)."""
     try:
         if re.fullmatch(GAME_ID_PATTERN, game_id) is None:
             raise GameError("no-game", "there is no such game (a game id is 12 hex digits)")
         game = await hub.get(game_id)
         seat = await join(ws, hub, service, game)
-        return hub.adopt(game), seat  # reading the join took time: the copy held now
+        if seat is not None and await hub.db(hub.store.moderation.banned_seat, game.id, seat):
+            raise GameError("banned", "a moderator banned the account of this seat")
+        account = await service.current(ws)
+        # reading the join took time: the copy held now
+        return hub.adopt(game), seat, None if account is None else account.id
     except GameError as err:
         await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
     except (TimeoutError, WebSocketDisconnect):

@@ -45,6 +45,7 @@ export function renderLive(page) {
 }
 function statusLine(m, several) {
   const v = m.view, seats = m.seats, me = m.seat;
+  if (m.aborted) return tx("game_aborted_status");
   return statusText(v, seats, me, several) +
     (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
 }
@@ -61,7 +62,7 @@ function sidePanels(page, c, targets) {
   if (ui.ask) panels.push(passPanel(() => passNow(page, c), () => cancelHeld(page)));
   if (prefs.get().hints && !page.passFor && !v.over) panels.push(hintCard(v, ui, me, targets));
   panels.push(decisionCard(page, c));
-  if (me !== null && !page.passFor && !v.over && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
+  if (me !== null && !page.passFor && !v.over && !m.aborted && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
   panels.push(supplyCard(v));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));
   panels.push(toggles(page), signalsCard(page.render), invitePanel(page), keysCard());

@@ -48,6 +48,7 @@ function heard(page, conn, m) {
   } else if (m.type === "error") refused(page, conn, m);
   else if (m.type === "view") {
     if (conn.sent !== null && m.seq !== conn.sent) conn.sent = null;
+    if (m.aborted) { m.view.legal_actions = []; m.view.pending = null; } // a moderator stopped it: nothing to play
     conn.seat = m.seat; conn.log = m.log_reset ? m.log : conn.log.concat(m.log); conn.msg = m; conn.fresh = true;
     choose(page); page.render(); showFresh(page);
   }

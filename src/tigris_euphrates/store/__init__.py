@@ -17,7 +17,7 @@ from .database import (
     normalise_url,
     repair_text,
 )
-from .games import GameRow, StepTaken, UnknownGame
+from .games import GameRow, RematchTaken, StepTaken, UnknownGame
 from .ratings import FAMILIES, SIZES, family_of
 from .store import Store
 
@@ -30,6 +30,7 @@ __all__ = [
     "GameRow",
     "NameTaken",
     "NotifySettings",
+    "RematchTaken",
     "ServerLock",
     "StepTaken",
     "Store",

@@ -110,3 +110,43 @@ def test_an_end_not_counted_is_found_again(store: Store) -> None:
     assert ratings.unrated_finished() == [game]
     assert ratings.rate_game(game) is True
     assert ratings.unrated_finished() == [] and mine(ratings, ann)["classic", "2p"].games == 1
+
+
+def played(
+    store: Store, accounts: list[int], ranking: list[Any], log: list[tuple[int | None, str]]
+) -> str:
+    """A finished rated game of ``accounts`` whose log is ``log`` ((seat, entry) pairs)."""
+    game = uuid.uuid4().hex[:12]
+    seats = [{"kind": "human", "name": f"P{a}"} for a in accounts]
+    store.games.create(game, {"players": len(accounts)}, 1, seats, rated=True)
+    for seat, account in enumerate(accounts):
+        store.accounts.bind_seat(game, seat, account)
+    for seq, (seat, action) in enumerate(log, 1):
+        store.games.append(game, seq, seat, action)
+    store.games.finish(game, {"ranking": ranking, "scores": [[0] * 4] * len(accounts)})
+    return game
+
+
+def test_a_game_bots_played_for_both_accounts_is_rated_for_nobody(store: Store) -> None:
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
+    ann, bob = people(store, 2)
+    log = [(0, "seat 0 bot random"), (1, "seat 1 bot random")] + [(0, "pass"), (1, "pass")] * 5
+    game = played(store, [ann, bob], [0, 1], log)
+    assert ratings.of_account(ann) == ratings.of_account(bob) == []
+    # it is unrated now, for good: not counted again at the next start
+    assert not store.games.load(game).rated and ratings.unrated_finished() == []
+    assert ratings.rate_game(game) is False and ratings.of_account(ann) == []
+
+
+def test_the_seat_a_bot_played_for_its_player_is_rated_last(store: Store) -> None:
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
+    ann, bob = people(store, 2)
+    # Ann wins on the scores, with the help of the expert she called for one decision
+    log = [(0, "pass"), (1, "pass"), (0, "seat 0 bot expert"), (0, "pass"), (0, "seat 0 human")]
+    game = played(store, [ann, bob], [0, 1], log + [(1, "pass"), (0, "pass")] * 5)
+    a, b = mine(ratings, ann)["classic", "2p"], mine(ratings, bob)["classic", "2p"]
+    assert b.mu > 25 > a.mu and b.rank == 1
+    assert [(h["game"], h["place"]) for h in ratings.history(ann)] == [(game, 2)]
+    assert store.games.load(game).rated

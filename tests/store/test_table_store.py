@@ -1,12 +1,13 @@
 """The store's table data on SQLite and on the real PostgreSQL: which games the lobby
-lists, the table settings, and the chat lines with their (game, n) key."""
+lists, the table settings, the chat lines with their (game, n) key, and one rematch a
+game."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from tigris_euphrates.store import StepTaken, Store, migrate, normalise_url
+from tigris_euphrates.store import RematchTaken, StepTaken, Store, migrate, normalise_url
 
 
 def test_the_lobby_lists_only_listed_games_and_older_ones(db: tuple[str, str]) -> None:
@@ -51,4 +52,17 @@ def test_chat_lines_are_numbered_once_and_read_in_order(db: tuple[str, str]) -> 
         store.chat.add("g", n, 0, "Ann", f"line {n}")
     assert [ln.n for ln in store.chat.lines("g", limit=3)] == [10, 11, 12]
     assert store.chat.lines("other") == []
+    store.close()
+
+
+def test_a_game_gets_one_rematch_and_a_second_one_is_not_created(db: tuple[str, str]) -> None:
+    store = Store(*db)
+    store.games.create("old", {"players": 2}, 1, [], settings={"chat": "off"})
+    store.games.create("first", {"players": 2}, 2, [], rematch_of="old")
+    assert store.games.settings("old") == {"chat": "off", "rematch": "first"}
+    with pytest.raises(RematchTaken) as taken:
+        store.games.create("second", {"players": 2}, 3, [], rematch_of="old")
+    assert taken.value.rematch == "first"
+    assert not store.games.exists("second")  # nothing was created
+    assert store.games.settings("old")["rematch"] == "first"
     store.close()

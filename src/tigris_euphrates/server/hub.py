@@ -357,6 +357,7 @@ class Hub:
         at = self.clock()
         try:
             await self.db(self.store.games.append, game.id, seq, seat, action, at, bots, notice)
+            game.logged(seat, action)
             return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.

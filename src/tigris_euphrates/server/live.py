@@ -34,6 +34,8 @@ from .. import (
 from ..ai import Bot
 from ..stats import game_stats
 from ..store import ChatLine, GameRow
+from ..store.fairplay import Tally, judge, parse_seat_change
+from ..store.fairplay import seat_change as seat_change  # the log's seat changes, for seats.py
 from .clocks import Clock, Pace, advance, handed, returned, start, timed_out
 from .conn import Conn
 from .errors import GameError
@@ -82,30 +84,6 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
-def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
-    """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
-    bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
-    human`` (seat 1 taken back by its player)."""
-    if kind != "bot":
-        return f"seat {seat} human"
-    return f"seat {seat} bot {level}" + (" timeout" if timeout else "")
-
-
-def parse_seat_change(text: str) -> tuple[int, str, str | None, bool] | None:
-    """``(seat, kind, level, timeout)`` of a seat change entry; ``None`` for any other
-    entry."""
-    words = text.split()
-    if len(words) < 3 or words[0] != "seat":
-        return None
-    if words[2] == "bot" and len(words) == 4:
-        return int(words[1]), "bot", words[3], False
-    if words[2] == "bot" and len(words) == 5 and words[4] == "timeout":
-        return int(words[1]), "bot", words[3], True
-    if words[2] == "human" and len(words) == 3:
-        return int(words[1]), "human", None, False
-    raise ValueError(f"not a seat change: {text!r}")
-
-
 class LiveGame:
     """One game as this process knows it: the replay of its log (actions, undos and seat
     changes), its connections and its bots."""
@@ -136,6 +114,8 @@ class LiveGame:
         self.rated = row.rated
         #: a moderator stopped the game (its log ends with ``abort``): nobody is to act
         self.aborted = False
+        #: who made each seat's decisions (a rated game's): whether its end is rated
+        self.tally = Tally(len(self.seats)) if row.rated else None
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         self.lock = asyncio.Lock()
@@ -185,6 +165,7 @@ class LiveGame:
     def _apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
         change = parse_seat_change(action)
         self.seq = seq
+        self.logged(seat, action)
         if change is not None:
             self.change_seat(*change, at=at)
             return
@@ -197,6 +178,21 @@ class LiveGame:
             self.state, events = apply(self.state, action)
             self.entries.append(Entry(seq, seat, action, events))
         self.tick(at)
+
+    def logged(self, seat: int | None, action: str) -> None:
+        """Log entry ``action`` by ``seat`` is stored (by this process or another): who
+        made the seats' decisions (``tally``)."""
+        if self.tally is not None:
+            self.tally.step(seat, action)
+
+    def rated_now(self) -> bool:
+        """Whether the game is rated: created so and, once it is over, not rated for
+        nobody (every seat forfeited to bots: ``store/fairplay.py``)."""
+        if self.tally is None:
+            return False
+        if not self.over:
+            return True
+        return judge(self.tally.plays(), [1] * len(self.seats)).counted
 
     def tick(self, at: float | None = None) -> None:
         """The clock after a step stored at ``at`` (default: now): the time goes to whoever
@@ -431,7 +427,7 @@ class LiveGame:
             "to_act": self.actor(),
             "result": result(self.state) if self.over else None,
             "listed": self.listed,
-            "rated": self.rated,
+            "rated": self.rated_now(),
             "clock": None if self.clock is None else self.clock.public(),
             "timeouts": self.timeouts,
         }

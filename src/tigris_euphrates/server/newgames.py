@@ -62,7 +62,8 @@ class NewGames:
         seat to a bot). ``listed``: the public lobby shows it; ``settings``: the table's
         settings (who may chat). ``same_people`` (a rematch): each human seat keeps that
         game's token and the creator keeps theirs, so the links people hold open the new
-        game too (no new token is returned for them). A ``rated`` game is played between
+        game too (no new token is returned for them), and the new game is stored only if
+        that game has no rematch yet (``store.RematchTaken``). A ``rated`` game is played between
         accounts only: no bot seat, and the server's secret seed; ``pace`` its clocks."""
         self._check_seed(seats, seed, rated)
         seed_source = "server" if seed is None else "client"
@@ -95,7 +96,7 @@ class NewGames:
             settings=dict(settings or {}),
             rated=rated,
         )
-        await self._store(row, pace)
+        await self._store(row, pace, same_people.id if same_people is not None else None)
         return LiveGame(row, pace, {}, self.hub.clock), tokens, creator
 
     def _check_seed(self, seats: list[dict[str, Any]], seed: int | None, rated: bool) -> None:
@@ -115,7 +116,9 @@ class NewGames:
                 "chooses the seed knows every hand and the bag",
             )
 
-    async def _store(self, row: GameRow, pace: Pace | None) -> None:
+    async def _store(self, row: GameRow, pace: Pace | None, rematch_of: str | None) -> None:
+        """Store the new game (``rematch_of``: as that game's rematch, claimed in the same
+        transaction: ``RematchTaken`` when another process made it first)."""
         hub = self.hub
         if pace is not None:  # before the game: no process ever loads it without its pace
             await hub.db(hub.store.clocks.save_pace, row.id, pace.to_dict())
@@ -132,6 +135,7 @@ class NewGames:
             row.settings,
             row.rated,
             row.created,
+            rematch_of,
         )
 
     async def _check_client(self, client: str, bots: bool) -> None:

@@ -6,14 +6,20 @@ lobby listing and chat setting, and a new secret seed. Each person's seat keeps 
 of the old game, and the creator keeps theirs: the links and the browsers that opened the
 old game open the new one, so nobody needs a new link. The old game records the rematch's
 id (its ``rematch`` setting): every connection of the old game is told at once (its view
-carries ``rematch``) and whoever opens the old game later finds it there too. There is one
-rematch per game; asking again returns it.
+carries ``rematch``) and whoever opens the old game later finds it there too.
+
+There is one rematch per game, whatever the processes: the new game is stored in the same
+transaction that records its id in the old game's row, which it locks first
+(``store.games.create(rematch_of=…)``). A process that asks at the same moment as another
+finds the other's rematch there, creates nothing and answers with it; asking again returns
+it too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..store import RematchTaken
 from .errors import GameError
 from .hub import Hub
 from .live import LiveGame
@@ -30,30 +36,47 @@ async def rematch(hub: Hub, game: LiveGame, token: str, client: str = "") -> str
         if not game.over:
             raise GameError("not-over", "a rematch starts when the game is over")
         existing = game.settings.get("rematch")
+        if not isinstance(existing, str):  # another process may have made it
+            existing = (await hub.db(hub.store.games.settings, game.id)).get("rematch")
         if isinstance(existing, str):
+            _learn(hub, game, existing)
             return existing
-        seats: list[dict[str, Any]] = []
-        for seat in game.seats:
-            if seat.get("token"):
-                seats.append({"kind": "human", "name": seat.get("name") or ""})
-            else:
-                seats.append({"kind": "bot", "level": seat.get("level"), "name": seat.get("name")})
-        settings = {k: v for k, v in game.settings.items() if k != "rematch"}
-        new, _, _ = await hub.create(
-            dict(game.options),
-            seats,
-            client=client,
-            listed=game.listed,
-            settings=settings,
-            same_people=game,
-        )
-        game.settings["rematch"] = new.id
-        await hub.db(hub.store.games.set_settings, game.id, game.settings)
-        game.broadcast()
-        held = hub.games.get(game.id)
-        if held is not None and held is not game:  # left memory and loaded again meanwhile
-            held.settings["rematch"] = new.id
-            held.broadcast()
+        try:
+            new, _, _ = await hub.create(
+                dict(game.options),
+                _seats(game),
+                client=client,
+                listed=game.listed,
+                settings={k: v for k, v in game.settings.items() if k != "rematch"},
+                same_people=game,
+            )
+        except RematchTaken as taken:  # another process made it at the same moment
+            _learn(hub, game, taken.rematch)
+            return taken.rematch
+        _learn(hub, game, new.id)
     if hub.cluster is not None:
         hub.cluster.publish(RematchMade(hub.cluster.proc, game.id, new.id))
     return new.id
+
+
+def _seats(game: LiveGame) -> list[dict[str, Any]]:
+    """The rematch's seats: people stay people (a seat a bot held for its player too), bots
+    stay bots at their level."""
+    seats: list[dict[str, Any]] = []
+    for seat in game.seats:
+        if seat.get("token"):
+            seats.append({"kind": "human", "name": seat.get("name") or ""})
+        else:
+            seats.append({"kind": "bot", "level": seat.get("level"), "name": seat.get("name")})
+    return seats
+
+
+def _learn(hub: Hub, game: LiveGame, rematch_id: str) -> None:
+    """Tell the old game's connections that its rematch is ``rematch_id`` (stored already),
+    through the copy of the game this process holds now (it may have left memory and been
+    loaded again meanwhile)."""
+    held = hub.games.get(game.id)
+    for copy in (game,) if held is None or held is game else (game, held):
+        if copy.settings.get("rematch") != rematch_id:
+            copy.settings["rematch"] = rematch_id
+            copy.broadcast()

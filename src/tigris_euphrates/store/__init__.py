@@ -17,7 +17,7 @@ from .database import (
     normalise_url,
     repair_text,
 )
-from .games import GameRow, StepTaken, UnknownGame
+from .games import GameRow, RematchTaken, StepTaken, UnknownGame
 from .moderation import REPORT_STATES, AlreadyReported, Report, Standing
 from .ratings import FAMILIES, SIZES, family_of
 from .store import Store
@@ -33,6 +33,7 @@ __all__ = [
     "GameRow",
     "NameTaken",
     "NotifySettings",
+    "RematchTaken",
     "Report",
     "ServerLock",
     "Standing",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, libpq_url, repair_text
@@ -39,6 +40,15 @@ class StepTaken(Exception):
 
 class UnknownGame(KeyError):
     pass
+
+
+class RematchTaken(Exception):
+    """The game has its rematch already (``rematch``: its id); nothing was created."""
+
+    def __init__(self, game_id: str, rematch: str) -> None:
+        super().__init__(f"game {game_id} has its rematch already: {rematch}")
+        self.game_id = game_id
+        self.rematch = rematch
 
 
 @dataclass
@@ -111,15 +121,20 @@ class Games:
         settings: dict[str, Any] | None = None,
         rated: bool = False,
         now: float | None = None,
+        rematch_of: str | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
         client chose the seed, ``client`` who created it (for the per-client limits),
         ``listed`` whether the public lobby shows it, ``settings`` the table's settings;
         ``rated`` whether its result changes the players' ratings; ``now`` when (default:
-        the time now; the clocks of timed games start then)."""
+        the time now; the clocks of timed games start then). ``rematch_of``: the game is
+        that game's rematch, recorded in its settings in the same transaction; raises
+        ``RematchTaken`` (and creates nothing) when that game has its rematch already."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
+            if rematch_of is not None:
+                self._claim_rematch(conn, rematch_of, game_id)
             conn.execute(
                 insert(self.table).values(
                     id=game_id,
@@ -139,6 +154,25 @@ class Games:
                     rated=1 if rated else None,
                 )
             )
+
+    def _claim_rematch(self, conn: Connection, game_id: str, rematch: str) -> None:
+        """Record ``rematch`` as the rematch of ``game_id`` in the caller's transaction, or
+        raise ``RematchTaken``. The game's row is locked first (``FOR UPDATE`` on
+        PostgreSQL): a second process claiming at the same moment waits for the first
+        one's transaction, then reads its rematch. SQLite serves one process, whose
+        writes one database thread makes in turn."""
+        t = self.table
+        query = select(t.c.settings).where(t.c.id == game_id).with_for_update()
+        row = conn.execute(query).first()
+        if row is None:
+            raise UnknownGame(game_id)
+        settings = json.loads(row.settings) if row.settings else {}
+        settings = settings if isinstance(settings, dict) else {}
+        existing = settings.get("rematch")
+        if isinstance(existing, str):
+            raise RematchTaken(game_id, existing)
+        settings["rematch"] = rematch
+        conn.execute(update(t).where(t.c.id == game_id).values(settings=json.dumps(settings)))
 
     def append(
         self,

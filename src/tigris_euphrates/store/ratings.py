@@ -4,7 +4,9 @@ and player count class (``2p``, ``multi``), updated when a rated game ends.
 A game counts once per account whatever happens: its rating changes are stored under the key
 ``(game, account)`` in the same transaction as the new ratings, so a second processing of the
 same end (a replayed end, another process, a restart) fails on that key and changes nothing.
-Players who share a place (equal final scores) tie in the update.
+Players who share a place (equal final scores) tie in the update. A game is rated only for
+the moves its people made (``fairplay``): a seat played by bots forfeits (it is rated last),
+and a game every seat of which forfeited is rated for nobody (stored as ``rated = 0``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import DEFAULT_RULESET, RULESETS
 from .database import Database, repair_text
+from .fairplay import judge, tally
 
 #: the classes of player count a rating is kept for
 SIZES = ("2p", "multi")
@@ -84,8 +87,9 @@ class Ratings:
     def rate_game(self, game_id: str) -> bool:
         """Apply the result of the finished rated game ``game_id`` to its players' ratings;
         ``False`` when there is nothing to do (not rated, not over, a seat without an
-        account, or already counted)."""
-        g, s = self.t.games, self.t.account_seats
+        account, already counted, or every seat forfeited to bots: then the game is marked
+        unrated, ``rated = 0``)."""
+        g, s, a = self.t.games, self.t.account_seats, self.t.actions
         with self.engine.connect() as conn:
             row = conn.execute(select(g).where(g.c.id == game_id)).first()
             if row is None or not row.rated or row.status != "over" or not row.result:
@@ -96,18 +100,27 @@ class Ratings:
                     select(s.c.seat, s.c.account_id).where(s.c.game_id == game_id)
                 )
             }
+            log = conn.execute(
+                select(a.c.seat, a.c.action).where(a.c.game_id == game_id).order_by(a.c.seq)
+            ).all()
         options = json.loads(row.options)
         result = json.loads(row.result)
         players = len(json.loads(row.seats))
         seats = list(range(players))
         if any(seat not in bound for seat in seats) or len(set(bound.values())) != players:
             return False
+        verdict = judge(
+            tally(players, ((r.seat, str(r.action)) for r in log)),
+            places(result["ranking"], players),
+        )
         family, size = family_of(options), size_of(players)
-        place = places(result["ranking"], players)
         try:
             with self.engine.begin() as conn:
+                if not verdict.counted:
+                    conn.execute(update(g).where(g.c.id == game_id).values(rated=0))
+                    return False
                 self._serialise(conn)
-                self._apply(conn, game_id, family, size, [bound[i] for i in seats], place)
+                self._apply(conn, game_id, family, size, [bound[i] for i in seats], verdict.places)
         except IntegrityError:
             return False  # counted already (the (game, account) key)
         return True

@@ -64,7 +64,8 @@ def make_tables(prefix: str = "") -> Tables:
         # (set by every seat change): the per-client limits count them
         Column("client", String(64), nullable=True),
         Column("bots", Integer, nullable=True),
-        # 1: the result changes the players' ratings (only accounts play it)
+        # 1: the result changes the players' ratings (only accounts play it); 0: a rated
+        # game that ended rated for nobody, every seat played by bots (store/fairplay.py)
         Column("rated", Integer, nullable=True),
         # the statistics of a finished game (``stats.game_stats``, JSON), once computed
         Column("stats", Text, nullable=True),

@@ -3,13 +3,18 @@ the leaderboard are all ``static/index.html``, which reads its address and draws
 
 An unknown game answers 404 with the same page, which then says "not found" (so does any
 unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
+
+Where the page goes after signing in (``/account?next=…``) is resolved here too
+(``GET /api/next``): only to one of these pages, never elsewhere.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Annotated, Any
+from urllib.parse import quote, unquote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from ..deps import HubDep, StoreDep
@@ -17,6 +22,42 @@ from ..inputs import GAME_ID_PATTERN
 from ..responses import page
 
 router = APIRouter()
+
+#: the pages without a part of their own in the address
+PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard"})
+#: a game's page and its replay: the id as the game routes accept it (ASCII only)
+GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
+#: a player's page: one segment of the address, percent-encoded as the page writes it
+PLAYER_PAGE = re.compile(r"/players/([0-9A-Za-z_.~%-]{1,400})")
+#: a player's name once decoded: word characters, inner spaces, ``.`` and ``-``
+PLAYER_NAME = re.compile(r"\w(?:[\w .-]{0,38}\w)?")
+#: the longest ``next`` looked at
+MAX_NEXT = 500
+
+
+def local_page(next_path: str | None) -> str:
+    """The page of this server that ``next_path`` names, written anew from its parts:
+    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/game/{id}``, ``/replay/{id}`` or
+    ``/players/{name}``; anything else (another host, a scheme, a backslash, a control
+    character, an encoded one, a query…) gives ``/``. What it returns starts with one ``/``
+    followed by a letter or nothing, and holds only ASCII letters, digits and ``/_.~%-``:
+    the browser reads it as a path of this origin, whatever it does with odd characters."""
+    if not next_path or len(next_path) > MAX_NEXT:
+        return "/"
+    if next_path in PLAIN_PAGES:
+        return next_path
+    game = GAME_PAGE.fullmatch(next_path)
+    if game is not None:
+        return f"/{game[1]}/{game[2]}"
+    player = PLAYER_PAGE.fullmatch(next_path)
+    if player is not None:
+        try:
+            name = unquote(player[1], errors="strict")
+        except UnicodeDecodeError:
+            return "/"
+        if PLAYER_NAME.fullmatch(name):
+            return "/players/" + quote(name, safe="")
+    return "/"
 
 
 @router.get("/", include_in_schema=False)
@@ -38,3 +79,12 @@ async def index(
         if not known:
             return page(404)
     return page()
+
+
+@router.get("/api/next")
+async def next_page(
+    next_path: Annotated[str | None, Query(alias="next")] = None,
+) -> dict[str, Any]:
+    """Where the page goes after signing in: the page of this server that ``next`` names,
+    else the lobby (``local_page``). The page navigates only to what this returns."""
+    return {"next": local_page(next_path)}

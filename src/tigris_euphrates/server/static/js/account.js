@@ -44,8 +44,15 @@ export async function accountPage() {
   await words();
   titled(tx("sign_in"));
   const { account } = await signedIn;
+  // where to go once signed in: "My games", or the page of this server that ?next= names,
+  // as the server resolves it (anything else gives the lobby); never the address as given
   const next = new URLSearchParams(location.search).get("next");
-  const go = () => { location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/me"; };
+  const target = next === null ? Promise.resolve("/me")
+    : api("/api/next?next=" + encodeURIComponent(next)).then(r => r.next, () => "/");
+  const go = async () => {
+    const url = new URL(await target, location.origin);
+    location.href = url.origin === location.origin ? url.href : "/";
+  };
   if (account) {
     app.replaceChildren(h("div", { class: "card narrow" }, h("h2", {}, tx("signed_in_as", { name: account.name })),
       h("p", {}, h("a", { href: "/me" }, tx("my_games")), " · ", h("a", { href: "/players/" + encodeURIComponent(account.name) }, tx("profile"))),
@@ -65,7 +72,7 @@ export async function accountPage() {
       try {
         const r = await api(path, { name: name.value, password: password.value, seats: heldSeats() });
         if (r.claimed.length) sessionStorage.setItem("tne:claimed", String(r.claimed.length));
-        go();
+        await go();
       } catch (err) { toast(err.message); $("#" + id + " .error").textContent = err.message; submit.disabled = false; }
     } }, h("h2", {}, title),
       h("p", {}, h("label", {}, tx("account_name") + " ", name)), h("p", {}, h("label", {}, tx("password") + " ", password)),

@@ -1,0 +1,166 @@
+"""Which results of a rated game count: a game is rated only for the moves its people made.
+
+Read from the game's log, where a seat change is an entry of its own (``seat 1 bot hard``,
+``seat 1 bot easy timeout``, ``seat 1 human``: ``seat_change``), written by the seat whose
+player asked for it (``None``: the game's creator or the clock). Every other entry but an
+``undo`` is a decision of the seat that made it, by its person or by the bot holding it.
+
+The rule (docs/web.md, *Accounts, ratings and statistics*). A seat **forfeits**, and is
+rated below every seat that did not, whatever its score, when
+
+- its clock ran out (a player who let their time run out lost it, as in chess), or
+- a bot its own player called to the seat made a decision (taking the seat back does not
+  undo that: a player's own bot, an ``expert`` in the hard moments, is no rated play), or
+- a bot holds it when the game ends, or
+- bots given to it in its player's absence (by the game's creator) made more than
+  ``ABSENCE_SHARE`` of its decisions (a short absence is forgiven; a long one is not).
+
+If every seat forfeits, nobody's play decided the game and it is not rated at all. So a
+player who is losing cannot void a rated game by leaving (they lose it, their opponents are
+rated as they finished), and two accounts cannot farm ratings from games that bots play for
+them (such a game counts for nobody).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+#: The share of a seat's decisions that bots given to it in its player's absence may make
+#: without the seat forfeiting.
+ABSENCE_SHARE = 0.2
+
+UNDO = "undo"
+
+
+def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
+    """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
+    bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
+    human`` (seat 1 taken back by its player)."""
+    if kind != "bot":
+        return f"seat {seat} human"
+    return f"seat {seat} bot {level}" + (" timeout" if timeout else "")
+
+
+def parse_seat_change(text: str) -> tuple[int, str, str | None, bool] | None:
+    """``(seat, kind, level, timeout)`` of a seat change entry; ``None`` for any other
+    entry."""
+    words = text.split()
+    if len(words) < 3 or words[0] != "seat":
+        return None
+    if words[2] == "bot" and len(words) == 4:
+        return int(words[1]), "bot", words[3], False
+    if words[2] == "bot" and len(words) == 5 and words[4] == "timeout":
+        return int(words[1]), "bot", words[3], True
+    if words[2] == "human" and len(words) == 3:
+        return int(words[1]), "human", None, False
+    raise ValueError(f"not a seat change: {text!r}")
+
+
+#: who made a decision: the seat's person, a bot its player called, another bot
+PERSON, CALLED, OTHER = "person", "called", "other"
+
+
+@dataclass
+class SeatPlay:
+    """Who made one seat's decisions (its person's: those the game kept; bots': all)."""
+
+    person: int = 0
+    #: decisions of bots the seat's own player handed it to
+    called: int = 0
+    #: decisions of bots given it otherwise: by the creator in its absence, after a timeout
+    other: int = 0
+    timed_out: bool = False
+    bot_at_end: bool = False
+
+    @property
+    def decisions(self) -> int:
+        return self.person + self.called + self.other
+
+    @property
+    def forfeits(self) -> bool:
+        """Whether the seat's result is not its person's (the module's rule)."""
+        return (
+            self.timed_out
+            or self.bot_at_end
+            or self.called > 0
+            or self.other > ABSENCE_SHARE * self.decisions
+        )
+
+
+class Tally:
+    """Who made the decisions of each seat of a game, read from its log entry by entry
+    (``step``); every seat starts with its person (a rated game has no bot seat)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        #: who holds each seat now: ``PERSON`` or the kind of bot
+        self.holder = [PERSON] * players
+        self.counts = [SeatPlay() for _ in range(players)]
+        #: each decision so far: (seat, who made it); an undo removes the last one
+        self.made: list[tuple[int, str]] = []
+
+    def step(self, seat: int | None, action: str) -> None:
+        """The next log entry: ``action`` written by ``seat``. A person's decision that
+        is undone does not count; a bot's still does (its player saw it: advice)."""
+        change = parse_seat_change(action)
+        if change is not None:
+            target, kind, _, timeout = change
+            if kind != "bot":
+                self.holder[target] = PERSON
+            else:
+                self.holder[target] = CALLED if seat == target and not timeout else OTHER
+                self.counts[target].timed_out |= timeout
+        elif action == UNDO:
+            if self.made:
+                undone, who = self.made.pop()
+                if who == PERSON:
+                    self.counts[undone].person -= 1
+        elif seat is not None and 0 <= seat < self.players:
+            who = self.holder[seat]
+            self.made.append((seat, who))
+            play = self.counts[seat]
+            if who == PERSON:
+                play.person += 1
+            elif who == CALLED:
+                play.called += 1
+            else:
+                play.other += 1
+
+    def plays(self) -> list[SeatPlay]:
+        """Each seat's play so far (``bot_at_end``: a bot holds it now)."""
+        return [
+            replace(play, bot_at_end=self.holder[i] != PERSON) for i, play in enumerate(self.counts)
+        ]
+
+
+def tally(players: int, rows: Iterable[tuple[int | None, str]]) -> list[SeatPlay]:
+    """Each seat's play in a log of ``(seat, action)`` entries, in order."""
+    t = Tally(players)
+    for seat, action in rows:
+        t.step(seat, action)
+    return t.plays()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a finished rated game counts for: ``counted`` (``False``: rated for nobody),
+    the places the ratings use, and the seats that forfeited."""
+
+    counted: bool
+    places: list[int]
+    forfeits: list[int]
+
+
+def judge(plays: list[SeatPlay], places: list[int]) -> Verdict:
+    """The verdict on a finished rated game from each seat's play and its place on the
+    scores (1 = best, shared places equal). The seats that did not forfeit keep their order
+    (and their ties); those that did share the place after them."""
+    forfeits = [i for i, play in enumerate(plays) if play.forfeits]
+    if len(forfeits) == len(plays):
+        return Verdict(False, list(places), forfeits)
+    kept = [i for i in range(len(plays)) if i not in forfeits]
+    out = [len(kept) + 1] * len(plays)
+    for i in kept:
+        out[i] = 1 + sum(1 for j in kept if places[j] < places[i])
+    return Verdict(True, out, forfeits)

@@ -2,13 +2,15 @@
 
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
-``notifications`` (e-mail settings), ``accounts`` and ``ratings``. The calls block; the server
+``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``attempts`` (the limits of
+the account endpoints). The calls block; the server
 runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
+from .attempts import Attempts
 from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .database import Database
@@ -28,6 +30,7 @@ class Store:
         self.notifications = Notifications(self.db)
         self.accounts = Accounts(self.db)
         self.ratings = Ratings(self.db)
+        self.attempts = Attempts(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

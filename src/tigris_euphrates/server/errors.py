@@ -29,6 +29,7 @@ STATUS = {
     "name-taken": 409,
     "no-player": 404,
     "one-seat": 409,
+    "mail-failed": 503,
 }
 
 

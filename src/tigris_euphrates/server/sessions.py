@@ -174,6 +174,6 @@ def same_origin(conn: HTTPConnection) -> bool:
 
 
 def secure(conn: HTTPConnection) -> bool:
-    """Cookies are Secure when the page is served over https (behind a proxy, run uvicorn
-    with ``--proxy-headers`` so that the scheme is the player's)."""
+    """Cookies are Secure when the page is served over https (behind a proxy, name it in
+    the setting ``forwarded_allow_ips`` so that its ``X-Forwarded-Proto`` is believed)."""
     return conn.url.scheme in ("https", "wss")

@@ -72,7 +72,9 @@ class LiveServer:
             port=self.port,
             log_level="warning",
             lifespan="on",
-            **uvicorn_options(self.app_kwargs.get("limits")),
+            **uvicorn_options(
+                self.app_kwargs.get("limits"), self.app_kwargs.get("forwarded_allow_ips", "")
+            ),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)

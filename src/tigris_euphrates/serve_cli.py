@@ -44,6 +44,13 @@ def serve(
             help="Change one limit of server/limits.py, e.g. games_per_client=50 (repeatable).",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Proxies whose X-Forwarded-For/-Proto are believed (addresses, comma-separated).",
+        ),
+    ] = "",
     workers: Annotated[
         int,
         typer.Option(

@@ -26,16 +26,27 @@ PASSWORD = "correct horse battery"
 def server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("accounts")
     limits = Limits(games_per_minute=1000, games_per_client=1000, sign_ups_per_client=1000)
+    # the tests' requests come from loopback, as from a proxy there (Secure cookies behind https)
+    proxy = "127.0.0.1"
     if request.param == "sqlite":
         with LiveServer(
-            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
+            data_dir=data,
+            database_url=f"sqlite:///{data}/t.sqlite3",
+            limits=limits,
+            forwarded_allow_ips=proxy,
         ) as srv:
             yield srv
         return
     url = postgres_or_skip()
     prefix = f"a{uuid.uuid4().hex[:10]}_"
     try:
-        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
+        with LiveServer(
+            data_dir=data,
+            database_url=url,
+            table_prefix=prefix,
+            limits=limits,
+            forwarded_allow_ips=proxy,
+        ) as srv:
             yield srv
     finally:
         Store(url, prefix).drop_all()
@@ -85,7 +96,8 @@ def test_sign_up_sets_a_signed_httponly_samesite_cookie(server: LiveServer) -> N
 
 
 def test_cookies_are_secure_over_https(server: LiveServer) -> None:
-    """Behind an https proxy (uvicorn trusts the local proxy's X-Forwarded-Proto) the
+    """Behind an https proxy (the server trusts the local proxy's X-Forwarded-Proto: the
+    setting ``forwarded_allow_ips``) the
     cookies are Secure: a browser never sends them over plain http."""
     https = {"X-Forwarded-Proto": "https"}
     with httpx.Client(base_url=server.url, headers=https) as client:

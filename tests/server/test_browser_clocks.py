@@ -110,7 +110,18 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     page.fill("#notify-email", email)
     page.check("#notify-on")
     page.click("#notify-save")
+    expect(page.locator("#notify-state")).to_contain_text(f"A link was e-mailed to {email}")
+    # she confirms the address with the link e-mailed to it (a button on its page)
+    confirm_link = next(
+        w for w in wait_mail(mailbox, email).get_content().split() if "/confirm-email?t=" in w
+    )
+    other = new_page(browser)
+    other.goto(confirm_link)
+    other.click("#confirm")
+    expect(other.locator("#unsubscribe h2")).to_have_text("Address confirmed")
+    page.reload()
     expect(page.locator("#notify-state")).to_have_text(f"E-mails go to {email}.")
+    mailbox.messages.clear()
     # a turn-based game: Bob (a friend, who never comes) moves first, then Ann
     page.select_option("[data-seat='0']", "friend")
     page.fill("[data-name='0']", "Bob")

@@ -180,6 +180,7 @@ def test_turn_email_once_to_an_opted_in_account(db: tuple[str, str], mailbox: Ma
         accounts = store.accounts
         bob = accounts.create("bob", "not-a-real-hash")
         store.notifications.set(bob.id, "bob@example.org", True)
+        store.notifications.confirm(bob.id, "bob@example.org")
         game, _, _ = await hub.create(
             {"players": 2}, PEOPLE, pace=Pace("turn", 72 * HOUR, 0.0, "random")
         )
@@ -220,6 +221,7 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         accounts = store.accounts
         bob = accounts.create("bob", "not-a-real-hash")
         store.notifications.set(bob.id, "bob@example.org", True)
+        store.notifications.confirm(bob.id, "bob@example.org")
         pace = Pace("turn", 24 * HOUR, 0.0, "random")
         # Bob has the game open: the page tells him (no e-mail)
         hub = make_hub(store, clock, Mailer(mailbox.settings()))

@@ -32,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
         default=unset,
         help="accept a client's seed for any game (tests, benchmarks: never in public)",
     )
+    p.add_argument("--forwarded-allow-ips", default=unset)
     p.add_argument(
         "--limit",
         action="append",

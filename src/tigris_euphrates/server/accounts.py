@@ -13,16 +13,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request
+from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
-from ..store.accounts import Account, AccountGame, Accounts
+from ..store.accounts import Account, AccountGame, Accounts, name_key
 from ..store.ratings import Ratings
 from .errors import GameError
 from .hub import Hub
 from .live import LiveGame
 from .passwords import Passwords
-from .sessions import Sessions, same_origin
+from .sessions import SESSION_SECONDS, Sessions, new_session, same_origin
 
 
 @dataclass
@@ -41,17 +41,39 @@ class AccountService:
         return await self.run(fn, *args)
 
     async def current(self, conn: HTTPConnection) -> Account | None:
-        """The signed-in account of a request or websocket (``None``: a guest, a cookie
-        signed out everywhere since, or a websocket opened by another site's page)."""
+        """The signed-in account of a request or websocket (``None``: a guest, a session
+        signed out since, here or everywhere, or a websocket opened by another site's
+        page)."""
         if conn.scope["type"] == "websocket" and not same_origin(conn):
             return None
         session = self.sessions.read(conn)
         if session is None:
             return None
-        account: Account | None = await self.db(self.accounts.by_id, session.account_id)
-        if account is None or account.generation != session.generation:
+        account: Account | None = await self.db(
+            self.accounts.session_account, session.digest, SESSION_SECONDS
+        )
+        if (
+            account is None
+            or account.id != session.account_id
+            or account.generation != session.generation
+        ):
             return None
         return account
+
+    async def sign_in(self, conn: HTTPConnection, response: Response, account: Account) -> None:
+        """Open a session of the account (kept by the server) and set its cookie, and
+        remember that the account signed in from this browser."""
+        session = new_session(account.id, account.generation)
+        await self.db(self.accounts.open_session, account.id, session.digest, SESSION_SECONDS)
+        self.sessions.sign_in(conn, response, session)
+        self.sessions.remember(conn, response, name_key(account.name))
+
+    async def sign_out(self, conn: HTTPConnection, response: Response) -> None:
+        """End this browser's session on the server and delete its cookie."""
+        session = self.sessions.read(conn)
+        if session is not None:
+            await self.db(self.accounts.close_session, session.digest)
+        self.sessions.sign_out(conn, response)
 
     async def signed_in(self, conn: HTTPConnection) -> Account:
         """The signed-in account; raises ``GameError`` (``sign-in``) for a guest."""

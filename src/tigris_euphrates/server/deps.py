@@ -57,9 +57,9 @@ LimitsDep = Annotated[Limits, Depends(get_limits)]
 
 
 def client_of(conn: HTTPConnection) -> str:
-    """Who is asking, for the per-client limits: a hash of the address (behind a proxy,
-    run uvicorn with ``--proxy-headers`` and ``--forwarded-allow-ips`` so that this is the
-    player's address, not the proxy's)."""
+    """Who is asking, for the per-client limits: a hash of the address. It is the socket's
+    peer, unless that peer is a proxy the setting ``forwarded_allow_ips`` names, whose
+    ``X-Forwarded-For`` then gives the player's address (uvicorn reads it)."""
     host = conn.client.host if conn.client is not None else ""
     return hashlib.sha256(host.encode("utf-8", "replace")).hexdigest()[:32]
 

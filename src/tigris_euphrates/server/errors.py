@@ -37,6 +37,7 @@ STATUS = {
     "no-report": 404,
     "no-line": 404,
     "is-admin": 409,
+    "mail-failed": 503,
 }
 
 

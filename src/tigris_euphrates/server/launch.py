@@ -19,15 +19,19 @@ SQLITE_ALONE = (
 )
 
 
-def uvicorn_options(limits: Limits | None = None) -> dict[str, Any]:
+def uvicorn_options(limits: Limits | None = None, forwarded_allow_ips: str = "") -> dict[str, Any]:
     """uvicorn settings every way of serving the app shares: the websocket layer refuses a
     message over ``Limits.ws_max_bytes`` (close 1009) before reading it whole, and no
-    per-message compression (it cost 13 % of the server's CPU per action)."""
+    per-message compression (it cost 13 % of the server's CPU per action). The forwarded
+    headers are read only from the proxies ``forwarded_allow_ips`` names (``Settings``);
+    without any, never (uvicorn's own default believes loopback's)."""
     limits = limits or Limits()
     return {
         "ws_max_size": limits.ws_max_bytes,
         "ws_per_message_deflate": False,
         "h11_max_incomplete_event_size": 16 * 1024,
+        "proxy_headers": bool(forwarded_allow_ips),
+        "forwarded_allow_ips": forwarded_allow_ips or None,
     }
 
 
@@ -65,7 +69,7 @@ def serve(settings: Settings) -> None:
     """Serve until stopped (after ``prepare``): in this process, or in ``settings.workers``
     processes sharing the port (PostgreSQL; each builds its app from the environment that
     this one sets: ``app_from_env``)."""
-    options = uvicorn_options(settings.limits)
+    options = uvicorn_options(settings.limits, settings.forwarded_allow_ips)
     if settings.workers > 1:
         os.environ.update(settings.replace(database_url=database_url(settings)).to_env())
         uvicorn.run(

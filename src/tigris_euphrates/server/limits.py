@@ -54,15 +54,27 @@ class Limits:
     connections_per_client: int = 64
     #: Bot decisions waiting for a worker, over all games of the process.
     bot_queue: int = 500
-    #: Failed sign-ins for one name and from one client within ``sign_in_window`` seconds
-    #: after which sign-ins are refused until the window ends (counted in the database,
-    #: shared by every process), and accounts one client may create an hour.
+    #: Sign-ins (counted in the database, shared by every process, taken before the
+    #: password is checked: ``server/throttle.py``). One client may fail
+    #: ``sign_in_failures_per_name`` times for one name, then waits ``sign_in_backoff``
+    #: seconds before each further try, doubling each time (at most ``sign_in_window``;
+    #: the count starts again after ``sign_in_window`` seconds without a try); it may fail
+    #: ``sign_in_failures_per_client`` times in ``sign_in_window`` whatever the names. Past
+    #: ``sign_in_name_ceiling`` failures for one name from every client together in
+    #: ``sign_in_window``, its passwords are checked ``sign_in_name_spacing`` seconds apart
+    #: (a sign-in waits for its turn), except from browsers the account signed in from.
     sign_in_failures_per_name: int = 5
     sign_in_failures_per_client: int = 20
     sign_in_window: float = 900.0
+    sign_in_backoff: float = 60.0
+    sign_in_name_ceiling: int = 100
+    sign_in_name_spacing: float = 10.0
+    #: Sign-ups one client may try an hour (each one counts, taken before the work).
     sign_ups_per_client: int = 10
     #: Reports (of a chat line or an account) one signed-in account may send an hour.
     reports_per_hour: int = 10
+    #: Confirmation e-mails one account may have sent an hour (each new address sends one).
+    confirm_emails_per_account: int = 5
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -28,6 +28,7 @@ from starlette.requests import HTTPConnection
 
 from ..store import AlreadyReported, Report, Standing
 from ..store.accounts import Account
+from ..store.attempts import Rule
 from .accounts import AccountService
 from .bots import default_level
 from .errors import GameError
@@ -158,13 +159,15 @@ async def report(
 ) -> dict[str, Any]:
     """A signed-in player reports a chat line or an account (one report a target,
     ``Limits.reports_per_hour`` an hour); raises ``GameError``."""
-    key, most = f"r:{reporter.id}", hub.limits.reports_per_hour
-    if await service.db(service.accounts.failures, key, REPORT_WINDOW) >= most:
-        wait = await service.db(service.accounts.retry_after, key, REPORT_WINDOW)
+    most = hub.limits.reports_per_hour
+    rule = Rule(most, REPORT_WINDOW)  # counts every report, taken before any is stored
+    verdict = await hub.db(hub.store.attempts.take, f"r:{reporter.id}", rule)
+    if not verdict.ok:
         raise GameError(
-            "rate-limited", f"at most {most} reports an hour: try again later", retry_after=wait
+            "rate-limited",
+            f"at most {most} reports an hour: try again later",
+            retry_after=verdict.wait,
         )
-    await service.db(service.accounts.fail, key, REPORT_WINDOW)  # counts every report
     target: int | None = None
     if kind == "chat":
         assert game_id is not None and n is not None

@@ -1,9 +1,14 @@
-"""Session cookies and CSRF tokens.
+"""Session cookies, CSRF tokens and the cookie of the browsers an account signed in from.
 
 - ``tne_session``: the signed-in account, signed by the server (itsdangerous, the key in
   the store's secrets table, shared by every process) with the account's session
-  generation: "sign out everywhere" raises the generation and every older cookie stops
-  working. HttpOnly, SameSite=Lax, Secure when the page is served over https, 30 days.
+  generation and the session's secret. The server keeps each open session (the SHA-256 of
+  its secret, ``store.accounts.open_session``): signing out deletes it, so a copy of the
+  cookie saved before opens nothing; "sign out everywhere" deletes them all and raises the
+  generation. HttpOnly, SameSite=Lax, Secure when the page is served over https, 30 days.
+- ``tne_known``: the names (their keys) that signed in from this browser, signed by the
+  server, kept after signing out (a year): a sign-in for one of them from this browser is
+  not slowed by the failures of other clients (``routes/accounts.py``).
 - ``tne_csrf``: a random token signed by the server, readable by the page, which sends it
   back in the ``X-CSRF-Token`` header of every form post (double submit): another site can
   make a browser send the cookie but can neither read it nor set the header.
@@ -11,6 +16,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -22,19 +28,34 @@ from starlette.responses import Response
 SESSION_COOKIE = "tne_session"
 CSRF_COOKIE = "tne_csrf"
 CSRF_HEADER = "x-csrf-token"
+KNOWN_COOKIE = "tne_known"
 SESSION_SECONDS = 30 * 24 * 3600
+KNOWN_SECONDS = 365 * 24 * 3600
+#: The names a browser's ``tne_known`` cookie remembers, the latest first.
+KNOWN_NAMES = 5
 
 
 @dataclass
 class Session:
     account_id: int
     generation: int
+    #: the session's secret: the server keeps its SHA-256 (``digest``) while it is open
+    secret: str
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.secret.encode()).hexdigest()
+
+
+def new_session(account_id: int, generation: int) -> Session:
+    return Session(account_id, generation, secrets.token_urlsafe(32))
 
 
 class Sessions:
     def __init__(self, key: str) -> None:
         self.serializer = URLSafeTimedSerializer(key, salt="tne-session")
         self.csrf_signer = Signer(key, salt="tne-csrf")
+        self.known_serializer = URLSafeTimedSerializer(key, salt="tne-known")
 
     # --- the session ----------------------------------------------------------------------
 
@@ -50,13 +71,17 @@ class Sessions:
             return None
         if not isinstance(data, dict):
             return None
-        account, generation = data.get("a"), data.get("g")
+        account, generation, secret = data.get("a"), data.get("g"), data.get("s")
         if not isinstance(account, int) or not isinstance(generation, int):
             return None
-        return Session(account, generation)
+        if not isinstance(secret, str):
+            return None  # a cookie of the version before server-side sessions
+        return Session(account, generation, secret)
 
     def sign_in(self, conn: HTTPConnection, response: Response, session: Session) -> None:
-        value = self.serializer.dumps({"a": session.account_id, "g": session.generation})
+        value = self.serializer.dumps(
+            {"a": session.account_id, "g": session.generation, "s": session.secret}
+        )
         response.set_cookie(
             SESSION_COOKIE,
             value,
@@ -70,6 +95,34 @@ class Sessions:
     def sign_out(self, conn: HTTPConnection, response: Response) -> None:
         response.delete_cookie(
             SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure(conn)
+        )
+
+    # --- the browsers an account signed in from -----------------------------------------
+
+    def known(self, conn: HTTPConnection) -> list[str]:
+        """The name keys that signed in from this browser (its ``tne_known`` cookie)."""
+        raw = conn.cookies.get(KNOWN_COOKIE)
+        if not raw:
+            return []
+        try:
+            data = self.known_serializer.loads(raw, max_age=KNOWN_SECONDS)
+        except BadSignature:
+            return []
+        if not isinstance(data, list):
+            return []
+        return [k for k in data if isinstance(k, str)][:KNOWN_NAMES]
+
+    def remember(self, conn: HTTPConnection, response: Response, key: str) -> None:
+        """Add a name key to this browser's ``tne_known`` cookie (it signed in here)."""
+        keys = [key] + [k for k in self.known(conn) if k != key]
+        response.set_cookie(
+            KNOWN_COOKIE,
+            self.known_serializer.dumps(keys[:KNOWN_NAMES]),
+            max_age=KNOWN_SECONDS,
+            path="/api/account",
+            httponly=True,
+            samesite="lax",
+            secure=secure(conn),
         )
 
     # --- CSRF -----------------------------------------------------------------------------
@@ -121,6 +174,6 @@ def same_origin(conn: HTTPConnection) -> bool:
 
 
 def secure(conn: HTTPConnection) -> bool:
-    """Cookies are Secure when the page is served over https (behind a proxy, run uvicorn
-    with ``--proxy-headers`` so that the scheme is the player's)."""
+    """Cookies are Secure when the page is served over https (behind a proxy, name it in
+    the setting ``forwarded_allow_ips`` so that its ``X-Forwarded-Proto`` is believed)."""
     return conn.url.scheme in ("https", "wss")

@@ -129,6 +129,13 @@ class Settings:
     smtp_from: str = field(default=MailSettings.sender, metadata=source("TNE_SMTP_FROM", str))
     #: The site's public address, which the links in the e-mails start with.
     public_url: str = field(default=MailSettings.public_url, metadata=source("TNE_PUBLIC_URL", str))
+    #: The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: their
+    #: addresses or networks, separated by commas (``*``: any peer). Empty: none, the
+    #: client is the socket's peer and the scheme the connection's.
+    forwarded_allow_ips: str = field(
+        default="",
+        metadata=source("TNE_FORWARDED_ALLOW_IPS", str.strip, "--forwarded-allow-ips"),
+    )
 
     def __post_init__(self) -> None:
         if self.smtp_security not in SECURITY:

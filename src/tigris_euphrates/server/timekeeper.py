@@ -9,9 +9,10 @@ deadline and the task is replaced. After a restart, or when another process take
 of a dead one, the clock is rebuilt from the steps' times and a deadline passed meanwhile is
 enforced at once. It is armed after every change of a game (``Hub.changed``).
 
-E-mails go to account holders who opted in (``store.notifications``), when a person's
-move starts in a turn-based game and that player has no page open on the game; each move is
-announced once, whichever process asks (``claim_notice``). The unsubscribe link carries a
+E-mails go to account holders who opted in (``store.notifications``) and confirmed their
+address (``confirm.py``), when a person's move starts in a turn-based game and that player
+has no page open on the game; each move is announced once, whichever process asks
+(``claim_notice``). The unsubscribe link carries a
 token signed with the server's key: it works without signing in.
 """
 
@@ -184,8 +185,8 @@ class Timekeeper:
         if account_id is None:
             return False
         wants = await self.db(self.store.notifications.get, account_id)
-        if wants is None or not wants.enabled:
-            return False
+        if wants is None or not wants.enabled or not wants.confirmed:
+            return False  # not wanted, or the address is not confirmed by its owner
         if not await self.db(self.store.clocks.claim_notice, game.id, turn_seq + 1):
             return False
         base = mailer.settings.public_url

@@ -1,4 +1,4 @@
-"""Accounts in the store: players, the seats bound to them, failed sign-ins and the server's
+"""Accounts in the store: players, their sessions, the seats bound to them and the server's
 secrets. Synchronous, like every area of the store (``store.accounts``).
 
 Passwords are never stored, only their argon2id hashes (``server/passwords.py`` makes them).
@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,9 @@ from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
+from .names import name_key, normal, skeleton
+
+__all__ = ["Account", "AccountGame", "Accounts", "NameTaken", "name_key"]
 
 #: The password hash of an account restored from a backup (``tne import``): no argon2 hash,
 #: so it matches no password, until the operator sets one (``tne set-password``). The
@@ -25,7 +27,8 @@ NO_PASSWORD = "!restored"
 
 
 class NameTaken(Exception):
-    """Another account has this name (names are compared case-folded)."""
+    """Another account has this name, whatever its case, or one that looks like it (its
+    skeleton: ``store/names.py``)."""
 
 
 @dataclass
@@ -56,11 +59,6 @@ class AccountGame:
     stats: dict[str, Any] | None = None
 
 
-def name_key(name: str) -> str:
-    """The form in which names are unique: NFKC, case-folded (``Ann`` and ``ANN`` are one)."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
 class Accounts:
     """The account tables of one database (``Store.accounts``)."""
 
@@ -72,8 +70,9 @@ class Accounts:
     # --- accounts -------------------------------------------------------------------------
 
     def create(self, name: str, password_hash: str) -> Account:
-        """A new account; raises ``NameTaken``."""
+        """A new account (its name stored in NFKC); raises ``NameTaken``."""
         now = time.time()
+        name = normal(name)
         accounts = self.t.accounts
         try:
             with self.engine.begin() as conn:
@@ -82,6 +81,7 @@ class Accounts:
                     .values(
                         name=name,
                         name_key=name_key(name),
+                        name_skeleton=skeleton(name),
                         password_hash=password_hash,
                         created=now,
                         generation=0,
@@ -102,15 +102,7 @@ class Accounts:
     def _one(self, where: Any) -> Account | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(self.t.accounts).where(where)).first()
-        if row is None:
-            return None
-        return Account(
-            int(row.id),
-            str(repair_text(row.name)),
-            str(row.password_hash),
-            float(row.created),
-            int(row.generation),
-        )
+        return None if row is None else _account(row)
 
     def set_password_hash(self, account_id: int, password_hash: str) -> None:
         """A new hash of the same password (argon2's parameters changed since)."""
@@ -264,16 +256,23 @@ class Accounts:
         if not accounts:
             return
         table = self.t.accounts
+        seen: set[str] = set()
+        skeletons: list[str | None] = []
+        for x in accounts:  # a look-alike of an earlier name keeps none, as the migration did
+            shape = skeleton(x["name"])
+            skeletons.append(None if shape in seen else shape)
+            seen.add(shape)
         rows = [
             {
                 "id": x["id"],
                 "name": x["name"],
                 "name_key": name_key(x["name"]),
+                "name_skeleton": shape,
                 "password_hash": NO_PASSWORD,
                 "created": x["created"],
                 "generation": 0,
             }
-            for x in accounts
+            for x, shape in zip(accounts, skeletons, strict=True)
         ]
         with self.engine.begin() as conn:
             conn.execute(insert(table), rows)
@@ -314,45 +313,39 @@ class Accounts:
         with self.engine.begin() as conn:
             conn.execute(insert(self.t.account_seats), rows)
 
-    # --- failed sign-ins ------------------------------------------------------------------
+    # --- sessions -------------------------------------------------------------------------
 
-    def failures(self, key: str, window: float) -> int:
-        """How many sign-ins failed for ``key`` in the current window (of ``window`` s)."""
-        f = self.t.login_failures
-        with self.engine.connect() as conn:
-            row = conn.execute(select(f.c.count, f.c.since).where(f.c.key == key)).first()
-        if row is None or time.time() - float(row.since) >= window:
-            return 0
-        return int(row[0])
-
-    def retry_after(self, key: str, window: float) -> float:
-        f = self.t.login_failures
-        with self.engine.connect() as conn:
-            since = conn.execute(select(f.c.since).where(f.c.key == key)).scalar()
-        return 0.0 if since is None else max(0.0, float(since) + window - time.time())
-
-    def fail(self, key: str, window: float) -> None:
-        """Count a failed sign-in for ``key`` (a new window once the old one is over)."""
-        f = self.t.login_failures
+    def open_session(self, account_id: int, digest: str, max_age: float) -> None:
+        """Keep a new session of the account (``digest``: the SHA-256 of its secret), and
+        drop the sessions older than ``max_age`` seconds, whose cookies have expired."""
+        s = self.t.sessions
         now = time.time()
-        for _ in range(3):
-            try:
-                with self.engine.begin() as conn:
-                    changed = conn.execute(
-                        update(f)
-                        .where(f.c.key == key, f.c.since > now - window)
-                        .values(count=f.c.count + 1)
-                    ).rowcount
-                    if not changed:
-                        conn.execute(delete(f).where(f.c.key == key))
-                        conn.execute(insert(f).values(key=key, count=1, since=now))
-                return
-            except IntegrityError:
-                continue  # another process counted the same key at the same moment
-
-    def forget_failures(self, key: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(delete(self.t.login_failures).where(self.t.login_failures.c.key == key))
+            conn.execute(delete(s).where(s.c.created < now - max_age))
+            conn.execute(insert(s).values(id=digest, account_id=account_id, created=now))
+
+    def session_account(self, digest: str, max_age: float) -> Account | None:
+        """The account of a session still open (not signed out, younger than ``max_age``)."""
+        s, a = self.t.sessions, self.t.accounts
+        query = (
+            select(a)
+            .join(s, s.c.account_id == a.c.id)
+            .where(s.c.id == digest, s.c.created > time.time() - max_age)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else _account(row)
+
+    def close_session(self, digest: str) -> None:
+        """Sign out: the session's cookie, wherever it was copied, opens nothing any more."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(self.t.sessions).where(self.t.sessions.c.id == digest))
+
+    def close_sessions(self, account_id: int) -> None:
+        """Sign out everywhere: every session of the account ends."""
+        s = self.t.sessions
+        with self.engine.begin() as conn:
+            conn.execute(delete(s).where(s.c.account_id == account_id))
 
     # --- secrets --------------------------------------------------------------------------
 
@@ -375,3 +368,13 @@ class Accounts:
     def count(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(self.t.accounts)).scalar_one())
+
+
+def _account(row: Any) -> Account:
+    return Account(
+        int(row.id),
+        str(repair_text(row.name)),
+        str(row.password_hash),
+        float(row.created),
+        int(row.generation),
+    )

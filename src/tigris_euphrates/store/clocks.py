@@ -118,10 +118,13 @@ class NotifySettings:
     account_id: int
     email: str
     enabled: bool
+    #: the address's owner followed the confirmation link: only then do turn e-mails go out
+    confirmed: bool = False
 
 
 class Notifications:
-    """The accounts' e-mail notification settings."""
+    """The accounts' e-mail notification settings. A new address is unconfirmed until its
+    owner follows the link sent to it (``confirm``); changing the address unconfirms it."""
 
     def __init__(self, db: Database) -> None:
         self.engine = db.engine
@@ -133,11 +136,14 @@ class Notifications:
             row = conn.execute(select(self.t.notify).where(n.account_id == account_id)).first()
         if row is None:
             return None
-        return NotifySettings(int(row.account_id), str(row.email), bool(row.enabled))
+        return NotifySettings(
+            int(row.account_id), str(row.email), bool(row.enabled), bool(row.confirmed)
+        )
 
     def set(self, account_id: int, email: str | None, enabled: bool) -> None:
         """Turn an account's e-mail notifications on (to ``email``) or off (``email`` ``None``
-        keeps the address already stored)."""
+        keeps the address already stored). A new address is unconfirmed; the same address
+        again keeps its confirmation."""
         table = self.t.notify
         n = table.c
         now = time.time()
@@ -145,6 +151,12 @@ class Notifications:
         if email is not None:
             values["email"] = email
         with self.engine.begin() as conn:
+            if email is not None:
+                conn.execute(
+                    update(table)
+                    .where(n.account_id == account_id, n.email != email)
+                    .values(confirmed=0)
+                )
             changed = conn.execute(update(table).where(n.account_id == account_id).values(**values))
             if changed.rowcount or email is None:
                 return
@@ -177,3 +189,15 @@ class Notifications:
                     updated=settings["updated"],
                 )
             )
+
+    def confirm(self, account_id: int, email: str) -> bool:
+        """The owner of ``email`` followed its confirmation link: whether it is still the
+        account's address (a link sent to an address changed since confirms nothing)."""
+        n = self.t.notify.c
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(self.t.notify)
+                .where(n.account_id == account_id, n.email == email)
+                .values(confirmed=1)
+            )
+            return bool(done.rowcount)

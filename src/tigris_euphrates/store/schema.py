@@ -33,7 +33,8 @@ class Tables:
     account_seats: Table
     ratings: Table
     rating_changes: Table
-    login_failures: Table
+    attempts: Table
+    sessions: Table
     secrets: Table
     clocks: Table
     notify: Table
@@ -97,6 +98,10 @@ def make_tables(prefix: str = "") -> Tables:
         # raised by "sign out everywhere": a session cookie names the generation it was
         # issued in and is refused once it is older
         Column("generation", Integer, nullable=False, server_default="0"),
+        # the name's skeleton (store/names.py): names that look alike have the same one, and
+        # it is unique (NULL: an account made before it, whose look-alike came first)
+        Column("name_skeleton", String(128), nullable=True),
+        Index(f"ux_{prefix}accounts_name_skeleton", "name_skeleton", unique=True),
     )
     account_seats = Table(
         f"{prefix}account_seats",
@@ -137,13 +142,29 @@ def make_tables(prefix: str = "") -> Tables:
         Column("sigma", Float, nullable=False),
         Column("created", Float, nullable=False),
     )
-    login_failures = Table(
-        f"{prefix}login_failures",
+    attempts = Table(
+        f"{prefix}attempts",
         meta,
-        # "a:<name key>" or "c:<client hash>"
+        # the limits of the account endpoints (store/attempts.py): "c:<client>",
+        # "p:<client>:<name>", "n:<name>", "s:<client>", "m:<account>"
         Column("key", String(100), primary_key=True),
         Column("count", Integer, nullable=False),
         Column("since", Float, nullable=False),
+        Column("last", Float, nullable=False),
+        Column("next_at", Float, nullable=False),
+        # after it the row means nothing and may be deleted
+        Column("until", Float, nullable=False, index=True),
+        # raised by every write: the compare-and-set that makes a take atomic
+        Column("version", Integer, nullable=False),
+    )
+    sessions = Table(
+        f"{prefix}sessions",
+        meta,
+        # the SHA-256 of a session's secret (the cookie holds the secret): signing out
+        # deletes the row, and a cookie without its row opens nothing
+        Column("id", String(64), primary_key=True),
+        Column("account_id", Integer, nullable=False, index=True),
+        Column("created", Float, nullable=False),
     )
     secrets = Table(
         f"{prefix}secrets",
@@ -186,6 +207,9 @@ def make_tables(prefix: str = "") -> Tables:
         Column("email", String(254), nullable=False),
         Column("enabled", Integer, nullable=False),
         Column("updated", Float, nullable=False),
+        # 1: the owner of the address followed the confirmation link sent to it; turn
+        # e-mails go only to a confirmed address
+        Column("confirmed", Integer, nullable=False, server_default="0"),
     )
     account_flags = Table(
         f"{prefix}account_flags",
@@ -226,7 +250,8 @@ def make_tables(prefix: str = "") -> Tables:
         account_seats=account_seats,
         ratings=ratings,
         rating_changes=rating_changes,
-        login_failures=login_failures,
+        attempts=attempts,
+        sessions=sessions,
         secrets=secrets,
         clocks=clocks,
         notify=notify,

@@ -4,12 +4,15 @@ Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
 ``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``moderation``
 (admins, bans, mutes, reports). The calls block; the server
+``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``attempts`` (the limits of
+the account endpoints). The calls block; the server
 runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
+from .attempts import Attempts
 from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .database import Database
@@ -31,6 +34,7 @@ class Store:
         self.accounts = Accounts(self.db)
         self.ratings = Ratings(self.db)
         self.moderation = Moderation(self.db)
+        self.attempts = Attempts(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -3,10 +3,11 @@ account, and "My games".
 
 Every form post carries the CSRF token (``sessions.py``), checked first. A sign-in that fails
 says the same thing whether the name exists or not, and costs the same (the password is
-checked against a dummy hash); failures are counted per name and per client in the database
-(every process shares the counts) and refused beyond the ``Limits``
-(``sign_in_failures_per_name``, ``sign_in_failures_per_client``, ``sign_in_window``), also
-for a name that has no account.
+checked against a dummy hash). The limits (``throttle.py``) are taken in the database before
+the work they limit, so requests sent together cannot pass them: a sign-in takes its
+attempts before its password is checked, a sign-up before its account is made. Names are
+stored in NFKC, may hold no invisible character, and are unique by their skeleton
+(``store/names.py``): a name that looks like another one is taken.
 """
 
 from __future__ import annotations
@@ -20,16 +21,15 @@ from fastapi import Path as PathParam
 from pydantic import Field, StringConstraints, field_validator
 
 from ...store.accounts import Account, AccountGame, NameTaken, name_key
+from ...store.names import invisible, normal
+from .. import throttle
 from ..accounts import AccountService, game_line, public_account
 from ..deps import AccountsDep, Client, CurrentAccount, HubDep, LimitsDep, SignedIn, StoreDep
 from ..errors import GameError
 from ..inputs import GAME_ID_PATTERN, NameQuery, Strict, Token
 from ..live import LiveGame, hash_token
 from ..passwords import MAX_PASSWORD, MIN_PASSWORD
-from ..sessions import Session
 
-#: the window of ``Limits.sign_ups_per_client``
-SIGN_UP_WINDOW = 3600.0
 #: a name: 3 to 24 letters, digits, '_', '-', '.', or inner spaces
 NAME_PATTERN = r"^[^\W][\w .-]{1,22}[^\W]$"
 SIGN_IN_FAILED = "wrong name or password"
@@ -60,6 +60,10 @@ class SignUp(Credentials):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
+        value = normal(value)
+        bad = invisible(value)
+        if bad is not None:
+            raise ValueError(f"a name may not hold invisible or formatting characters ({bad})")
         if re.fullmatch(NAME_PATTERN, value) is None or "  " in value:
             raise ValueError(
                 "a name is 3 to 24 letters, digits, '_', '-', '.' or single inner spaces"
@@ -90,7 +94,7 @@ async def _signed_in_response(
     seats: list[SeatProof],
 ) -> dict[str, Any]:
     claimed = await service.db(service.accounts.claim, account.id, _proofs(seats))
-    service.sessions.sign_in(request, response, Session(account.id, account.generation))
+    await service.sign_in(request, response, account)
     return {
         "account": public_account(account),
         "claimed": [{"game": g, "seat": s} for g, s in claimed],
@@ -113,24 +117,20 @@ async def sign_up(
     request: Request,
     response: Response,
     service: AccountsDep,
+    hub: HubDep,
     limits: LimitsDep,
     client: Client,
 ) -> dict[str, Any]:
+    """A new account. Every try counts against ``sign_ups_per_client``, taken first."""
     service.check_csrf(request)
-    key, most = f"s:{client}", limits.sign_ups_per_client
-    if await service.db(service.accounts.failures, key, SIGN_UP_WINDOW) >= most:
-        wait = await service.db(service.accounts.retry_after, key, SIGN_UP_WINDOW)
-        raise GameError(
-            "rate-limited",
-            f"at most {most} new accounts an hour from one address",
-            retry_after=wait,
-        )
-    await service.db(service.accounts.fail, key, SIGN_UP_WINDOW)  # counts every sign-up
+    await throttle.take(hub, [throttle.sign_up_limit(limits, client)])
     password_hash = await asyncio.to_thread(service.passwords.hash, body.password)
     try:
         account = await service.db(service.accounts.create, body.name, password_hash)
     except NameTaken:
-        raise GameError("name-taken", "this name is taken: choose another one") from None
+        raise GameError(
+            "name-taken", "this name, or one that looks like it, is taken: choose another one"
+        ) from None
     return await _signed_in_response(service, request, response, account, body.seats)
 
 
@@ -140,45 +140,45 @@ async def sign_in(
     request: Request,
     response: Response,
     service: AccountsDep,
+    hub: HubDep,
     limits: LimitsDep,
     client: Client,
     store: StoreDep,
 ) -> dict[str, Any]:
     service.check_csrf(request)
-    window = limits.sign_in_window
-    keys = [
-        (f"a:{name_key(body.name)[:90]}", limits.sign_in_failures_per_name),
-        (f"c:{client}", limits.sign_in_failures_per_client),
-    ]
-    for key, limit in keys:
-        if await service.db(service.accounts.failures, key, window) >= limit:
-            wait = await service.db(service.accounts.retry_after, key, window)
-            raise GameError(
-                "rate-limited",
-                f"too many failed sign-ins: try again in {max(1, round(wait / 60))} min",
-                retry_after=wait,
-            )
+    key = name_key(body.name)
+    known = key in service.sessions.known(request)
+    held = await throttle.take(hub, throttle.sign_in_limits(limits, client, key, known))
+    if held.delay > 0:
+        await asyncio.sleep(held.delay)  # past the name's ceiling: its turn
+    account = await _check_password(service, body)
+    if account is None:
+        raise GameError("sign-in-failed", SIGN_IN_FAILED)  # the attempts held are failures
+    await throttle.give_back(hub, held, forget="p:")
+    standing = await service.db(store.moderation.standing, account.id)
+    if standing.banned is not None:  # said only to whoever knows the password
+        raise GameError("banned", "a moderator banned this account: it cannot sign in")
+    return await _signed_in_response(service, request, response, account, body.seats)
+
+
+async def _check_password(service: AccountService, body: Credentials) -> Account | None:
+    """The account if the password is its own (a name without one costs the same work)."""
     account: Account | None = await service.db(service.accounts.by_name, body.name)
     stored = account.password_hash if account else None
     ok = await asyncio.to_thread(service.passwords.verify, stored, body.password)
     if not ok or account is None:
-        for key, _ in keys:
-            await service.db(service.accounts.fail, key, window)
-        raise GameError("sign-in-failed", SIGN_IN_FAILED)
-    await service.db(service.accounts.forget_failures, keys[0][0])
-    standing = await service.db(store.moderation.standing, account.id)
-    if standing.banned is not None:
-        raise GameError("banned", "a moderator banned this account: it cannot sign in")
+        return None
     if service.passwords.needs_rehash(account.password_hash):
         new = await asyncio.to_thread(service.passwords.hash, body.password)
         await service.db(service.accounts.set_password_hash, account.id, new)
-    return await _signed_in_response(service, request, response, account, body.seats)
+    return account
 
 
 @router.post("/api/account/signout")
 async def sign_out(request: Request, response: Response, service: AccountsDep) -> dict[str, Any]:
+    """This browser's session ends on the server: its cookie, even a copy, opens nothing."""
     service.check_csrf(request)
-    service.sessions.sign_out(request, response)
+    await service.sign_out(request, response)
     return {"account": None}
 
 
@@ -189,6 +189,7 @@ async def sign_out_everywhere(
     """Every session of the account ends, in every browser (this one included)."""
     service.check_csrf(request)
     account = await service.signed_in(request)
+    await service.db(service.accounts.close_sessions, account.id)
     await service.db(service.accounts.next_generation, account.id)
     service.sessions.sign_out(request, response)
     return {"account": None}

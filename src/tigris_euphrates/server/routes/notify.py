@@ -3,7 +3,11 @@
 - ``GET /api/account/notifications``: the signed-in account's settings, and whether this
   server sends e-mail at all (``configured``);
 - ``POST /api/account/notifications`` (CSRF): ``{"email": ..., "enabled": true}`` turns the
-  "your move" e-mails of turn-based games on or off;
+  "your move" e-mails of turn-based games on or off; a new address (or one not confirmed
+  yet, given again) is sent a confirmation link, and no turn e-mail goes to it before its
+  owner follows the link (``confirm.py``);
+- ``GET /confirm-email?t=TOKEN``: a page with a button that ``POST``s the same address,
+  which confirms it (a mail scanner that fetches the link confirms nothing);
 - ``GET /unsubscribe?t=TOKEN``: turns them off without signing in (the token is signed by
   the server and names the account); ``POST`` does the same for mail programs that offer
   one-click unsubscribing (RFC 8058).
@@ -11,8 +15,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
+import logging
 import re
+import smtplib
 from functools import partial
 from typing import Annotated, Any
 
@@ -21,13 +28,17 @@ from fastapi.responses import HTMLResponse
 from pydantic import AfterValidator, Field
 
 from ...store.accounts import Account
-from ..deps import AccountsDep, HubDep, SignedIn
+from .. import throttle
+from ..confirm import confirm_token, confirmation_message, confirmed_by, matches
+from ..deps import AccountsDep, HubDep, LimitsDep, SignedIn
 from ..errors import GameError
 from ..hub import Hub
 from ..inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
+from ..limits import Limits
 from ..timekeeper import unsubscribe_account
 
 router = APIRouter()
+log = logging.getLogger("tigris_euphrates.server")
 
 #: a plain address check: something@domain.tld, no spaces, no angle brackets
 EMAIL_PATTERN = r"^[^\s@<>,;\"]+@[^\s@<>,;\"]+\.[^\s@<>,;\"]+$"
@@ -52,6 +63,7 @@ async def _settings(hub: Hub, account: Account) -> dict[str, Any]:
     return {
         "email": have.email if have else None,
         "enabled": bool(have and have.enabled),
+        "confirmed": bool(have and have.confirmed),
         "configured": hub.timekeeper.mailer is not None,
     }
 
@@ -63,18 +75,41 @@ async def get_notifications(account: SignedIn, hub: HubDep) -> dict[str, Any]:
 
 @router.post("/api/account/notifications")
 async def set_notifications(
-    body: NotifyChange, request: Request, service: AccountsDep, hub: HubDep
+    body: NotifyChange, request: Request, service: AccountsDep, hub: HubDep, limits: LimitsDep
 ) -> dict[str, Any]:
     service.check_csrf(request)
     account = await service.signed_in(request)
     have = await hub.db(hub.store.notifications.get, account.id)
     if body.enabled and body.email is None and have is None:
         raise GameError("no-email", "give the e-mail address the notifications go to")
-    await hub.db(hub.store.notifications.set, account.id, body.email, body.enabled)
+    email = body.email
+    ask = email is not None and (have is None or have.email != email or not have.confirmed)
+    mailer = hub.timekeeper.mailer
+    if ask and mailer is not None:
+        await throttle.take(hub, [throttle.confirm_limit(limits, account.id)])
+    await hub.db(hub.store.notifications.set, account.id, email, body.enabled)
+    if ask and mailer is not None and email is not None:
+        await _send_confirmation(hub, limits, account, email)
     return await _settings(hub, account)
 
 
-def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
+async def _send_confirmation(hub: Hub, limits: Limits, account: Account, email: str) -> None:
+    """E-mail the confirmation link to ``email``; raises ``GameError`` when it cannot go."""
+    mailer = hub.timekeeper.mailer
+    assert mailer is not None
+    token = confirm_token(await hub.timekeeper.key(), account.id, email)
+    msg = confirmation_message(mailer, account.name, email, token)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, mailer.send, msg)
+    except (OSError, smtplib.SMTPException):
+        log.exception("cannot send the confirmation e-mail of account %s", account.id)
+        raise GameError(
+            "mail-failed",
+            "the confirmation e-mail could not be sent: save the address again later",
+        ) from None
+
+
+def _page(title: str, text: str, status: int = 200, extra: str = "") -> HTMLResponse:
     body = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -82,7 +117,8 @@ def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
         '<link rel="stylesheet" href="/static/style.css"></head>'
         '<body><main class="lobby"><div class="card" id="unsubscribe">'
         f"<h2>{html.escape(title)}</h2>"
-        f'<p>{html.escape(text)}</p><p><a href="/">Tigris &amp; Euphrates</a></p></div></main>'
+        f"<p>{html.escape(text)}</p>{extra}"
+        '<p><a href="/">Tigris &amp; Euphrates</a></p></div></main>'
         "</body></html>"
     )
     return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
@@ -108,6 +144,52 @@ async def _unsubscribe(hub: Hub, token: str) -> HTMLResponse:
 
 
 Token = Annotated[str, Query(alias="t", max_length=200)]
+
+
+async def _confirm(hub: Hub, token: str) -> bool:
+    """Confirm the address a confirmation token names, if it is still the account's."""
+    if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is None:
+        return False
+    named = confirmed_by(await hub.timekeeper.key(), token)
+    if named is None:
+        return False
+    account_id, digest = named
+    have = await hub.db(hub.store.notifications.get, account_id)
+    if have is None or not matches(have.email, digest):
+        return False
+    return bool(await hub.db(hub.store.notifications.confirm, account_id, have.email))
+
+
+NOT_RECOGNISED = (
+    "This confirmation link is not valid: it may have been cut short, have expired, or "
+    "name an address changed since. Save your address again to get a new one."
+)
+
+
+@router.get("/confirm-email", include_in_schema=False)
+async def confirm_page(token: Token) -> HTMLResponse:
+    """The link in the e-mail: a button that confirms (a page fetched changes nothing)."""
+    if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is None:
+        return _page("Link not recognised", NOT_RECOGNISED, 400)
+    form = (
+        f'<form method="post" action="/confirm-email?t={html.escape(token)}">'
+        '<button type="submit" id="confirm">Confirm this address</button></form>'
+    )
+    return _page(
+        "Confirm your address",
+        "Confirm that the turn e-mails of Tigris & Euphrates may go to this address.",
+        extra=form,
+    )
+
+
+@router.post("/confirm-email", include_in_schema=False)
+async def confirm_address(token: Token, hub: HubDep) -> HTMLResponse:
+    if not await _confirm(hub, token):
+        return _page("Link not recognised", NOT_RECOGNISED, 400)
+    return _page(
+        "Address confirmed",
+        "The e-mails you asked for (your move in a turn-based game) will go to this address.",
+    )
 
 
 @router.get("/unsubscribe", include_in_schema=False)

@@ -1,5 +1,6 @@
 // A signed-in player's e-mail notifications: an e-mail when it becomes their move in a
 // turn-based game (and they have no page open on it). Shown in the lobby; guests see nothing.
+// A new address is e-mailed a confirmation link; until it is followed, nothing goes there.
 import { h, toast } from "./dom.js";
 import { tx } from "./words.js";
 
@@ -11,7 +12,10 @@ export async function notifyCard() {
   const email = h("input", { type: "email", id: "notify-email", value: now.email || "", placeholder: "you@example.org", autocomplete: "email" });
   const on = h("input", { type: "checkbox", id: "notify-on" });
   on.checked = now.enabled;
-  const state = h("p", { class: "muted", id: "notify-state" }, now.enabled ? tx("notify_to", { email: now.email }) : tx("notify_none"));
+  const said = s => !s.enabled ? tx("notify_none")
+    : s.confirmed || !now.configured ? tx("notify_to", { email: s.email })
+    : tx("notify_pending", { email: s.email });
+  const state = h("p", { class: "muted", id: "notify-state" }, said(now));
   const save = h("button", { id: "notify-save", onclick: async () => {
     const body = { enabled: on.checked };
     if (email.value.trim()) body.email = email.value.trim();
@@ -19,7 +23,7 @@ export async function notifyCard() {
       headers: { "Content-Type": "application/json", "X-CSRF-Token": who.csrf }, body: JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) return toast(data.message || r.statusText);
-    state.textContent = data.enabled ? tx("notify_to", { email: data.email }) : tx("notify_none");
+    state.textContent = said(data);
   } }, tx("notify_save"));
   return h("div", { class: "card", id: "notify" }, h("h2", {}, tx("notify_title")),
     h("p", {}, h("label", {}, on, " " + tx("notify_on"))),

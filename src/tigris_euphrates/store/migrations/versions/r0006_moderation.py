@@ -1,8 +1,8 @@
 """Moderation: the accounts' standing (admin, banned, muted), the players' reports, and the
 chat lines a moderator hid.
 
-Revision ID: 0007
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0007"
-down_revision: str | None = "0004"
+revision = "0006"
+down_revision: str | None = "0005"
 branch_labels = None
 depends_on = None
 

@@ -33,6 +33,16 @@ def parser() -> argparse.ArgumentParser:
         help="accept a client's seed for any game (tests, benchmarks: never in public)",
     )
     p.add_argument(
+        "--metrics",
+        action="store_true",
+        default=unset,
+        help="serve the Prometheus figures on /metrics",
+    )
+    p.add_argument("--log-format", choices=["text", "json"], default=unset)
+    p.add_argument(
+        "--log-level", choices=["debug", "info", "warning", "error", "critical"], default=unset
+    )
+    p.add_argument(
         "--limit",
         action="append",
         default=unset,

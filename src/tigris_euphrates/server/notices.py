@@ -18,6 +18,8 @@ during an upgrade: it is ignored, not misread).
 - ``chat``: chat line ``n`` of ``game`` was stored; ``rematch``: ``game``'s rematch is
   ``rematch``;
 - ``beat``: the process is alive.
+- ``released``: the process let go of every game lock it held (it is stopping): the others
+  take the games now instead of at their next scan.
 """
 
 from __future__ import annotations
@@ -96,13 +98,19 @@ class Beat:
     proc: str
 
 
+@dataclass(frozen=True, slots=True)
+class Released:
+    kind: ClassVar[str] = "released"
+    proc: str
+
+
 #: Every message between processes.
-Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | Beat
+Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | Beat | Released
 #: A seat's presence: a connection opened, still there, or closed.
 Presence = Claim | Here | Gone
 
 _KINDS: dict[str, type[Notice]] = {
-    cls.kind: cls for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, Beat)
+    cls.kind: cls for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, Beat, Released)
 }
 #: The Python types each field's JSON value must have (a bool is not an int here).
 _TYPES: dict[str, tuple[type, ...]] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, meta, notify, pages, play, players
+from . import accounts, catalogues, games, health, meta, notify, pages, play, players
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -16,6 +16,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     meta.router,
     games.router,
     play.router,
+    health.router,
 )
 
 __all__ = ["ROUTERS"]

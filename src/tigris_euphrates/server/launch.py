@@ -5,6 +5,7 @@ and the graceful stop on SIGTERM: ``DrainingServer``)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import tempfile
 from typing import Any
@@ -108,16 +109,21 @@ def serve(settings: Settings) -> None:
     }
     if settings.workers > 1:
         os.environ.update(settings.replace(database_url=database_url(settings)).to_env())
+        made = None
         if settings.metrics and not os.environ.get(MULTIPROC_ENV):
-            os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="tne-metrics-")
+            made = os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="tne-metrics-")
         # uvicorn's own workers: on SIGTERM uvicorn closes the websockets itself (1012,
         # the pages connect again), waits for the moves under way, then the hub stops and
         # lets go of its games (``Hub.stop``)
-        uvicorn.run(
-            "tigris_euphrates.server.app:app_from_env",
-            factory=True,
-            workers=settings.workers,
-            **options,
-        )
+        try:
+            uvicorn.run(
+                "tigris_euphrates.server.app:app_from_env",
+                factory=True,
+                workers=settings.workers,
+                **options,
+            )
+        finally:
+            if made is not None:
+                shutil.rmtree(made, ignore_errors=True)
         return
     DrainingServer(uvicorn.Config(create_app(settings), **options)).run()

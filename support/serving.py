@@ -98,7 +98,9 @@ class LiveServer:
 
 
 class ServerProcess:
-    """``python -m tigris_euphrates.server`` in its own process (``kill()``: SIGKILL)."""
+    """``python -m tigris_euphrates.server`` in its own process (``kill()``: SIGKILL;
+    ``terminate()``: SIGTERM, the graceful stop; ``start()`` again: the same server on the
+    same port). ``log``: a file that gets its stdout and stderr."""
 
     def __init__(
         self,
@@ -108,7 +110,9 @@ class ServerProcess:
         extra: list[str] | None = None,
         client_seeds: bool = False,
         limits: dict[str, float] | None = None,
+        log: Path | None = None,
     ) -> None:
+        self.log = log
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -127,9 +131,20 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         env = {k: v for k, v in os.environ.items() if k != "TNE_DATABASE_URL"}
-        self.proc = subprocess.Popen(self.args, env=env)
+        if self.log is None:
+            self.proc = subprocess.Popen(self.args, env=env)
+        else:
+            with open(self.log, "ab") as out:
+                self.proc = subprocess.Popen(self.args, env=env, stdout=out, stderr=out)
         _wait_port(self.port, 30)
         return self
+
+    def terminate(self, timeout: float = 30) -> int:
+        """SIGTERM, then wait for the process to end; returns its exit code."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -34,6 +34,16 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--forwarded-allow-ips", default=unset)
     p.add_argument(
+        "--metrics",
+        action="store_true",
+        default=unset,
+        help="serve the Prometheus figures on /metrics",
+    )
+    p.add_argument("--log-format", choices=["text", "json"], default=unset)
+    p.add_argument(
+        "--log-level", choices=["debug", "info", "warning", "error", "critical"], default=unset
+    )
+    p.add_argument(
         "--limit",
         action="append",
         default=unset,

@@ -25,7 +25,9 @@ from .accounts import start_accounts
 from .bodylimit import BodyLimit
 from .handlers import add_handlers
 from .hub import Hub
+from .logs import quiet_client_mistakes
 from .mail import Mailer, MailSettings
+from .metrics import Metrics
 from .responses import STATIC, SafeJSONResponse
 from .routes import ROUTERS
 from .settings import Settings
@@ -44,9 +46,11 @@ def create_app(
     Tests may inject ``clock``, the time the games' clocks read, and ``mail``, where the
     turn e-mails go instead of ``settings.mail``.
     """
+    quiet_client_mistakes()
+    metrics = Metrics()
     app = FastAPI(
         title="Tigris & Euphrates",
-        lifespan=lifespan(settings, clock=clock, mail=mail or settings.mail),
+        lifespan=lifespan(settings, metrics, clock=clock, mail=mail or settings.mail),
         docs_url="/api/docs",
         redoc_url=None,
         default_response_class=SafeJSONResponse,
@@ -55,7 +59,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(router)
-    app.add_middleware(BodyLimit, limit=settings.limits.body_bytes)
+    app.add_middleware(BodyLimit, limit=settings.limits.body_bytes, metrics=metrics)
     # br for the browsers that accept it (all current ones), gzip for the others
     app.add_middleware(BrotliMiddleware, quality=5, minimum_size=400, gzip_fallback=True)
     add_handlers(app)
@@ -63,7 +67,11 @@ def create_app(
 
 
 def lifespan(
-    settings: Settings, *, clock: Callable[[], float], mail: MailSettings | None
+    settings: Settings,
+    metrics: Metrics,
+    *,
+    clock: Callable[[], float],
+    mail: MailSettings | None,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The life of an app: the store (SQLite: this process alone), the hub with the games
     and their bots, the account service; all stopped in the reverse order."""
@@ -84,6 +92,7 @@ def lifespan(
             client_seeds=settings.client_seeds,
             clock=clock,
             mailer=Mailer(mail) if mail is not None else None,
+            metrics=metrics,
         )
         app.state.hub = hub
         app.state.accounts = await start_accounts(hub)

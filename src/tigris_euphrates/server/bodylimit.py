@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .metrics import Metrics
 from .responses import SafeJSONResponse
 
 
@@ -13,9 +14,10 @@ class BodyLimit:
     a declared ``Content-Length`` over the limit at once, a body without one when it grows
     over the limit (the body is read here, at most ``limit`` bytes, then handed on)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, metrics: Metrics | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.metrics = metrics or Metrics()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -44,6 +46,7 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"request bodies are at most {self.limit} bytes"
+        self.metrics.refused("too-large", "body_bytes")
         response = SafeJSONResponse({"error": "too-large", "message": message}, status_code=413)
         await response(scope, receive, send)
 

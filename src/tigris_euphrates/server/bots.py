@@ -15,8 +15,10 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import time
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 from .. import player_view, redact_event
 from ..ai import BOTS, DEFAULT_LEVEL, LEVELS, Bot, Budget, SearchLevel, make_bot
@@ -24,6 +26,7 @@ from .errors import GameError
 from .frames import JsonObject
 from .limits import BotWork, BotWorkFull, Limits
 from .live import LiveGame, SeatBot
+from .metrics import Metrics
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -125,8 +128,10 @@ class BotRunner:
         iterations: int | None,
         delay: float,
         processes: int,
+        metrics: Metrics | None = None,
     ) -> None:
         self.play = play
+        self.metrics = metrics or Metrics()
         self.owns = owns
         self.bot_seconds = seconds
         self.bot_iterations = iterations
@@ -185,6 +190,15 @@ class BotRunner:
             )
         return self._procs
 
+    async def _timed(self, level: str, think: Callable[[], Awaitable[Any]]) -> Any:
+        """``think()``, its time counted by ``level`` (once a worker runs it: not its wait
+        in the queue)."""
+        start = time.perf_counter()
+        try:
+            return await think()
+        finally:
+            self.metrics.bot_seconds.labels(level).observe(time.perf_counter() - start)
+
     async def _bot_loop(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
@@ -203,16 +217,14 @@ class BotRunner:
                 await asyncio.sleep(self.bot_delay)
             executor = self._executor(level)
             work = self.quick_work if executor is self._threads else self.search_work
+            args = (kept.bot, unheard, view, budget)
+            think = partial(loop.run_in_executor, executor, _decide, *args)
             try:
-                choice, bot = await work.run(
-                    game.client,
-                    partial(
-                        loop.run_in_executor, executor, _decide, kept.bot, unheard, view, budget
-                    ),
-                )
+                choice, bot = await work.run(game.client, partial(self._timed, level, think))
             except asyncio.CancelledError:
                 raise
             except BotWorkFull:
+                self.metrics.limit("bot_queue")
                 log.warning("bot work queue full; game %s waits", game.id)
                 await asyncio.sleep(1.0)
                 continue
@@ -235,7 +247,8 @@ class BotRunner:
             else:
                 kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
             try:
-                await self.play(game, actor, seq, choice)
+                # a move on its way is stored even when the loop is stopped meanwhile
+                await asyncio.shield(self.play(game, actor, seq, choice))
                 failures = 0
             except GameError as err:
                 _drop_bot(game, actor, kept)  # its choice was not played

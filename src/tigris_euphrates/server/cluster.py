@@ -21,8 +21,10 @@ means to the games is ``sync``'s.
 Exactly one process runs a game's bots: the one holding the game's PostgreSQL advisory
 lock (a session lock on its own connection, as the 18xx.games server does). When that
 process dies its session ends, the lock is free, and another process takes it on its next
-scan (every ``SCAN_SECONDS``), reads the log to the end and goes on. A bot move is made at
-most once: it is written as step ``seq + 1`` only if that step does not exist.
+scan (every ``SCAN_SECONDS``), reads the log to the end and goes on. A process that stops
+on purpose (SIGTERM) lets go of its locks itself and says so (``Released``): the others take
+its games at once (``release``). A bot move is made at most once: it is written as step
+``seq + 1`` only if that step does not exist.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from typing import Any
 import psycopg
 
 from ..store import libpq_url
-from .notices import Beat, Claim, Notice, decode, encode
+from .notices import Beat, Claim, Notice, Released, decode, encode
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -90,7 +92,10 @@ class Cluster:
         self._outbox: list[str] = []
         self._ready = asyncio.Event()
         self._listening = asyncio.Event()
+        #: whether the listening connection is up now (the readiness check reads it)
+        self.listening = False
         self.closing = False
+        self._released = False
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -110,16 +115,43 @@ class Cluster:
         ]
         await asyncio.wait_for(self._listening.wait(), 30)
 
-    async def stop(self) -> None:
+    async def stop(self, *, keep_locker: bool = False) -> None:
+        """Stop listening and sending (``keep_locker``: the locking connection stays open,
+        its locks held, for ``release``)."""
         self.closing = True
+        self.listening = False
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self._locker is not None and not keep_locker:
+            with contextlib.suppress(Exception):
+                await self._locker.close()
+
+    async def release(self) -> None:
+        """Stop, letting go of every game lock at once: the announcements still waiting,
+        then ``Released``, go out in the statement that unlocks, so the others take the
+        games now (not at their next scan). The locks go with the session anyway."""
+        if self._released:
+            return
+        self._released = True
+        await self.stop(keep_locker=True)
+        batch = [*self._outbox, encode(Released(self.proc))]
+        self._outbox = []
+        self.held.clear()
+        try:
+            await self._locked(
+                "SELECT pg_advisory_unlock_all(), count(pg_notify(%s, p))"
+                " FROM unnest(%s::text[]) AS t(p)",
+                (self.channel, batch),
+            )
+        except (psycopg.OperationalError, ConnectionError) as exc:
+            log.warning("cannot tell the other processes that the games are free (%s)", exc)
         if self._locker is not None:
             with contextlib.suppress(Exception):
                 await self._locker.close()
+            self._locker = None
 
     async def _connect_locker(self) -> None:
         self._locker = await psycopg.AsyncConnection.connect(
@@ -203,6 +235,7 @@ class Cluster:
                 pgconn.nonblocking = 1
                 loop.add_reader(pgconn.socket, self._readable, pgconn, lost)
                 self._listening.set()
+                self.listening = True
                 delay = 0.2
                 if not first:
                     log.warning("listening again: reading the games held up to date")
@@ -211,6 +244,7 @@ class Cluster:
                 await lost
                 log.error("the listening connection broke; connecting again")
             finally:
+                self.listening = False
                 with contextlib.suppress(Exception):
                     loop.remove_reader(conn.pgconn.socket)
                 with contextlib.suppress(Exception):

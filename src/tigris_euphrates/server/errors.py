@@ -43,13 +43,22 @@ STATUS = {
 
 class GameError(Exception):
     """A move or request refused: sent as an error frame to the sender only
-    (``retry_after``: seconds after which the same request may succeed)."""
+    (``retry_after``: seconds after which the same request may succeed; ``limit``: the limit
+    of ``limits.Limits`` that refused it, counted in the server's figures)."""
 
-    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        retry_after: float | None = None,
+        *,
+        limit: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.limit = limit
 
     def __repr__(self) -> str:
         return f"GameError({self.code!r}, {self.message!r}, retry_after={self.retry_after!r})"

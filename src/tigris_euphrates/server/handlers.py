@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import InvalidAction
+from .deps import get_hub
 from .errors import GameError
 from .inputs import error_message
 from .responses import SafeJSONResponse, page
@@ -22,7 +23,13 @@ API_PREFIXES = ("/api/", "/ws/", "/static/")
 HTTP_CODES = {404: "not-found", 405: "bad-method", 409: "conflict", 413: "too-large"}
 
 
+def count(request: Request, code: str, limit: str | None = None) -> None:
+    """A refusal in the server's figures (``/metrics``)."""
+    get_hub(request).metrics.refused(code, limit)
+
+
 async def game_error(request: Request, exc: GameError) -> Response:
+    count(request, exc.code, exc.limit)
     headers = None
     if exc.retry_after is not None:
         headers = {"Retry-After": str(max(1, round(exc.retry_after)))}
@@ -32,10 +39,12 @@ async def game_error(request: Request, exc: GameError) -> Response:
 
 
 async def invalid_action(request: Request, exc: InvalidAction) -> Response:
+    count(request, exc.code)
     return SafeJSONResponse({"error": exc.code, "message": exc.message}, status_code=400)
 
 
 async def refused(request: Request, exc: RequestValidationError) -> Response:
+    count(request, "bad-request")
     return SafeJSONResponse(
         {"error": "bad-request", "message": error_message(list(exc.errors()))},
         status_code=422,

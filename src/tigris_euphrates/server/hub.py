@@ -34,6 +34,7 @@ from .errors import GameError
 from .limits import Limits
 from .live import UNDO, Entry, LiveGame
 from .mail import Mailer
+from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
 from .notices import Claim, Gone, Step, Who, encode
 from .seats import Seats
@@ -41,6 +42,13 @@ from .sync import ClusterSync
 from .timekeeper import Timekeeper
 
 log = logging.getLogger("tigris_euphrates.server")
+
+#: How long the readiness check waits for the database's answer.
+READY_SECONDS = 2.0
+#: How long a stopping process waits for its clients to close after telling them to go.
+DRAIN_SECONDS = 5.0
+#: The close of a websocket whose process stops on purpose: the page connects again.
+RESTART = (1012, "service restart")
 
 
 class Hub:
@@ -58,16 +66,22 @@ class Hub:
         client_seeds: bool = False,
         clock: Callable[[], float] = time.time,
         mailer: Mailer | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        #: the figures of this process (``/metrics``)
+        self.metrics = metrics or Metrics()
         #: the time (seconds since the epoch) for the games' clocks: injectable for tests
         self.clock = clock
         self.limits = limits or Limits()
         self.games: dict[str, LiveGame] = {}
         #: open websockets per client (an address hash)
         self.client_conns: Counter[str] = Counter()
-        self.db = DatabaseThread(1 if store.is_sqlite else 4)
+        self.db = DatabaseThread(1 if store.is_sqlite else 4, self.metrics)
         self.closing = False
+        #: the process is stopping on purpose: its clients are told to connect again
+        self.draining = False
+        self._ping: asyncio.Task[None] | None = None
         #: the other processes on the same PostgreSQL database (``None``: SQLite, alone)
         self.cluster = None if store.is_sqlite else Cluster(store.url, store.channel, store.prefix)
         self.bots = BotRunner(
@@ -78,6 +92,7 @@ class Hub:
             iterations=bot_iterations,
             delay=bot_delay,
             processes=bot_processes,
+            metrics=self.metrics,
         )
         #: enforces the clocks of the games this process owns and sends the turn e-mails
         self.timekeeper = Timekeeper(
@@ -96,6 +111,8 @@ class Hub:
         """Load every unfinished game and let its bots resume. On PostgreSQL, join the other
         processes: only the games whose lock this process gets are loaded now, and a scan
         every few seconds takes the games whose process died."""
+        if multiprocess_mode():
+            self.spawn(self._census_loop())
         if self.sync is not None:
             await self.sync.start()
             return
@@ -103,24 +120,101 @@ class Hub:
             try:
                 game = await self.get(gid)
             except Exception:  # a broken record must not stop the server
-                log.exception("cannot load game %s", gid)
+                log.exception("cannot load game %s", gid, extra={"game": gid})
                 continue
             self.changed(game)
 
+    async def drain(self) -> None:
+        """Stop on purpose (SIGTERM), before the connections are cut: no bot starts a
+        decision, the moves under way are stored and their views sent, then every client is
+        told to connect again (close 1012, which the page answers by reconnecting — to
+        another process behind a load balancer); after they went (``DRAIN_SECONDS`` at
+        most), the games' locks are let go and the other processes told so, so that they
+        take the bots at once. ``stop`` follows."""
+        if self.draining or self.closing:
+            return
+        self.draining = True
+        self.timekeeper.closing = True
+        self.timekeeper.disarm_all()
+        await self.bots.stop()
+        for game in list(self.games.values()):
+            async with game.lock:  # a move under way is stored and its views due first
+                for conn in game.conns.values():
+                    conn.close(*RESTART)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_SECONDS
+        while any(game.conns for game in self.games.values()) and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        if self.sync is not None:
+            await self.sync.stop()  # lets go of the locks and says so
+
     async def stop(self) -> None:
+        """Close what is left: the connections (1001), the bots, the link to the other
+        processes (letting go of the games' locks), then the database thread once the
+        writes under way are done."""
         self.closing = True
         self.timekeeper.closing = True
         self.timekeeper.disarm_all()
         for task in self._background:
             task.cancel()
-        if self.sync is not None:
-            await self.sync.stop()
         self.bots.closing = True
         for game in list(self.games.values()):
             for conn in game.conns.values():
                 conn.close(1001, "the server is shutting down")
         await self.bots.stop()
+        if self.sync is not None:
+            await self.sync.stop()
         self.db.shutdown()
+        self.metrics.process_gone()
+
+    # --- health ---------------------------------------------------------------------------
+
+    async def unready(self) -> str | None:
+        """Why this process should get no traffic now (``None``: it is ready): it is
+        stopping, its database did not answer a cheap query within ``READY_SECONDS``, or
+        (PostgreSQL) it does not hear the other processes."""
+        if self.closing or self.draining:
+            return "the server is stopping"
+        if self._ping is None or self._ping.done():
+            # one query at a time: checks asked while one hangs do not pile up on the thread
+            self._ping = asyncio.get_running_loop().create_task(self.db(self.store.ping))
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ping), READY_SECONDS)
+        except TimeoutError:
+            return f"the database did not answer within {READY_SECONDS:g} s"
+        except Exception as exc:
+            log.warning("readiness: the database cannot be reached: %s", exc)
+            return f"the database cannot be reached ({type(exc).__name__})"
+        if self.cluster is not None and not self.cluster.listening:
+            return "the listening connection to the database is down"
+        return None
+
+    def census(self) -> Metrics:
+        """The gauges counted now (games held and owned, connections, bot queues)."""
+        players = spectators = 0
+        for game in self.games.values():
+            for conn in game.conns.values():
+                if conn.seat is None:
+                    spectators += 1
+                else:
+                    players += 1
+        owned = sum(1 for game in self.games.values() if self.owns(game))
+        self.metrics.census(
+            len(self.games),
+            owned,
+            players,
+            spectators,
+            self.bots.search_work.waiting,
+            self.bots.quick_work.waiting,
+        )
+        return self.metrics
+
+    async def _census_loop(self) -> None:
+        """With several processes on one port, each counts its gauges every second (the
+        worker that answers a scrape cannot count the others')."""
+        while not self.closing:
+            self.census()
+            await asyncio.sleep(CENSUS_SECONDS)
 
     def owns(self, game: LiveGame) -> bool:
         """Whether this process runs the game's bots and clock: alone on SQLite, else while
@@ -219,6 +313,7 @@ class Hub:
             pace=pace,
         )
         self.games[game.id] = game
+        log.info("game created", extra={"game": game.id, "seats": len(game.seats)})
         if self.cluster is not None:
             await self.cluster.try_locks([game.id])  # the creating process runs its bots
         self.changed(game)
@@ -358,6 +453,7 @@ class Hub:
         try:
             await self.db(self.store.games.append, game.id, seq, seat, action, at, bots, notice)
             game.logged(seat, action)
+            self.metrics.actions.inc()
             return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.

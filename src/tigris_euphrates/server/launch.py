@@ -1,16 +1,23 @@
 """Running the server: what ``tne serve`` and ``python -m tigris_euphrates.server`` share
-once each has built its ``Settings`` (uvicorn's options, one process or several)."""
+once each has built its ``Settings`` (uvicorn's options, the logs, one process or several,
+and the graceful stop on SIGTERM: ``DrainingServer``)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import tempfile
 from typing import Any
 
 import uvicorn
 
 from ..store import ServerLock, StoreInUse, database_url_for
 from .app import create_app
+from .hub import Hub
 from .limits import Limits
+from .logs import log_config
+from .metrics import MULTIPROC_ENV
 from .settings import Settings
 
 #: Why ``workers`` over 1 is refused on SQLite.
@@ -65,22 +72,62 @@ def prepare(settings: Settings) -> None:
         check_alone(database_url(settings))
 
 
+def hub_of(app: Any) -> Hub | None:
+    """The hub of an app as uvicorn holds it (inside uvicorn's own middleware)."""
+    for _ in range(16):
+        hub = getattr(getattr(app, "state", None), "hub", None)
+        if isinstance(hub, Hub):
+            return hub
+        app = getattr(app, "app", None)
+        if app is None:
+            return None
+    return None
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, stopping gracefully on SIGTERM (or Ctrl-C): it stops accepting
+    connections, then lets the hub finish the moves under way and send their views, tell
+    its clients to connect again and let go of its games (``Hub.drain``) before uvicorn
+    cuts what is left. (One process; uvicorn's workers use uvicorn's server.)"""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        hub = hub_of(self.config.loaded_app)
+        if hub is not None and not self.force_exit:
+            await hub.drain()
+        await super().shutdown(sockets)
+
+
 def serve(settings: Settings) -> None:
     """Serve until stopped (after ``prepare``): in this process, or in ``settings.workers``
     processes sharing the port (PostgreSQL; each builds its app from the environment that
-    this one sets: ``app_from_env``)."""
-    options = uvicorn_options(settings.limits, settings.forwarded_allow_ips)
+    this one sets: ``app_from_env``, and shares its figures through a folder of its own:
+    prometheus-client's multiprocess mode)."""
+    options: dict[str, Any] = {
+        **uvicorn_options(settings.limits, settings.forwarded_allow_ips),
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "log_config": log_config(settings.log_format, settings.log_level),
+    }
     if settings.workers > 1:
         os.environ.update(settings.replace(database_url=database_url(settings)).to_env())
-        uvicorn.run(
-            "tigris_euphrates.server.app:app_from_env",
-            factory=True,
-            workers=settings.workers,
-            host=settings.host,
-            port=settings.port,
-            log_level="warning",
-            **options,
-        )
+        made = None
+        if settings.metrics and not os.environ.get(MULTIPROC_ENV):
+            made = os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="tne-metrics-")
+        # uvicorn's own workers: on SIGTERM uvicorn closes the websockets itself (1012,
+        # the pages connect again), waits for the moves under way, then the hub stops and
+        # lets go of its games (``Hub.stop``)
+        try:
+            uvicorn.run(
+                "tigris_euphrates.server.app:app_from_env",
+                factory=True,
+                workers=settings.workers,
+                **options,
+            )
+        finally:
+            if made is not None:
+                shutil.rmtree(made, ignore_errors=True)
         return
-    app = create_app(settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", **options)
+    DrainingServer(uvicorn.Config(create_app(settings), **options)).run()

@@ -186,9 +186,9 @@ class LiveGame:
             self.tally.step(seat, action)
 
     def rated_now(self) -> bool:
-        """Whether the game is rated: created so and, once it is over, not rated for
-        nobody (every seat forfeited to bots: ``store/fairplay.py``)."""
-        if self.tally is None:
+        """Whether the game is rated: created so, not aborted by a moderator, and, once it
+        is over, not rated for nobody (every seat forfeited to bots: ``store/fairplay.py``)."""
+        if self.tally is None or not self.rated:
             return False
         if not self.over:
             return True

@@ -147,6 +147,7 @@ class NewGames:
                 "rate-limited",
                 f"at most {limits.games_per_minute:g} new games a minute from one address",
                 retry_after=60 / max(limits.games_per_minute, 1e-9),
+                limit="games_per_minute",
             )
         since = time.time() - 3600
         games, bot_games = await self.hub.db(self.hub.store.games.recent_of, client, since)
@@ -155,6 +156,7 @@ class NewGames:
                 "too-many-games",
                 f"at most {limits.games_per_client} unfinished games from one address: "
                 "finish or leave some first",
+                limit="games_per_client",
             )
         if bots and bot_games >= limits.bot_games_per_client:
             raise too_many_bot_games(limits)

@@ -20,6 +20,8 @@ during an upgrade: it is ignored, not misread).
 - ``hide``: a moderator hid (or showed again) chat line ``n`` of ``game``: read its chat
   again; ``expel``: ``seat`` of ``game`` belongs to a banned account: close its connections;
 - ``beat``: the process is alive.
+- ``released``: the process let go of every game lock it held (it is stopping): the others
+  take the games now instead of at their next scan.
 
 The command line (``tne admin``) sends ``step``, ``hide`` and ``expel`` messages too, with a
 ``proc`` of its own.
@@ -117,14 +119,44 @@ class Beat:
     proc: str
 
 
+@dataclass(frozen=True, slots=True)
+class Released:
+    kind: ClassVar[str] = "released"
+    proc: str
+
+
 #: Every message between processes.
-Notice = Step | Claim | Here | Gone | Who | ChatStored | RematchMade | ChatHidden | Expel | Beat
+Notice = (
+    Step
+    | Claim
+    | Here
+    | Gone
+    | Who
+    | ChatStored
+    | RematchMade
+    | ChatHidden
+    | Expel
+    | Beat
+    | Released
+)
 #: A seat's presence: a connection opened, still there, or closed.
 Presence = Claim | Here | Gone
 
 _KINDS: dict[str, type[Notice]] = {
     cls.kind: cls
-    for cls in (Step, Claim, Here, Gone, Who, ChatStored, RematchMade, ChatHidden, Expel, Beat)
+    for cls in (
+        Step,
+        Claim,
+        Here,
+        Gone,
+        Who,
+        ChatStored,
+        RematchMade,
+        ChatHidden,
+        Expel,
+        Beat,
+        Released,
+    )
 }
 #: The Python types each field's JSON value must have (a bool is not an int here).
 _TYPES: dict[str, tuple[type, ...]] = {

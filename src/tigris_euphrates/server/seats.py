@@ -46,6 +46,7 @@ def too_many_bot_games(limits: Limits) -> GameError:
         f"at most {limits.bot_games_per_client} unfinished games with bots from one address "
         "(games created with bots, or whose seats were handed to bots): bots share the "
         "server's workers with everybody's games",
+        limit="bot_games_per_client",
     )
 
 

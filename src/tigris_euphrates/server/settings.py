@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .limits import Limits
+from .logs import FORMATS, LEVELS
 from .mail import SECURITY, MailSettings
 
 #: The default SMTP port of each ``smtp_security``.
@@ -46,6 +47,18 @@ def _flag(text: str) -> bool:
 
 def _limits(text: str) -> Limits:
     return Limits.parse([pair.strip() for pair in text.split(",") if pair.strip()])
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    """A reader of a setting that is one word of ``choices``."""
+
+    def read(text: str) -> str:
+        word = text.strip().lower()
+        if word not in choices:
+            raise ValueError(f"{text!r} is none of {', '.join(choices)}")
+        return word
+
+    return read
 
 
 def _security(text: str) -> str:
@@ -135,6 +148,16 @@ class Settings:
     forwarded_allow_ips: str = field(
         default="",
         metadata=source("TNE_FORWARDED_ALLOW_IPS", str.strip, "--forwarded-allow-ips"),
+    )
+    #: Serve the Prometheus figures on ``/metrics`` (off: 404).
+    metrics: bool = field(default=False, metadata=source("TNE_METRICS", _flag, "--metrics"))
+    #: The logs: ``text`` or ``json`` (one JSON object a line).
+    log_format: str = field(
+        default="text", metadata=source("TNE_LOG_FORMAT", _choice(FORMATS), "--log-format")
+    )
+    #: The least level logged: ``debug``, ``info``, ``warning``, ``error`` or ``critical``.
+    log_level: str = field(
+        default="warning", metadata=source("TNE_LOG_LEVEL", _choice(LEVELS), "--log-level")
     )
 
     def __post_init__(self) -> None:

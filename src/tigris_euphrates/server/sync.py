@@ -8,7 +8,8 @@ database (``notices``), and what it does about it.
 - the chat and the rematch of a table (``ChatStored``, ``RematchMade``), a chat line a
   moderator hid (``ChatHidden``), the seat of a banned account (``Expel``);
 - every few seconds a scan takes the games whose process died (their locks are free), and
-  reads on the games whose log grew without a notification reaching this process.
+  reads on the games whose log grew without a notification reaching this process; a process
+  that stops on purpose says it let go of its games (``Released``): the scan runs at once.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .notices import (
     Here,
     Notice,
     Presence,
+    Released,
     RematchMade,
     Step,
     Who,
@@ -93,10 +95,12 @@ class ClusterSync:
         self._scanner = asyncio.create_task(self._scan())
 
     async def stop(self) -> None:
+        """Leave the others: stop scanning and listening, let go of the games' locks and
+        say so (``Cluster.release``: the others take the games at once)."""
         for task in [self._scanner, *self._catching.values()]:
             if task is not None:
                 task.cancel()
-        await self.cluster.stop()
+        await self.cluster.release()
 
     # --- reading a game's log on ----------------------------------------------------------
 
@@ -133,6 +137,11 @@ class ClusterSync:
         """A message of another process (and this process's own claims, back in the common
         order)."""
         if isinstance(notice, Beat):
+            return
+        if isinstance(notice, Released):
+            # a process stopped and let go of its games: take them now, not at the next scan
+            if not self.hub.closing:
+                self.hub.spawn(self._scan_now())
             return
         game = self.hub.games.get(notice.game)
         if game is None:
@@ -215,6 +224,12 @@ class ClusterSync:
                 raise
             except Exception:
                 log.exception("the scan of the games failed")
+
+    async def _scan_now(self) -> None:
+        try:
+            await self.scan_once()
+        except Exception:
+            log.exception("the scan of the games failed")
 
     async def scan_once(self) -> None:
         """Forget the connections of dead processes; take the lock of every unfinished

@@ -90,6 +90,11 @@ class Database:
                 if conn.execute(select(table).limit(1)).first() is not None
             ]
 
+    def ping(self) -> None:
+        """One cheap query (the readiness check): raises when the database does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     def drop_all(self) -> None:
         """Drop this store's tables and its version table (tests)."""
         self.tables.meta.drop_all(self.engine)

@@ -57,6 +57,10 @@ class Store:
         """The PostgreSQL channel on which the processes announce what they changed."""
         return self.db.channel
 
+    def ping(self) -> None:
+        """One cheap query: raises when the database does not answer."""
+        self.db.ping()
+
     def close(self) -> None:
         self.games.close()
         self.db.close()

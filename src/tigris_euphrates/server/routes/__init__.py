@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, meta, moderation, notify, pages, play, players
+from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -17,6 +17,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     games.router,
     play.router,
     moderation.router,
+    health.router,
 )
 
 __all__ = ["ROUTERS"]

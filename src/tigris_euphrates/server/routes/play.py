@@ -70,9 +70,11 @@ async def play(
     if hub.client_conns[client] >= hub.limits.connections_per_client:
         await refuse(
             ws,
+            hub,
             GameError(
                 "too-many-connections",
                 f"at most {hub.limits.connections_per_client} connections from one address",
+                limit="connections_per_client",
             ),
             4429,
         )
@@ -96,7 +98,14 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
     if seat is None and spectators >= hub.limits.spectators_per_game:
         limit = hub.limits.spectators_per_game
         await refuse(
-            ws, GameError("too-many-spectators", f"this game has {limit} spectators"), 4429
+            ws,
+            hub,
+            GameError(
+                "too-many-spectators",
+                f"this game has {limit} spectators",
+                limit="spectators_per_game",
+            ),
+            4429,
         )
         return
     key, conn = hub.attach(game, seat)
@@ -128,12 +137,12 @@ async def open_game(
         # reading the join took time: the copy held now
         return hub.adopt(game), seat, None if account is None else account.id
     except GameError as err:
-        await refuse(ws, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
+        await refuse(ws, hub, err, 4403 if err.code in FORBIDDEN_JOIN else 4404)
     except (TimeoutError, WebSocketDisconnect):
-        await refuse(ws, GameError("join-timeout", "no join message within 30 s"), 4408)
+        await refuse(ws, hub, GameError("join-timeout", "no join message within 30 s"), 4408)
     except Exception:  # e.g. the database is down
-        log.exception("cannot open game %s", game_id)
-        await refuse(ws, GameError("server-error", "the server failed; try again"), 1011)
+        log.exception("cannot open game %s", game_id, extra={"game": game_id})
+        await refuse(ws, hub, GameError("server-error", "the server failed; try again"), 1011)
     return None
 
 
@@ -151,6 +160,7 @@ async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame)
                     "join-first", 'the first message must be {"type": "join", "token": ...}'
                 )
         except BadMessage as err:
+            hub.metrics.refused(err.code, frame_limit(err))
             refused += 1
             if refused > JOIN_REFUSALS:
                 raise GameError("bad-join", "too many messages that are not a join") from None
@@ -186,12 +196,16 @@ async def read_loop(ws: WebSocket, hub: Hub, game: LiveGame, seat: int | None, c
     limits = hub.limits
     while conn.closing is None:
         if len(conn.frames) >= conn.max_frames // 2 and not await drained(conn, limits):
+            hub.metrics.limit("unread_seconds")
             break
         text = await receive_text(ws)
+        read_at = time.perf_counter()
+        if hub.draining:
+            break  # the process stops: the client connects again and sees where the game is
         if not conn.rate.take():
             rate_limited(hub, game, conn, limits)
             continue
-        await dispatch(hub, game, seat, conn, text)
+        await dispatch(hub, game, seat, conn, text, read_at)
 
 
 async def drained(conn: Conn, limits: Limits) -> bool:
@@ -209,8 +223,10 @@ async def drained(conn: Conn, limits: Limits) -> bool:
 def rate_limited(hub: Hub, game: LiveGame, conn: Conn, limits: Limits) -> None:
     """A message over the rate is dropped: one error frame a second names the problem for
     every message dropped."""
+    hub.metrics.limit("messages_per_second")
     now = time.monotonic()
     if now - conn.limited_at >= 1.0:
+        hub.metrics.refused("rate-limited")
         conn.limited_at = now
         game.send_error(
             conn,
@@ -225,20 +241,32 @@ def rate_limited(hub: Hub, game: LiveGame, conn: Conn, limits: Limits) -> None:
 
 
 async def dispatch(
-    hub: Hub, game: LiveGame, seat: int | None, conn: Conn, text: str | None
+    hub: Hub,
+    game: LiveGame,
+    seat: int | None,
+    conn: Conn,
+    text: str | None,
+    read_at: float | None = None,
 ) -> None:
-    """Answer one message; a refused one gets an error frame (and a fresh view)."""
+    """Answer one message (read at ``read_at``, ``time.perf_counter``); a refused one gets
+    an error frame (and a fresh view). A move or undo stored counts its acknowledgement's
+    time: from the frame read to the entry committed and its views due."""
     kind = "?"
     try:
         msg = parse_frame(text, hub.limits)
         kind = msg.type
         await answer(hub, game, seat, conn, msg)
+        if read_at is not None and isinstance(msg, Move | Undo):
+            hub.metrics.ack_seconds.observe(time.perf_counter() - read_at)
     except BadMessage as err:
+        hub.metrics.refused(err.code, frame_limit(err))
         game.send_error(conn, GameError(err.code, err.message))
     except GameError as err:
+        hub.metrics.refused(err.code, err.limit)
         game.send_error(conn, err)
     except Exception:  # e.g. the database is down: nothing was changed
-        log.exception("message %r failed in game %s", kind, game.id)
+        log.exception("message %r failed in game %s", kind, game.id, extra={"game": game.id})
+        hub.metrics.refused("server-error")
         game.send_error(conn, GameError("server-error", "the server failed; try again"))
 
 
@@ -281,8 +309,9 @@ async def stop_writer(ws: WebSocket, conn: Conn, send_task: asyncio.Task[None]) 
         await send_task
 
 
-async def refuse(ws: WebSocket, err: GameError, code: int) -> None:
+async def refuse(ws: WebSocket, hub: Hub, err: GameError, code: int) -> None:
     """An error frame naming the problem, then close ``code``."""
+    hub.metrics.refused(err.code, err.limit)
     with contextlib.suppress(Exception):
         await ws.send_text(encode(error_frame(err.code, err.message)))
         await ws.close(code=code, reason=err.code)
@@ -295,6 +324,11 @@ async def receive_text(ws: WebSocket) -> str | None:
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
     return text if isinstance(text, str) else None
+
+
+def frame_limit(err: BadMessage) -> str | None:
+    """The limit behind a message refused at the door, if one is."""
+    return "frame_bytes" if err.code == "too-large" else None
 
 
 def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping | Chat:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import os
 import random
 import re
 import sys
@@ -61,7 +62,7 @@ import pytest
 if __name__ == "__main__":  # ``--renew``: the repository's shared helpers, as pytest has them
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from support.serving import ServerProcess, postgres_or_skip, postgres_url
+from support.serving import REQUIRE_POSTGRES, ServerProcess, postgres_or_skip
 
 FRAMES = Path(__file__).parent / "frames"
 DATABASES = ("sqlite", "postgresql")
@@ -1061,9 +1062,8 @@ def renew() -> None:
     databases do not give the same frames)."""
     import tempfile
 
-    url = postgres_url()
-    if url is None:
-        sys.exit("the test PostgreSQL does not answer: the frames are recorded on both databases")
+    os.environ[REQUIRE_POSTGRES] = "1"  # the frames are recorded on both databases
+    url = postgres_or_skip()  # fails, naming the address, when PostgreSQL does not answer
     recordings: dict[str, dict[str, Any]] = {}
     for database in DATABASES:
         with tempfile.TemporaryDirectory() as tmp, servers(database, Path(tmp), url) as srv:

@@ -367,9 +367,8 @@ def test_players_report_lines_and_accounts_and_the_admin_reads_them(server: Live
 # --- the command line on a running server ------------------------------------------------
 
 
+@pytest.mark.parametrize("server", ["postgresql"], indirect=True)
 def test_the_command_line_reaches_a_running_server_on_postgresql(server: LiveServer) -> None:
-    if server.kind != "postgresql":  # type: ignore[attr-defined]
-        pytest.skip("SQLite: see the next test")
     t = Table(server)
     say(t.b, "first")
     say(t.b, "second")
@@ -395,11 +394,10 @@ def test_the_command_line_reaches_a_running_server_on_postgresql(server: LiveSer
     other.close()
 
 
+@pytest.mark.parametrize("server", ["sqlite"], indirect=True)
 def test_the_command_line_refuses_live_changes_on_sqlite_while_a_server_runs(
     server: LiveServer,
 ) -> None:
-    if server.kind != "sqlite":  # type: ignore[attr-defined]
-        pytest.skip("PostgreSQL: see the previous test")
     t = Table(server)
     for args in (("ban", t.bob_name), ("abort", t.id), ("hide", t.id, "1")):
         result = tne_admin(server, *args)

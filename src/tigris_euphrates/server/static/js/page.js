@@ -44,5 +44,6 @@ export function localTokens(id) {
 }
 // run `f` once the game's words are loaded
 export function withWords(page, f) { if (page.ready) f(); else page.later.push(f); }
-// whether several seats are played from this page (hotseat)
-export const hotseat = page => page.conns.filter(x => x.seat !== null && x.seat !== undefined).length > 1;
+// whether several seats are played from this page (hotseat): known from the links the page
+// opened with (a seat's token, or a seat of the account), before any view comes back
+export const hotseat = page => page.conns.filter(x => (x.token || x.account) && !x.dead).length > 1;

@@ -254,3 +254,58 @@ def test_leaving_an_unrated_game_asks_as_before(server: LiveServer, browser: Any
     assert asked == ["Leave the table? A hard bot plays your seat until you take it back."]
     assert seat_kind(server, g["id"], 0) == "bot"
     assert page.errors == []
+
+
+def test_the_admins_page_lists_the_reports_and_acts_on_them(
+    server: LiveServer, browser: Any
+) -> None:
+    mod, _ = account(server, "Mod", admin=True)
+    ann, _ = account(server, "Ann")
+    bob, bob_name = account(server, "Bob")
+    g = new_game(server)
+    writer = SeatClient(server.ws_url, g["id"], g["seats"][1]["token"])
+    writer.wait_view()
+    writer.send({"type": "chat", "text": "you are all idiots"})
+    while (m := writer.recv()).get("type") != "chat" or not m["lines"]:
+        pass  # the line is stored once it comes back
+    r = ann.post("/api/reports", {"kind": "chat", "game": g["id"], "n": 1, "reason": "insult"})
+    assert r.status_code == 200, r.text
+    line_report = r.json()["report"]["id"]
+    r = ann.post("/api/reports", {"kind": "account", "name": bob_name, "reason": "spam"})
+    assert r.status_code == 200, r.text
+    account_report = r.json()["report"]["id"]
+    page = page_of(browser, server, mod)
+    page.goto(server.url + "/admin")
+    page.wait_for_selector("#reports")
+    line_row = page.locator(f"tr[data-report-id='{line_report}']")
+    assert "you are all idiots" in line_row.inner_text() and "insult" in line_row.inner_text()
+    # hide the reported line: gone for the players
+    line_row.locator("button[data-do='hide']").click()
+    page.wait_for_selector(f"tr[data-report-id='{line_report}'] button[data-do='show']")
+    toast_says(page, "Done: Hide the line")
+    listed = mod.http.get("/api/admin/reports").json()["reports"]
+    assert [x["line"]["hidden"] for x in listed if x["id"] == line_report] == [True]
+    # mute the reported account, then resolve its report: it leaves the open ones
+    account_row = page.locator(f"tr[data-report-id='{account_report}']")
+    account_row.locator("button[data-do='mute']").click()
+    toast_says(page, f"Done: Mute {bob_name}")
+    flagged = mod.http.get("/api/admin/accounts").json()["accounts"]
+    assert [bool(a["muted"]) for a in flagged if a["name"] == bob_name] == [True]
+    page.locator(f"tr[data-report-id='{account_report}'] button[data-do='resolve']").click()
+    page.wait_for_selector(f"tr[data-report-id='{account_report}']", state="detached")
+    page.goto(server.url + "/admin?state=resolved")
+    page.wait_for_selector(f"tr[data-report-id='{account_report}']")
+    assert "Resolved" in page.locator(f"tr[data-report-id='{account_report}'] .state").inner_text()
+    # a player who is not an admin is told so, and sees no report
+    other = page_of(browser, server, bob)
+    other.goto(server.url + "/admin")
+    other.wait_for_selector("#notadmin")
+    assert "not an admin" in other.locator("#notadmin").inner_text()
+    assert other.locator("#reports").count() == 0
+    # a guest is asked to sign in first
+    guest = page_of(browser, server)
+    guest.goto(server.url + "/admin")
+    guest.wait_for_selector("#signin")
+    assert guest.url.endswith("/account?next=/admin")
+    assert page.errors == [] and other.errors == [] and guest.errors == []
+    writer.close()

@@ -151,8 +151,16 @@ def test_a_player_reports_a_chat_line_and_the_admins_see_it(
     toast_says(page, "you reported this already")
     r = mod.http.get("/api/admin/reports")
     assert len([x for x in r.json()["reports"] if x["reporter"] == ann_name]) == 1
-    # Escape closes a form and gives the focus back to its button
+    # one form at a time: opening another closes the first
+    bob.send({"type": "chat", "text": "and again"})
+    page.locator(".chatline[data-n='4']").wait_for()
     page.locator(".chatline[data-n='3'] .reportbtn").click()
+    page.locator(".chatline[data-n='4'] .reportbtn").click()
+    assert page.locator(".reportform").count() == 1
+    assert page.locator(".chatline[data-n='4'] .reportform").count() == 1
+    first = page.locator(".chatline[data-n='3'] .reportbtn")
+    assert first.get_attribute("aria-expanded") == "false"
+    # Escape closes a form and gives the focus back to its button
     page.press("#report-reason", "Escape")
     assert page.locator("#report-reason").count() == 0
     assert page.evaluate("() => document.activeElement.classList.contains('reportbtn')")

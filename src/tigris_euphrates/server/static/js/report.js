@@ -22,8 +22,10 @@ export function reportControl(key, text, label, target) {
   const button = h("button", { type: "button", class: "reportbtn", "aria-label": label, "aria-expanded": open.key === key ? "true" : "false",
     "aria-controls": formId, disabled: sent.has(key), onclick: () => {
       open.key = open.key === key ? null : key; open.text = "";
-      box.replaceWith(reportControl(key, text, label, target));
-      const input = document.getElementById("report-reason"); if (input) input.focus();
+      closeOthers();
+      const again = reportControl(key, text, label, target);
+      box.replaceWith(again);
+      const input = again.querySelector("#report-reason"); if (input) input.focus();
     } }, sent.has(key) ? tx("reported") : text);
   box.append(button);
   if (open.key === key && !sent.has(key)) box.append(reasonForm(formId, label, target, () => {
@@ -31,6 +33,15 @@ export function reportControl(key, text, label, target) {
     const again = document.querySelector(`[data-report="${CSS.escape(key)}"] .reportbtn`); if (again) again.focus();
   }, key));
   return box;
+}
+
+// one form at a time: opening one closes the form open elsewhere on the page
+function closeOthers() {
+  for (const form of document.querySelectorAll(".reportform")) {
+    const button = form.parentNode.querySelector(".reportbtn");
+    if (button) button.setAttribute("aria-expanded", "false");
+    form.remove();
+  }
 }
 
 // the inline form: the reason (required, at most REASON_MAX characters), Send and Cancel;

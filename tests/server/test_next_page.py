@@ -60,6 +60,7 @@ def test_anything_but_a_page_of_the_app_is_the_lobby(hostile: str) -> None:
         ("/me", "/me"),
         ("/account", "/account"),
         ("/leaderboard", "/leaderboard"),
+        ("/admin", "/admin"),
         ("/game/abc123abc123", "/game/abc123abc123"),
         ("/replay/abc123abc123", "/replay/abc123abc123"),
         ("/players/Ann", "/players/Ann"),

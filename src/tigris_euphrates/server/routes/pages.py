@@ -1,5 +1,6 @@
-"""The page's addresses: the lobby, a game, a replay, the account pages, a player's page and
-the leaderboard are all ``static/index.html``, which reads its address and draws the rest.
+"""The page's addresses: the lobby, a game, a replay, the account pages, a player's page,
+the leaderboard and the admins' page (which reads the admin API) are all
+``static/index.html``, which reads its address and draws the rest.
 
 An unknown game answers 404 with the same page, which then says "not found" (so does any
 unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
@@ -24,7 +25,7 @@ from ..responses import page
 router = APIRouter()
 
 #: the pages without a part of their own in the address
-PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard"})
+PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin"})
 #: a game's page and its replay: the id as the game routes accept it (ASCII only)
 GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
 #: a player's page: one segment of the address, percent-encoded as the page writes it
@@ -37,11 +38,12 @@ MAX_NEXT = 500
 
 def local_page(next_path: str | None) -> str:
     """The page of this server that ``next_path`` names, written anew from its parts:
-    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/game/{id}``, ``/replay/{id}`` or
-    ``/players/{name}``; anything else (another host, a scheme, a backslash, a control
-    character, an encoded one, a query…) gives ``/``. What it returns starts with one ``/``
-    followed by a letter or nothing, and holds only ASCII letters, digits and ``/_.~%-``:
-    the browser reads it as a path of this origin, whatever it does with odd characters."""
+    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/game/{id}``,
+    ``/replay/{id}`` or ``/players/{name}``; anything else (another host, a scheme, a
+    backslash, a control character, an encoded one, a query…) gives ``/``. What it returns
+    starts with one ``/`` followed by a letter or nothing, and holds only ASCII letters,
+    digits and ``/_.~%-``: the browser reads it as a path of this origin, whatever it does
+    with odd characters."""
     if not next_path or len(next_path) > MAX_NEXT:
         return "/"
     if next_path in PLAIN_PAGES:
@@ -66,6 +68,7 @@ def local_page(next_path: str | None) -> str:
 @router.get("/account", include_in_schema=False)
 @router.get("/me", include_in_schema=False)
 @router.get("/leaderboard", include_in_schema=False)
+@router.get("/admin", include_in_schema=False)
 @router.get("/players/{name}", include_in_schema=False)
 async def index(
     hub: HubDep, store: StoreDep, game_id: str | None = None, name: str | None = None

@@ -3,6 +3,7 @@
 import { $, api, app, h, store, svg, toast } from "./dom.js";
 import { CAT, loadCatalogue, tx, txOr } from "./words.js";
 import { factsOf } from "./rules.js";
+import { reportControl } from "./report.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
 export const signedIn = api("/api/account").catch(() => ({ account: null }));
@@ -169,6 +170,9 @@ export async function profilePage(name) {
   app.replaceChildren(h("div", { class: "lobby" },
     h("div", {}, h("div", { class: "card", id: "profile" }, h("h2", { id: "name" }, p.account.name + (mine ? " " + tx("you_mark") : "")),
       h("p", { class: "muted" }, tx("playing_since", { date: new Date(p.account.created * 1000).toLocaleDateString() })),
+      // another signed-in player may report this account to the moderators
+      account && !mine ? h("p", { id: "reportplayer" }, reportControl("account:" + p.account.name, tx("report_player"),
+        tx("report_player_label", { name: p.account.name }), { kind: "account", name: p.account.name })) : null,
       h("h3", {}, tx("ratings")), ratings, h("h3", {}, tx("rating_history")), historyPlot(p.history)),
     h("div", { class: "card", id: "stats" }, h("h3", {}, tx("statistics")),
       h("p", { id: "summary" }, tx("stats_summary", {

@@ -8,6 +8,7 @@ import { localTokens, pageState } from "./page.js";
 import { keepAlive, openSeats, send, showFresh } from "./socket.js";
 import { act, installEscape } from "./moves.js";
 import { renderLive } from "./live.js";
+import { signedIn } from "./account.js";
 import { installReplayKeys, renderReplay, startReplay } from "./replay.js";
 
 export async function gamePage(id, replayMode) {
@@ -25,8 +26,8 @@ export async function gamePage(id, replayMode) {
   if (replayMode) installReplayKeys(page);
   keepAlive(page);
   if (!replayMode) openSeats(page, tokens); // while the game's summary, settings and words load
-  const [summary, settings] = await Promise.all([api(`/api/games/${id}`), loadMeta()]);
-  page.meta = settings;
+  const [summary, settings, who] = await Promise.all([api(`/api/games/${id}`), loadMeta(), signedIn]);
+  page.meta = settings; page.account = who.account; page.rated = !!summary.rated;
   await loadCatalogue(summary.options);
   page.ready = true;
   app.replaceChildren(h("div", { class: "game" }, page.boardBox, page.side));

@@ -16,6 +16,7 @@ import { chatCard, confirmPanel, passPanel, prefs, rematchBox, signalsCard, turn
 import { helpPanelText, hintCard } from "./help.js";
 import { hotseat } from "./page.js";
 import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
+import { reportControl } from "./report.js";
 
 export function renderLive(page) {
   const c = page.shown; if (!c || !c.msg) return;
@@ -103,17 +104,33 @@ function handOverCard(page, seats) {
     h("p", {}, tx("pass_device_text")),
     h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name }))));
 }
-// redraw with `f`; what is typed in the chat (and its focus) is kept
+// redraw with `f`; what is typed in the chat (and its focus) is kept, and so is the focus
+// of a report control (report.js keeps its open form and what is typed in it)
 function keepTyping(f) {
   const input = $("#chatinput"), typed = input ? input.value : "", focused = document.activeElement === input;
+  const active = document.activeElement, report = active && active.closest ? active.closest("[data-report]") : null;
+  const reportKey = report && report.dataset.report, inForm = active && active.id === "report-reason";
+  const caret = inForm ? [active.selectionStart, active.selectionEnd] : null;
   f();
   const again = $("#chatinput");
   if (again) { again.value = typed; if (focused) again.focus(); }
+  const box = reportKey && [...document.querySelectorAll("[data-report]")].find(b => b.dataset.report === reportKey);
+  const target = box && (inForm ? box.querySelector("#report-reason") : box.querySelector(".reportbtn"));
+  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+  if (target && caret) target.setSelectionRange(...caret); // typing goes on where it was
 }
 // the table chat of the connection on screen, drawn again alone when a line comes
 export function renderChat(page) {
   const c = page.shown, old = $("#chat");
   if (!c || !c.msg || !old) return;
-  keepTyping(() => old.replaceWith(chatCard(c.chat, c.msg.chat, c.seat, page.meta.chat_max || 300, t => page.send(c, { type: "chat", text: t }))));
+  keepTyping(() => old.replaceWith(chatCard(c.chat, c.msg.chat, c.seat, page.meta.chat_max || 300, t => page.send(c, { type: "chat", text: t }), chatReport(page))));
   const lines = $("#chatlines"); if (lines) lines.scrollTop = lines.scrollHeight;
+}
+// a signed-in player reports the lines of the others (not those of the seats played here;
+// a spectator's own lines cannot be told apart from other spectators')
+function chatReport(page) {
+  if (!page.account) return () => null;
+  const mine = new Set(page.conns.map(x => x.seat).filter(s => s !== null && s !== undefined));
+  return l => (mine.has(l.seat) ? null : reportControl(`chat:${page.id}:${l.n}`, tx("report"),
+    tx("report_line_label", { name: l.name, text: l.text }), { kind: "chat", game: page.id, n: l.n }));
 }

@@ -15,6 +15,8 @@ export function pageState(id, replayMode) {
       sel: null, swap: null, cell: null, held: null, ask: false, endClosed: false },
     heldTimer: 0, // the countdown of the held step
     meta: {}, // the server's settings (/api/meta), read while the connections open
+    account: null, // the signed-in account (null: a guest)
+    rated: false, // whether the game is rated (its summary, read once)
     conns: [], // one connection per seat held here (hotseat: several), or one spectator
     shown: null, // the connection whose view is on screen
     passFor: null, // hotseat: waiting for this seat's player to take the device

@@ -160,7 +160,10 @@ function seatToBot(ctx, seat, s, mine, token) {
   }
   const level = h("select", { class: "tobot-level", "aria-label": tx("bot_level_label") }, levels.map(l => h("option", { value: l, selected: l === meta.default_level }, term("level", l))));
   return h("div", { class: "chips" }, h("button", { class: "tobot", onclick: async () => {
-    if (!confirm(mine ? tx("leave_confirm", { level: level.value }) : tx("hand_confirm", { level: level.value, name: s.name }))) return;
+    // in a rated game, a seat its own player hands to a bot forfeits the game (the fair-play rule)
+    const question = !mine ? tx("hand_confirm", { level: level.value, name: s.name })
+      : ctx.rated ? tx("leave_confirm_rated", { level: level.value }) : tx("leave_confirm", { level: level.value });
+    if (!confirm(question)) return;
     try { await api(`/api/games/${ctx.id}/seats/${seat}/bot`, { token, level: level.value }); } catch (e) { toast(e.message); }
   } }, tx(mine ? "leave_to_bot" : "seat_to_bot")), level);
 }

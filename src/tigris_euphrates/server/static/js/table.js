@@ -96,11 +96,12 @@ export function signalsCard(render) {
 }
 
 // --- the table chat ---------------------------------------------------------------------
-export function chatCard(lines, policy, seat, max, sendLine) {
+// `reportFor(line)`: the line's report control (report.js), or null (a guest, one's own line)
+export function chatCard(lines, policy, seat, max, sendLine, reportFor = () => null) {
   const mayWrite = policy === "everyone" || (policy === "players" && seat !== null);
   const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
-    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat, title: new Date(l.at * 1000).toLocaleString() },
-      h("b", {}, l.name + ": "), h("span", {}, l.text))));
+    h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat, "data-n": l.n, title: new Date(l.at * 1000).toLocaleString() },
+      h("b", {}, l.name + ": "), h("span", {}, l.text), reportFor(l))));
   if (!lines.length) list.append(h("div", { class: "muted" }, tx("chat_empty")));
   const input = h("input", { id: "chatinput", maxlength: max, placeholder: tx("chat_placeholder"), autocomplete: "off" });
   const go = () => { const t = input.value.trim(); if (!t) return; if (sendLine(t)) input.value = ""; };

@@ -1,7 +1,7 @@
 """Helpers for the account tests: a signed-in HTTP client, a websocket seat opened with the
-account's session cookie, and a scripted two-seat game played to its end quickly (every
-action swaps the largest set of tiles offered, or passes: the bag runs out in about 22
-actions)."""
+account's session cookie, a password hasher that counts its checks, and a scripted two-seat
+game played to its end quickly (every action swaps the largest set of tiles offered, or
+passes: the bag runs out in about 22 actions)."""
 
 from __future__ import annotations
 
@@ -93,3 +93,21 @@ def play_to_end(seats: list[SeatClient]) -> dict[str, Any]:
         mover.move(quick_action(views[[v["seat"] for v in views].index(actor)]["view"]))
         seq = top
     raise AssertionError("the game did not end")
+
+
+class CountingHasher:
+    """argon2's hasher, counting the password checks (``verified``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.verified = 0
+
+    def verify(self, stored: str, password: str) -> bool:
+        self.verified += 1
+        return bool(self.inner.verify(stored, password))
+
+    def hash(self, password: str) -> str:
+        return str(self.inner.hash(password))
+
+    def check_needs_rehash(self, stored: str) -> bool:
+        return bool(self.inner.check_needs_rehash(stored))

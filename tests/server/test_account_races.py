@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from accounting import CountingHasher
 from support.serving import LiveServer, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -24,24 +25,6 @@ from tigris_euphrates.store import Store
 PASSWORD = "correct horse battery"
 #: How many requests go at once, and which one carries the right password.
 AT_ONCE, RIGHT = 60, 50
-
-
-class CountingHasher:
-    """argon2's hasher, counting the password checks."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.verified = 0
-
-    def verify(self, stored: str, password: str) -> bool:
-        self.verified += 1
-        return bool(self.inner.verify(stored, password))
-
-    def hash(self, password: str) -> str:
-        return str(self.inner.hash(password))
-
-    def check_needs_rehash(self, stored: str) -> bool:
-        return bool(self.inner.check_needs_rehash(stored))
 
 
 def csrf(url: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import AccountSeat, Player, play_to_end
+from accounting import AccountSeat, CountingHasher, Player, play_to_end
 from support.serving import LiveServer, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -134,24 +134,6 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(server: Li
     assert p.me()["name"] == name  # still signed in
     p.close()
     forged.close()
-
-
-class CountingHasher:
-    """argon2's hasher, counting the verifications."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.verified = 0
-
-    def verify(self, stored: str, password: str) -> bool:
-        self.verified += 1
-        return bool(self.inner.verify(stored, password))
-
-    def hash(self, password: str) -> str:
-        return str(self.inner.hash(password))
-
-    def check_needs_rehash(self, stored: str) -> bool:
-        return bool(self.inner.check_needs_rehash(stored))
 
 
 def test_no_account_enumeration(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,7 +3,9 @@ process on SQLite and split between two processes on one PostgreSQL database.
 
 Every limit is taken in the database before the work it limits (the password check, the new
 account), so however many requests arrive together, at most the limit's number of them do
-that work, and the right password beyond the limit is refused like the wrong ones.
+that work, and the right password sent once the limit is taken is refused like the wrong ones.
+(Which requests of a burst come first is the network's choice, so the right password is sent
+after the burst: inside it, it may fairly be one of the few that are checked.)
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
 PASSWORD = "correct horse battery"
-#: How many requests go at once, and which one carries the right password.
-AT_ONCE, RIGHT = 60, 50
+#: How many requests go at once.
+AT_ONCE = 60
 
 
 def csrf(url: str) -> str:
@@ -50,10 +52,14 @@ async def burst(urls: list[str], path: str, bodies: list[dict[str, Any]]) -> lis
         return list(await asyncio.gather(*(one(i, b) for i, b in enumerate(bodies))))
 
 
-def sign_ins(name: str) -> list[dict[str, Any]]:
-    return [
-        {"name": name, "password": PASSWORD if i == RIGHT else f"wrong password {i}"}
-        for i in range(AT_ONCE)
+def wrong_sign_ins(name: str) -> list[dict[str, Any]]:
+    return [{"name": name, "password": f"wrong password {i}"} for i in range(AT_ONCE)]
+
+
+def right_sign_in(url: str, name: str) -> int:
+    """The status of one sign-in with the right password, sent on its own."""
+    return asyncio.run(burst([url], "/api/account/signin", [{"name": name, "password": PASSWORD}]))[
+        0
     ]
 
 
@@ -89,10 +95,11 @@ def test_sign_ins_at_once_check_at_most_the_limit_of_passwords(
     passwords = server.app.state.accounts.passwords
     counting = CountingHasher(passwords.hasher)
     monkeypatch.setattr(passwords, "hasher", counting)
-    statuses = asyncio.run(burst([server.url], "/api/account/signin", sign_ins(name)))
-    assert counting.verified <= limits.sign_in_failures_per_name
+    statuses = asyncio.run(burst([server.url], "/api/account/signin", wrong_sign_ins(name)))
+    assert counting.verified == limits.sign_in_failures_per_name
     assert checked(statuses) == counting.verified
-    assert statuses[RIGHT] == 429 and 200 not in statuses
+    assert right_sign_in(server.url, name) == 429
+    assert counting.verified == limits.sign_in_failures_per_name
     # from one client, many names at once: at most the per-client limit of checks
     counting.verified = 0
     many = [{"name": f"Someone{i}", "password": "wrong password"} for i in range(AT_ONCE)]
@@ -132,9 +139,10 @@ def test_two_processes_share_the_limits_under_concurrency(
     limits = Limits()
     name = f"Racer{uuid.uuid4().hex[:6]}"
     sign_up(urls[0], name)
-    statuses = asyncio.run(burst(urls, "/api/account/signin", sign_ins(name)))
-    assert checked(statuses) <= limits.sign_in_failures_per_name
-    assert statuses[RIGHT] == 429 and 200 not in statuses
+    statuses = asyncio.run(burst(urls, "/api/account/signin", wrong_sign_ins(name)))
+    assert checked(statuses) == limits.sign_in_failures_per_name
+    assert 200 not in statuses
+    assert [right_sign_in(url, name) for url in urls] == [429, 429]
     # sign-ups split between the processes: at most the limit created (one was made above)
     stem = uuid.uuid4().hex[:6]
     bodies = [{"name": f"New{stem}{i}", "password": PASSWORD} for i in range(30)]

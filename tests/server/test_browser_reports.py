@@ -317,3 +317,50 @@ def test_the_admins_page_lists_the_reports_and_acts_on_them(
     assert guest.url.endswith("/account?next=/admin")
     assert page.errors == [] and other.errors == [] and guest.errors == []
     writer.close()
+
+
+def test_the_admins_page_lifts_sanctions_and_aborts_a_reported_game(
+    server: LiveServer, browser: Any
+) -> None:
+    mod, _ = account(server, "Mod", admin=True)
+    ann, _ = account(server, "Ann")
+    _, bob_name = account(server, "Bob")
+    g = new_game(server)
+    writer = SeatClient(server.ws_url, g["id"], g["seats"][1]["token"])
+    writer.wait_view()
+    writer.send({"type": "chat", "text": "spam spam spam"})
+    while (m := writer.recv()).get("type") != "chat" or not m["lines"]:
+        pass
+    r = ann.post("/api/reports", {"kind": "chat", "game": g["id"], "n": 1, "reason": "spam"})
+    assert r.status_code == 200, r.text
+    report = r.json()["report"]["id"]
+    assert mod.post(f"/api/admin/accounts/{bob_name}/ban").status_code == 200
+    assert mod.post(f"/api/admin/accounts/{bob_name}/mute").status_code == 200
+    page = page_of(browser, server, mod)
+    # the accounts tab: the banned and muted account, unbanned and unmuted from there
+    page.goto(server.url + "/admin?state=accounts")
+    row = page.locator(f"tr[data-account='{bob_name}']")
+    row.wait_for()
+    assert "banned" in row.inner_text() and "muted" in row.inner_text()
+    row.locator("button[data-do='unban']").click()
+    toast_says(page, f"Done: Unban {bob_name}")
+    page.wait_for_selector(f"tr[data-account='{bob_name}'] button[data-do='ban']")
+    assert "banned" not in page.locator(f"tr[data-account='{bob_name}']").inner_text()
+    page.locator(f"tr[data-account='{bob_name}'] button[data-do='unmute']").click()
+    toast_says(page, f"Done: Unmute {bob_name}")
+    flagged = mod.http.get("/api/admin/accounts").json()["accounts"]
+    assert [a for a in flagged if a["name"] == bob_name] == []
+    # the reported line's game: abort asks first; "No" leaves the game going
+    page.goto(server.url + "/admin")
+    line_row = page.locator(f"tr[data-report-id='{report}']")
+    line_row.locator("button[data-do='abort']").click()
+    assert "cannot be undone" in line_row.inner_text()
+    line_row.locator("button[data-do='abort-no']").click()
+    assert line_row.locator("button[data-do='abort']").is_visible()
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["status"] != "aborted"
+    line_row.locator("button[data-do='abort']").click()
+    line_row.locator("button[data-do='abort-yes']").click()
+    toast_says(page, "Done: Yes, abort it")
+    assert httpx.get(f"{server.url}/api/games/{g['id']}").json()["status"] == "aborted"
+    assert page.errors == []
+    writer.close()

@@ -1,16 +1,20 @@
 // The admins' page (/admin): the players' reports, newest first (open ones, or those
 // resolved, dismissed, or all), each with what an admin does about it — resolve, dismiss or
-// reopen the report, hide (or show again) the reported chat line, mute or ban the account
-// (the reported one, or the one the reported line is bound to). Every post carries the CSRF
-// header (dom.js api); the server checks the role (403 "not-admin", shown as such).
+// reopen the report, hide (or show again) the reported chat line, abort its game (asked
+// twice: it cannot be undone), mute or ban the account (the reported one, or the one the
+// reported line is bound to); and the accounts tab: every admin, banned or muted account,
+// with unban and unmute. Every post carries the CSRF header (dom.js api); the server checks
+// the role (403 "not-admin", shown as such).
 import { api, app, h, toast } from "./dom.js";
 import { CAT, loadCatalogue, tx } from "./words.js";
 import { signedIn } from "./account.js";
 
 const STATES = ["open", "resolved", "dismissed", "all"];
-// a report's state in words
+// the tabs: the reports by state, then the flagged accounts
+const TABS = [...STATES, "accounts"];
+// a report's state (or the accounts tab) in words
 const stateText = s => (s === "open" ? tx("admin_state_open") : s === "resolved" ? tx("admin_state_resolved")
-  : s === "dismissed" ? tx("admin_state_dismissed") : tx("admin_state_all"));
+  : s === "dismissed" ? tx("admin_state_dismissed") : s === "accounts" ? tx("admin_state_accounts") : tx("admin_state_all"));
 const when = t => new Date(t * 1000).toLocaleString();
 
 export async function adminPage() {
@@ -19,20 +23,69 @@ export async function adminPage() {
   const { account } = await signedIn;
   if (!account) { location.href = "/account?next=/admin"; return; }
   const asked = new URLSearchParams(location.search).get("state");
-  const state = STATES.includes(asked) ? asked : "open";
-  let reports;
-  try { reports = (await api("/api/admin/reports?state=" + state)).reports; }
+  const state = TABS.includes(asked) ? asked : "open";
+  let body;
+  try { body = state === "accounts" ? accountsTable((await api("/api/admin/accounts")).accounts)
+    : reportsTable((await api("/api/admin/reports?state=" + state)).reports); }
   catch (err) {
     if (err.status !== 403) throw err;
     app.replaceChildren(h("div", { class: "card narrow", id: "notadmin" }, h("h2", {}, tx("admin_title")), h("p", { role: "alert" }, tx("admin_not_admin"))));
     return;
   }
-  const tabs = h("p", { class: "tabs" }, STATES.map(s => h("a", { href: "/admin?state=" + s, class: s === state ? "on" : null,
+  const tabs = h("p", { class: "tabs" }, TABS.map(s => h("a", { href: "/admin?state=" + s, class: s === state ? "on" : null,
     "aria-current": s === state ? "page" : null }, stateText(s))));
+  app.replaceChildren(h("div", { class: "card", id: "admin" }, h("h2", {}, tx("admin_title")), tabs, body));
+}
+
+const headRow = heads => h("thead", {}, h("tr", {}, heads.map(t => h("th", {}, t))));
+
+function reportsTable(reports) {
+  if (!reports.length) return h("p", { class: "muted", id: "noreports" }, tx("admin_no_reports"));
   const heads = [tx("admin_col_when"), tx("admin_col_reporter"), tx("admin_col_what"), tx("admin_col_reason"), tx("admin_col_state"), tx("admin_col_actions")];
-  const table = h("table", { id: "reports" }, h("thead", {}, h("tr", {}, heads.map(t => h("th", {}, t)))), h("tbody", {}, reports.map(reportRow)));
-  app.replaceChildren(h("div", { class: "card", id: "admin" }, h("h2", {}, tx("admin_title")), tabs,
-    reports.length ? table : h("p", { class: "muted", id: "noreports" }, tx("admin_no_reports"))));
+  return h("table", { id: "reports" }, headRow(heads), h("tbody", {}, reports.map(reportRow)));
+}
+
+// the flagged accounts (admins, banned, muted), each with the sanctions it can be given or
+// relieved of (an admin is neither banned nor muted: the server refuses it)
+function accountsTable(accounts) {
+  if (!accounts.length) return h("p", { class: "muted", id: "noaccounts" }, tx("admin_no_accounts"));
+  const heads = [tx("admin_col_account"), tx("admin_col_standing"), tx("admin_col_actions")];
+  const row = a => {
+    const flags = [a.admin && "admin_flag_admin", a.banned && "admin_flag_banned", a.muted && "admin_flag_muted"].filter(Boolean);
+    const who = `/api/admin/accounts/${encodeURIComponent(a.name)}/`, name = a.name;
+    const act = (what, key) => button(`tr[data-account="${CSS.escape(name)}"]`, what, tx(key, { name }), who + what);
+    const buttons = a.admin ? [] : [a.banned ? act("unban", "admin_unban") : act("ban", "admin_ban"),
+      a.muted ? act("unmute", "admin_unmute") : act("mute", "admin_mute")];
+    return h("tr", { "data-account": a.name }, h("td", {}, h("a", { href: "/players/" + encodeURIComponent(a.name) }, a.name)),
+      h("td", {}, flags.map(f => h("span", { class: "chip" }, tx(f)))), h("td", {}, h("div", { class: "actions" }, buttons)));
+  };
+  return h("table", { id: "accounts" }, headRow(heads), h("tbody", {}, accounts.map(row)));
+}
+
+// a button that posts, says the outcome and draws the page again, the keyboard's focus back
+// on the first button of the same row (``row``: the row's CSS selector)
+function button(row, what, text, path, body = {}) {
+  const again = () => document.querySelector(row + " button") || document.querySelector("#admin h2");
+  return h("button", { type: "button", "data-do": what, onclick: async e => {
+    e.target.disabled = true;
+    try {
+      await api(path, body); toast(tx("admin_done", { what: text }));
+      await adminPage();
+      const focus = again();
+      if (!focus.matches("button")) focus.tabIndex = -1;
+      focus.focus();
+    } catch (err) { toast(err.message); e.target.disabled = false; }
+  } }, text);
+}
+
+// aborting a game cannot be undone: the first press asks, a second one (on "Yes") aborts
+function abortButton(r) {
+  const ask = h("button", { type: "button", "data-do": "abort" }, tx("admin_abort"));
+  const sure = h("span", { class: "confirm", hidden: true }, tx("admin_abort_sure") + " ",
+    button(`tr[data-report-id="${r.id}"]`, "abort-yes", tx("admin_abort_yes"), `/api/admin/games/${r.game}/abort`),
+    h("button", { type: "button", "data-do": "abort-no", onclick: () => { sure.hidden = true; ask.hidden = false; ask.focus(); } }, tx("admin_abort_no")));
+  ask.onclick = () => { ask.hidden = true; sure.hidden = false; sure.querySelector("button").focus(); };
+  return [ask, sure];
 }
 
 // what a report is about: the chat line (its game, number, writer, text) or the account
@@ -53,27 +106,19 @@ function reportRow(r) {
     h("td", {}, h("div", { class: "actions" }, actions(r))));
 }
 
-// the buttons of a report's row; each one posts, says the outcome and draws the page again
-// (the keyboard's focus back on the same row)
+// the buttons of a report's row
 function actions(r) {
-  const button = (what, text, path, body) => h("button", { type: "button", "data-do": what, onclick: async e => {
-    e.target.disabled = true;
-    try {
-      await api(path, body); toast(tx("admin_done", { what: text }));
-      await adminPage();
-      const row = document.querySelector(`tr[data-report-id="${r.id}"] button`) || document.querySelector("#admin h2");
-      if (row) { if (!row.matches("button")) row.tabIndex = -1; row.focus(); }
-    } catch (err) { toast(err.message); e.target.disabled = false; }
-  } }, text);
+  const act = (what, text, path, body) => button(`tr[data-report-id="${r.id}"]`, what, text, path, body);
   const report = `/api/admin/reports/${r.id}`, line = `/api/admin/games/${r.game}/chat/${r.n}/`;
   const out = r.state === "open"
-    ? [button("resolve", tx("admin_resolve"), report, { state: "resolved" }), button("dismiss", tx("admin_dismiss"), report, { state: "dismissed" })]
-    : [button("reopen", tx("admin_reopen"), report, { state: "open" })];
+    ? [act("resolve", tx("admin_resolve"), report, { state: "resolved" }), act("dismiss", tx("admin_dismiss"), report, { state: "dismissed" })]
+    : [act("reopen", tx("admin_reopen"), report, { state: "open" })];
   if (r.kind === "chat" && r.line) out.push(r.line.hidden
-    ? button("show", tx("admin_show_line"), line + "show", {}) : button("hide", tx("admin_hide_line"), line + "hide", {}));
+    ? act("show", tx("admin_show_line"), line + "show") : act("hide", tx("admin_hide_line"), line + "hide"));
+  if (r.kind === "chat") out.push(...abortButton(r));
   if (r.account) {
     const who = `/api/admin/accounts/${encodeURIComponent(r.account)}/`, name = r.account;
-    out.push(button("mute", tx("admin_mute", { name }), who + "mute", {}), button("ban", tx("admin_ban", { name }), who + "ban", {}));
+    out.push(act("mute", tx("admin_mute", { name }), who + "mute"), act("ban", tx("admin_ban", { name }), who + "ban"));
   }
   return out;
 }

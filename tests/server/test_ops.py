@@ -220,6 +220,41 @@ def test_metrics_move_when_games_are_played(tmp_path: Path) -> None:
     assert ("tne_bot_queue", (("pool", "search"),)) in during
 
 
+def test_failed_sign_ins_count_under_their_limit(tmp_path: Path) -> None:
+    """A guesser stopped by the sign-in limit shows in ``tne_limits_hit_total`` under the
+    limit's name, beside the refusal."""
+    with LiveServer(metrics=True, data_dir=tmp_path) as srv:
+        http = httpx.Client(base_url=srv.url)
+        csrf = http.get("/api/account").json()["csrf"]
+        name = f"Guessed{uuid.uuid4().hex[:6]}"
+        assert http.post(
+            "/api/account/signup",
+            json={"name": name, "password": "correct horse battery"},
+            headers={"X-CSRF-Token": csrf},
+        ).is_success
+        http.post("/api/account/signout", headers={"X-CSRF-Token": csrf})
+        before = scrape(srv.url)
+        statuses = [
+            http.post(
+                "/api/account/signin",
+                json={"name": name, "password": f"wrong {i}"},
+                headers={"X-CSRF-Token": csrf},
+            ).status_code
+            for i in range(7)
+        ]
+        after = scrape(srv.url)
+        http.close()
+    assert statuses == [401] * 5 + [429] * 2
+    limit = "sign_in_failures_per_name"
+    hit = value(after, "tne_limits_hit_total", limit=limit) - value(
+        before, "tne_limits_hit_total", limit=limit
+    )
+    refused = value(after, "tne_refusals_total", code="rate-limited") - value(
+        before, "tne_refusals_total", code="rate-limited"
+    )
+    assert hit == refused == 2
+
+
 def server_log(tmp_path: Path, extra: list[str], act: Any, name: str = "server.log") -> list[str]:
     """Run a server process with ``extra`` flags, ``act(server)``, stop it (SIGTERM), and
     return the lines it logged."""

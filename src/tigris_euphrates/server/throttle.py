@@ -35,11 +35,13 @@ NAME_QUEUE = 30.0
 
 @dataclass(frozen=True)
 class Limit:
-    """One key to take, its rule, and what a refusal says."""
+    """One key to take, its rule, what a refusal says, and the field of ``Limits`` it
+    enforces (the label of a refusal in the server's figures)."""
 
     key: str
     rule: Rule
     message: str
+    setting: str
 
 
 @dataclass
@@ -69,11 +71,13 @@ def sign_in_limits(limits: Limits, client: str, key: str, known: bool) -> list[L
             f"c:{client}",
             Rule(limits.sign_in_failures_per_client, window),
             failed + " from this address: try again in {wait}",
+            "sign_in_failures_per_client",
         ),
         Limit(
             f"p:{client}:{name}",
             Rule(limits.sign_in_failures_per_name, window, backoff=limits.sign_in_backoff),
             failed + ": try again in {wait}",
+            "sign_in_failures_per_name",
         ),
     ]
     if not known:
@@ -83,14 +87,18 @@ def sign_in_limits(limits: Limits, client: str, key: str, known: bool) -> list[L
             spacing=limits.sign_in_name_spacing,
             queue=NAME_QUEUE,
         )
-        out.append(Limit(f"n:{name}", spaced, failed + " for this name: try again in {wait}"))
+        message = failed + " for this name: try again in {wait}"
+        out.append(Limit(f"n:{name}", spaced, message, "sign_in_name_ceiling"))
     return out
 
 
 def sign_up_limit(limits: Limits, client: str) -> Limit:
     most = limits.sign_ups_per_client
     return Limit(
-        f"s:{client}", Rule(most, HOUR), f"at most {most} new accounts an hour from one address"
+        f"s:{client}",
+        Rule(most, HOUR),
+        f"at most {most} new accounts an hour from one address",
+        "sign_ups_per_client",
     )
 
 
@@ -100,6 +108,7 @@ def confirm_limit(limits: Limits, account_id: int) -> Limit:
         f"m:{account_id}",
         Rule(most, HOUR),
         f"at most {most} confirmation e-mails an hour: try again in {{wait}}",
+        "confirm_emails_per_account",
     )
 
 
@@ -115,6 +124,7 @@ async def take(hub: Hub, wanted: list[Limit]) -> Held:
                 "rate-limited",
                 limit.message.format(wait=_minutes(verdict.wait)),
                 retry_after=verdict.wait,
+                limit=limit.setting,
             )
         held.taken.append((limit.key, verdict.since))
         held.delay = max(held.delay, verdict.wait)

@@ -129,8 +129,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, ServerProcess(tmp, client_seeds=True) as server:
         links = {
-            name: play(server, options, seed, args.steps)
-            for name, (options, seed) in GAMES.items()
+            name: play(server, options, seed, args.steps) for name, (options, seed) in GAMES.items()
         }
         with sync_playwright() as p:
             browser = p.chromium.launch(

@@ -106,9 +106,7 @@ def test_a_forgotten_password_is_reset_through_the_emailed_link(
     said_unknown = other.locator("#forgot .said").inner_text()
     other.fill("#forgot input[name=who]", "rosa")
     other.click("#forgot button[type=submit]")
-    other.wait_for_function(
-        "() => document.querySelector('#forgot button').disabled === false"
-    )
+    other.wait_for_function("() => document.querySelector('#forgot button').disabled === false")
     assert other.locator("#forgot .said").inner_text() == said_unknown
     assert "on its way" in said_unknown
     mail = next_mail(mailbox, 1)
@@ -130,9 +128,7 @@ def test_a_forgotten_password_is_reset_through_the_emailed_link(
     page.goto(server.url + "/me")
     page.wait_for_selector("#signin")
     sign_in(other, server, "Rosa", PASSWORD)
-    other.wait_for_function(
-        "() => document.querySelector('#signin .error').innerText.length > 0"
-    )
+    other.wait_for_function("() => document.querySelector('#signin .error').innerText.length > 0")
     sign_in(other, server, "Rosa", NEW)
     other.wait_for_selector("#games, #me")
     assert other.locator("#me").inner_text() == "Rosa"

@@ -1,7 +1,8 @@
 // The board's materials: the SVG definitions the layers paint with — the shading that makes
 // a tile, a leader's disc or a monument's tier look raised (light from the top left), and
-// the textures of the ground that the theme's catalogue draws (style.texture: strokes in a
-// cell-sized pattern, and the colour of the river's banks). No image is downloaded: every
+// the textures of the ground that the theme's catalogue draws (style.texture: the layers of
+// a cell-sized pattern per terrain, none for a theme without, and the colour of the river's
+// banks, none when empty). No image is downloaded: every
 // material is a few SVG shapes, coloured by the palette's variables, so the colour-blind
 // palette and the themes change them with the rest of the board.
 import { svg } from "./dom.js";
@@ -16,10 +17,11 @@ export function drawDefs(board) {
     [[0, "#fff", 0.5], [0.45, "#fff", 0], [0.6, "#000", 0], [1, "#000", 0.35]]));
   defs.append(stops(svg("radialGradient", { id: "sh-disc", cx: 0.38, cy: 0.32, r: 0.7 }),
     [[0, "#fff", 0.6], [0.45, "#fff", 0], [0.8, "#000", 0.1], [1, "#000", 0.4]]));
-  const texture = board.style.texture;
-  if (texture) for (const kind of ["land", "river"]) {
+  const texture = board.style.texture || {};
+  for (const kind of ["land", "river"]) {
+    if (!(texture[kind] || []).length) continue;
     const pattern = svg("pattern", { id: "tex-" + kind, width: CS, height: CS, patternUnits: "userSpaceOnUse" });
-    for (const layer of texture[kind] || [])
+    for (const layer of texture[kind])
       pattern.append(svg("path", { d: layer.path, fill: layer.fill || "none", stroke: layer.stroke || "none", "stroke-width": layer.width || 1,
         opacity: layer.opacity ?? 1, "stroke-linecap": "round" }));
     defs.append(pattern);
@@ -37,7 +39,7 @@ export const shine = d => svg("path", { d, fill: "url(#sh-raised)", class: "shin
 export const castShadow = d => svg("path", { d, class: "cast", transform: "translate(1.5 2)" });
 // the ground's texture over a cell, and the banks where the river meets the land
 export function texturedCell(board, kind, x, y) {
-  if (!board.style.texture) return null;
+  if (!((board.style.texture || {})[kind] || []).length) return null;
   return svg("rect", { x, y, width: CS, height: CS, fill: `url(#tex-${kind})`, class: "texture" });
 }
 export function riverBanks(board, isRiver) {

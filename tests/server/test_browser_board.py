@@ -107,7 +107,12 @@ def test_the_classic_board_is_drawn_as_a_board(server: LiveServer, browser: Any)
     board = page.locator("#boardsvg")
     # the ground: every cell textured, the river banked
     assert board.locator("pattern#tex-land path").count() == len(style["texture"]["land"])
-    assert board.locator("rect.texture").count() == 16 * 11
+    textures = board.locator("path.texture").evaluate_all(
+        "els => els.map(e => [e.dataset.terrain, e.getAttribute('d').split('M').length - 1])"
+    )
+    grid = view["grid"]
+    river = sum(row.count("~") for row in grid)
+    assert sorted(textures) == [["land", 16 * 11 - river], ["river", river]]
     assert board.locator("path.bank").count() == 1
     # tiles are raised: each casts a shadow and is lit
     tiles = board.locator("g.piece")
@@ -156,6 +161,6 @@ def test_the_classic_board_is_drawn_as_a_board(server: LiveServer, browser: Any)
 def test_the_galaxy_keeps_its_own_ground(server: LiveServer, browser: Any) -> None:
     page = open_page(browser, game(server, {"ruleset": "galaxy"}, 3, []), 0)
     board = page.locator("#boardsvg")
-    assert board.locator("rect.texture").count() == 0 and board.locator(".decor").count() > 176
+    assert board.locator(".texture").count() == 0 and board.locator(".decor").count() > 176
     assert board.locator("path.bank").count() == 0
     assert page.errors == []

@@ -37,10 +37,11 @@ export const discPath = (x, y, r) => `M${x - r} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a
 // a raised piece's light and shadow over its coloured face, and the shadow it casts
 export const shine = d => svg("path", { d, fill: "url(#sh-raised)", class: "shine" });
 export const castShadow = d => svg("path", { d, class: "cast", transform: "translate(1.5 2)" });
-// the ground's texture over a cell, and the banks where the river meets the land
-export function texturedCell(board, kind, x, y) {
-  if (!((board.style.texture || {})[kind] || []).length) return null;
-  return svg("rect", { x, y, width: CS, height: CS, fill: `url(#tex-${kind})`, class: "texture" });
+// the ground's texture over every cell of a terrain: one path of their squares
+export function textured(board, kind, cells) {
+  if (!((board.style.texture || {})[kind] || []).length || !cells.length) return null;
+  const d = cells.map(([c, r]) => `M${c * CS} ${r * CS}h${CS}v${CS}h${-CS}Z`).join("");
+  return svg("path", { d, fill: `url(#tex-${kind})`, class: "texture", "data-terrain": kind });
 }
 export function riverBanks(board, isRiver) {
   const texture = board.style.texture;

@@ -37,7 +37,8 @@ export function drawWonder(board) {
   if (!at) return;
   const [c, r] = cellPos(at), colour = (view.cells[at] || {}).tile || "red";
   const g = svg("g", { id: "wonder", "data-cell": at, "data-colour": colour });
-  g.append(svg("path", { d: plusOutline(at, 3), class: "wonder t-" + colour }));
+  const plus = plusOutline(at, 3);
+  g.append(castShadow(plus), svg("path", { d: plus, class: "wonder t-" + colour }), shine(plus));
   g.append(glyph(board.style.wonder_glyph || "", c * CS + 6, r * CS + 6, 28, { "stroke-width": 2.2 }));
   g.append(svg("title", {}, tx("wonder_piece")));
   root.append(g);

@@ -68,7 +68,8 @@ export async function emailCard() {
 export function forgotCard() {
   const who = h("input", { name: "who", required: true, maxlength: 254, autocomplete: "username" });
   return formCard("forgot", tx("forgot_title"), [field(tx("forgot_who"), who)], tx("forgot_send"), async () => {
-    await api("/api/account/forgot", { who: who.value.trim() });
+    try { await api("/api/account/forgot", { who: who.value.trim() }); }
+    catch (err) { throw refused(err, { 409: "forgot_off" }); }
     return tx("forgot_sent");
   }, tx("forgot_hint"));
 }

@@ -25,6 +25,9 @@ e-mails, ``store.credentials`` keeps them).
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Coroutine
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -38,7 +41,7 @@ from ..confirm import CONFIRM_SECONDS
 from ..deps import AccountsDep, Client, HubDep, LimitsDep
 from ..errors import GameError
 from ..hub import Hub
-from ..inputs import EmailAddress, Strict
+from ..inputs import EmailAddress, Strict, check_text
 from ..limits import Limits
 from ..mail import Mailer
 from ..passwords import MAX_PASSWORD, MIN_PASSWORD
@@ -56,11 +59,16 @@ from ..recovery import (
 )
 
 router = APIRouter()
+log = logging.getLogger("tigris_euphrates.server")
 
 Password = Annotated[str, StringConstraints(min_length=1, max_length=MAX_PASSWORD)]
 #: a reset link's token, or an address change's signed one
 LinkToken = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{20,200}$")]
-Who = Annotated[str, StringConstraints(min_length=1, max_length=254, strip_whitespace=True)]
+Who = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=254, strip_whitespace=True),
+    AfterValidator(partial(check_text, limit=254)),
+]
 FORGOT_SENT = (
     "if an account has this name or confirmed address, an e-mail with a link to set a new "
     "password is on its way to the account's address"
@@ -99,6 +107,16 @@ class Reset(Link):
     password: NewPassword
 
 
+async def _logged(work: Coroutine[Any, Any, None], what: str) -> None:
+    """Background work whose failure is logged (nobody waits for it to answer)."""
+    try:
+        await work
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("cannot %s", what)
+
+
 def _mailer(hub: Hub) -> Mailer:
     mailer = hub.timekeeper.mailer
     if mailer is None:
@@ -129,7 +147,7 @@ async def _set_password(service: AccountService, hub: Hub, account_id: int, pass
     await service.db(service.accounts.close_sessions, account_id)
     await service.db(service.accounts.next_generation, account_id)
     await hub.db(hub.store.credentials.drop_resets, account_id)
-    hub.spawn(_tell(hub, account_id, "The password of your account was changed."))
+    hub.spawn(_logged(_tell(hub, account_id, "The password of your account was changed."), "tell"))
 
 
 async def _tell(hub: Hub, account_id: int, what: str, to: str | None = None) -> None:
@@ -218,7 +236,7 @@ async def confirm_email(body: Link, hub: HubDep) -> dict[str, Any]:
         raise GameError("bad-link", BAD_LINK)
     if changed.old is not None:
         what = f"The e-mail address of your account is now {changed.new}, no longer this one."
-        hub.spawn(_tell(hub, named[0], what, to=changed.old))
+        hub.spawn(_logged(_tell(hub, named[0], what, to=changed.old), "tell the old address"))
     return {"email": changed.new}
 
 
@@ -236,7 +254,7 @@ async def forgot(
     mailer = _mailer(hub)
     target = body.who.lower() if "@" in body.who else name_key(body.who)
     await throttle.take(hub, throttle.reset_limits(limits, client, target))
-    hub.spawn(_send_resets(hub, mailer, body.who))
+    hub.spawn(_logged(_send_resets(hub, mailer, body.who), "send the reset e-mails"))
     return {"message": FORGOT_SENT}
 
 
@@ -282,6 +300,7 @@ async def reset(body: Reset, service: AccountsDep, hub: HubDep) -> dict[str, Any
     await service.db(service.accounts.set_password_hash, account_id, password_hash)
     await service.db(service.accounts.close_sessions, account_id)
     await service.db(service.accounts.next_generation, account_id)
-    hub.spawn(_tell(hub, account_id, "The password of your account was reset by e-mail."))
+    told = _tell(hub, account_id, "The password of your account was reset by e-mail.")
+    hub.spawn(_logged(told, "tell"))
     account = await hub.db(hub.store.accounts.by_id, account_id)
     return {"name": account.name if account else None}

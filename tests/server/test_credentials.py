@@ -6,17 +6,19 @@ not; a new address becomes the account's only once its owner follows the link se
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from accounting import Player
 from mailing import Mailbox
-from support.serving import LiveServer
+from support.serving import LiveServer, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.server.recovery import reset_digest
 from tigris_euphrates.store import Store
@@ -198,3 +200,72 @@ def test_a_new_address_serves_only_once_confirmed(server: LiveServer, mailbox: M
     told = wait_mail(mailbox, seen + 3)[seen + 2]
     assert str(told["To"]) == "dan@example.org" and "dan@example.net" in told.get_content()
     assert p.post("/api/account/email/confirm", {"token": token}).status_code == 400  # once
+
+
+# --- two processes on one PostgreSQL database ----------------------------------------------
+
+
+@pytest.fixture
+def two_processes(
+    tmp_path: Path, mailbox: Mailbox, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[list[str], Store]]:
+    url = postgres_or_skip()
+    prefix = f"c{uuid.uuid4().hex[:10]}_"
+    monkeypatch.setenv("TNE_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("TNE_SMTP_PORT", str(mailbox.port))
+    limits = {"reset_requests_per_target": 3, "reset_requests_per_client": 100}
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=limits)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=limits)
+    store = Store(url, prefix)
+    try:
+        with a, b:
+            yield [a.url, b.url], store
+    finally:
+        store.drop_all()
+        store.close()
+
+
+async def at_once(urls: list[str], path: str, bodies: list[dict[str, Any]]) -> list[int]:
+    """POST every body at once, the i-th to ``urls[i % 2]``; the statuses in order."""
+    tokens = [str(httpx.get(f"{u}/api/account").json()["csrf"]) for u in urls]
+    async with httpx.AsyncClient(timeout=120) as client:
+
+        async def one(i: int, body: dict[str, Any]) -> int:
+            k = i % len(urls)
+            headers = {"X-CSRF-Token": tokens[k], "Cookie": f"tne_csrf={tokens[k]}"}
+            r = await client.post(urls[k] + path, json=body, headers=headers)
+            return r.status_code
+
+        return list(await asyncio.gather(*(one(i, b) for i, b in enumerate(bodies))))
+
+
+def test_two_processes_use_a_reset_link_once_and_share_the_limits(
+    two_processes: tuple[list[str], Store], mailbox: Mailbox
+) -> None:
+    urls, store = two_processes
+    name = unique("Twin")
+    Player(_Url(urls[0])).sign_up(name, PASSWORD)  # type: ignore[arg-type]
+    account = store.accounts.by_name(name)
+    assert account is not None
+    store.notifications.set(account.id, "twin@example.org", False)
+    store.notifications.confirm(account.id, "twin@example.org")
+    # the requests for one name, split between the processes: the limit holds across them
+    statuses = asyncio.run(at_once(urls, "/api/account/forgot", [{"who": name}] * 8))
+    assert statuses.count(200) == 3 and statuses.count(429) == 5
+    tokens = [token_in(m, "/reset-password") for m in wait_mail(mailbox, 3)[:3]]
+    # one link sent twelve times at once through both processes: used once
+    bodies = [{"token": tokens[0], "password": f"{NEW} {i}"} for i in range(12)]
+    statuses = asyncio.run(at_once(urls, "/api/account/reset", bodies))
+    assert statuses.count(200) == 1 and statuses.count(400) == 11, statuses
+    winner = f"{NEW} {statuses.index(200)}"
+    assert Player(_Url(urls[1])).sign_in(name, winner).status_code == 200  # type: ignore[arg-type]
+    # the account's other links ended with it
+    late = asyncio.run(at_once(urls, "/api/account/reset", [{"token": tokens[1], "password": NEW}]))
+    assert late == [400]
+
+
+class _Url:
+    """What ``Player`` reads of a server: its address."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url

@@ -337,11 +337,26 @@ class Campaign:
                     "/api/account",
                     "/api/account/games",
                     "/api/account/notifications",
+                    "/api/account/email",
                     f"/api/account/seats/{gid}",
                 ]
             )
             return "GET", path, {}, None
-        what = rng.choice(["signup", "signin", "claim", "notifications", "signout"])
+        what = rng.choice(
+            [
+                "signup",
+                "signin",
+                "claim",
+                "notifications",
+                "signout",
+                "password",
+                "email",
+                "email/confirm",
+                "forgot",
+                "reset/check",
+                "reset",
+            ]
+        )
         headers = {"content-type": "application/json"}
         csrf = rng.random()
         if csrf < 0.8 and what != "signout":  # this client stays signed in
@@ -358,6 +373,13 @@ class Campaign:
             "claim": {"seats": [proof]},
             "notifications": {"email": "a@example.org", "enabled": True},
             "signout": {},
+            # the current password is wrong: the campaign's account keeps its own
+            "password": {"current": "not the password", "password": PASSWORD + "!"},
+            "email": {"email": "a@example.org", "password": "not the password"},
+            "email/confirm": {"token": t.other_token + ".x" * 10},
+            "forgot": {"who": rng.choice(["Hostile", "a@example.org", "Nobody"])},
+            "reset/check": {"token": t.other_token * 2},
+            "reset": {"token": t.other_token * 2, "password": PASSWORD},
         }[what]
         if what == "signout" and rng.random() < 0.5:
             what = "signout-everywhere"

@@ -38,6 +38,9 @@ STATUS = {
     "no-line": 404,
     "is-admin": 409,
     "mail-failed": 503,
+    "mail-off": 409,
+    "wrong-password": 403,
+    "email-change": 409,
 }
 
 

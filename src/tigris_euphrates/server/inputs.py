@@ -77,6 +77,16 @@ UNSUBSCRIBE_PATTERN = r"^[A-Za-z0-9_.-]{1,200}$"
 OptionValue = bool | int | Annotated[str, _text(MAX_OPTION)]
 
 
+#: a plain address check: something@domain.tld, no spaces, no angle brackets
+EMAIL_PATTERN = r"^[^\s@<>,;\"]+@[^\s@<>,;\"]+\.[^\s@<>,;\"]+$"
+#: an e-mail address: at most 254 characters, under the character policy
+EmailAddress = Annotated[
+    str,
+    Field(max_length=254, pattern=EMAIL_PATTERN),
+    AfterValidator(partial(check_text, limit=254)),
+]
+
+
 class Strict(BaseModel):
     """Unknown fields are refused and nothing is coerced."""
 

@@ -75,6 +75,11 @@ class Limits:
     reports_per_hour: int = 10
     #: Confirmation e-mails one account may have sent an hour (each new address sends one).
     confirm_emails_per_account: int = 5
+    #: Password-reset requests one client may send an hour, and that may name one account
+    #: name or address an hour (from every client together); each counts, whether the
+    #: name or address exists or not, taken before the work.
+    reset_requests_per_client: int = 10
+    reset_requests_per_target: int = 3
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -27,7 +27,8 @@ from .errors import GameError
 from .hub import Hub
 from .limits import Limits
 
-#: The window of ``Limits.sign_ups_per_client`` and ``Limits.confirm_emails_per_account``.
+#: The window of ``Limits.sign_ups_per_client``, ``Limits.confirm_emails_per_account`` and
+#: the password-reset limits.
 HOUR = 3600.0
 #: How long a sign-in of a name past its ceiling may wait for its turn before it is refused.
 NAME_QUEUE = 30.0
@@ -110,6 +111,26 @@ def confirm_limit(limits: Limits, account_id: int) -> Limit:
         f"at most {most} confirmation e-mails an hour: try again in {{wait}}",
         "confirm_emails_per_account",
     )
+
+
+def reset_limits(limits: Limits, client: str, target: str) -> list[Limit]:
+    """The limits of a password-reset request by ``client`` naming ``target`` (a name's
+    key or an address): the same whether it names an account or not."""
+    per_client, per_target = limits.reset_requests_per_client, limits.reset_requests_per_target
+    return [
+        Limit(
+            f"r:{client}",
+            Rule(per_client, HOUR),
+            f"at most {per_client} password-reset requests an hour from one address: "
+            "try again in {wait}",
+        ),
+        Limit(
+            f"R:{_digest(target)}",
+            Rule(per_target, HOUR),
+            f"at most {per_target} password-reset e-mails an hour for one name or address: "
+            "try again in {wait}",
+        ),
+    ]
 
 
 async def take(hub: Hub, wanted: list[Limit]) -> Held:

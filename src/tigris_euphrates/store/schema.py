@@ -42,6 +42,8 @@ class Tables:
     by_client: Index
     account_flags: Table
     reports: Table
+    resets: Table
+    email_changes: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -146,7 +148,8 @@ def make_tables(prefix: str = "") -> Tables:
         f"{prefix}attempts",
         meta,
         # the limits of the account endpoints (store/attempts.py): "c:<client>",
-        # "p:<client>:<name>", "n:<name>", "s:<client>", "m:<account>"
+        # "p:<client>:<name>", "n:<name>", "s:<client>", "m:<account>",
+        # "r:<client>", "R:<name or address>" (password resets)
         Column("key", String(100), primary_key=True),
         Column("count", Integer, nullable=False),
         Column("since", Float, nullable=False),
@@ -242,6 +245,26 @@ def make_tables(prefix: str = "") -> Tables:
         Column("closed", Float, nullable=True),
         UniqueConstraint("reporter", "target", name=f"uq_{prefix}reports_reporter_target"),
     )
+    resets = Table(
+        f"{prefix}resets",
+        meta,
+        # a password-reset link: the SHA-256 of its token (the e-mail holds the token), whose
+        # account, until when it works, and when it was used (each works once)
+        Column("id", String(64), primary_key=True),
+        Column("account_id", Integer, nullable=False, index=True),
+        Column("created", Float, nullable=False),
+        Column("expires", Float, nullable=False, index=True),
+        Column("used", Float, nullable=True),
+    )
+    email_changes = Table(
+        f"{prefix}email_changes",
+        meta,
+        # a new address asked for an account: it replaces the account's address once its
+        # owner follows the link sent to it (the old one serves until then)
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("email", String(254), nullable=False),
+        Column("created", Float, nullable=False),
+    )
     return Tables(
         meta=meta,
         games=games,
@@ -259,4 +282,6 @@ def make_tables(prefix: str = "") -> Tables:
         by_client=by_client,
         account_flags=account_flags,
         reports=reports,
+        resets=resets,
+        email_changes=email_changes,
     )

@@ -5,11 +5,24 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
+from . import (
+    accounts,
+    catalogues,
+    credentials,
+    games,
+    health,
+    meta,
+    moderation,
+    notify,
+    pages,
+    play,
+    players,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
     accounts.router,
+    credentials.router,
     players.router,
     notify.router,
     pages.router,

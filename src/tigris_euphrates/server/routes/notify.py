@@ -20,12 +20,10 @@ import html
 import logging
 import re
 import smtplib
-from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
-from pydantic import AfterValidator, Field
 
 from ...store.accounts import Account
 from .. import throttle
@@ -33,28 +31,18 @@ from ..confirm import confirm_token, confirmation_message, confirmed_by, matches
 from ..deps import AccountsDep, HubDep, LimitsDep, SignedIn
 from ..errors import GameError
 from ..hub import Hub
-from ..inputs import UNSUBSCRIBE_PATTERN, Strict, check_text
+from ..inputs import UNSUBSCRIBE_PATTERN, EmailAddress, Strict
 from ..limits import Limits
 from ..timekeeper import unsubscribe_account
 
 router = APIRouter()
 log = logging.getLogger("tigris_euphrates.server")
 
-#: a plain address check: something@domain.tld, no spaces, no angle brackets
-EMAIL_PATTERN = r"^[^\s@<>,;\"]+@[^\s@<>,;\"]+\.[^\s@<>,;\"]+$"
-
 
 class NotifyChange(Strict):
     """``POST /api/account/notifications``."""
 
-    email: (
-        Annotated[
-            str,
-            Field(max_length=254, pattern=EMAIL_PATTERN),
-            AfterValidator(partial(check_text, limit=254)),
-        ]
-        | None
-    ) = None
+    email: EmailAddress | None = None
     enabled: bool
 
 
@@ -83,6 +71,12 @@ async def set_notifications(
     if body.enabled and body.email is None and have is None:
         raise GameError("no-email", "give the e-mail address the notifications go to")
     email = body.email
+    if have is not None and have.confirmed and email is not None and email != have.email:
+        raise GameError(
+            "email-change",
+            "your account's address is confirmed: change it on your account page (it asks "
+            "for your password, and the new address confirms it)",
+        )
     ask = email is not None and (have is None or have.email != email or not have.confirmed)
     mailer = hub.timekeeper.mailer
     if ask and mailer is not None:

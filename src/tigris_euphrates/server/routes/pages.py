@@ -1,4 +1,5 @@
-"""The page's addresses: the lobby, a game, a replay, the account pages, a player's page,
+"""The page's addresses: the lobby, a game, a replay, the account pages (with the pages of
+the password-reset and address-change links), a player's page,
 the leaderboard and the admins' page (which reads the admin API) are all
 ``static/index.html``, which reads its address and draws the rest.
 
@@ -69,6 +70,8 @@ def local_page(next_path: str | None) -> str:
 @router.get("/me", include_in_schema=False)
 @router.get("/leaderboard", include_in_schema=False)
 @router.get("/admin", include_in_schema=False)
+@router.get("/reset-password", include_in_schema=False)
+@router.get("/change-email", include_in_schema=False)
 @router.get("/players/{name}", include_in_schema=False)
 async def index(
     hub: HubDep, store: StoreDep, game_id: str | None = None, name: str | None = None

@@ -4,6 +4,7 @@ import { $, api, app, h, store, svg, toast } from "./dom.js";
 import { CAT, loadCatalogue, tx, txOr } from "./words.js";
 import { factsOf } from "./rules.js";
 import { reportControl } from "./report.js";
+import { emailCard, forgotCard, passwordCard } from "./credentials.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
 export const signedIn = api("/api/account").catch(() => ({ account: null }));
@@ -55,12 +56,12 @@ export async function accountPage() {
     location.href = url.origin === location.origin ? url.href : "/";
   };
   if (account) {
-    app.replaceChildren(h("div", { class: "card narrow" }, h("h2", {}, tx("signed_in_as", { name: account.name })),
+    app.replaceChildren(h("div", { class: "narrow" }, h("div", { class: "card" }, h("h2", {}, tx("signed_in_as", { name: account.name })),
       h("p", {}, h("a", { href: "/me" }, tx("my_games")), " · ", h("a", { href: "/players/" + encodeURIComponent(account.name) }, tx("profile"))),
       h("p", {}, h("button", { id: "everywhere", onclick: async () => {
         await api("/api/account/signout-everywhere", {}); location.href = "/";
       } }, tx("sign_out_everywhere"))),
-      h("p", { class: "muted" }, tx("sign_out_everywhere_text"))));
+      h("p", { class: "muted" }, tx("sign_out_everywhere_text"))), passwordCard(), await emailCard()));
     return;
   }
   const form = (id, title, button, path, hint) => {
@@ -83,7 +84,7 @@ export async function accountPage() {
   };
   app.replaceChildren(h("div", { class: "lobby" },
     form("signin", tx("sign_in"), tx("sign_in"), "/api/account/signin", tx("sign_in_hint")),
-    form("signup", tx("sign_up"), tx("create_account"), "/api/account/signup", tx("sign_up_hint"))));
+    form("signup", tx("sign_up"), tx("create_account"), "/api/account/signup", tx("sign_up_hint")), forgotCard()));
 }
 
 function gameRow(g, me) {

@@ -1,4 +1,5 @@
-// The board: one SVG drawn in layers, bottom to top: the ground (cells.js: terrain,
+// The board: one SVG drawn in layers, bottom to top, with the materials they paint with
+// (look.js: shading, textures): the ground (cells.js: terrain,
 // coordinates, kingdoms), the pieces (pieces.js: tiles, catastrophes; monuments.js:
 // monuments, the wonder, buildings; then the leaders), the marks (highlights.js: the union,
 // the last move, the open decision's places) and the click targets (targets.js: the legal
@@ -11,6 +12,7 @@ import { drawLeaders, drawTiles } from "./pieces.js";
 import { drawBuildings, drawMonuments, drawWonder } from "./monuments.js";
 import { drawLastMove, drawOffers, drawUnion } from "./highlights.js";
 import { drawTargets } from "./targets.js";
+import { drawDefs } from "./look.js";
 
 // `opts`: the board preferences (coords, kingdoms, strengths), the focused cell, the seats,
 // the last move, the targets ({cell: action}) and onCell(action)
@@ -20,6 +22,7 @@ export function drawBoard(view, opts) {
   root.append(svg("title", {}, CAT.title || ""));
   // what every layer reads
   const board = { root, view, opts, style: CAT.style || {}, king: kingdomsOf(view), pend: view.pending || {} };
+  drawDefs(board);
   drawTerrain(board);
   if (opts.coords) drawCoords(board, pad);
   drawKingdoms(board);

@@ -1,9 +1,11 @@
-// The board's ground: the terrain of every cell (with its theme's decor), the coordinates
+// The board's ground: the terrain of every cell (with its theme's texture or decor, and the
+// river's banks), the coordinates
 // along the edges and the kingdoms tinted under the pieces; and the shapes the other layers
 // outline (a cell, a plus of five cells).
 import { svg } from "./dom.js";
 import { CS, cellPos, glyph } from "./words.js";
 import { kingdomHue } from "./kingdoms.js";
+import { riverBanks, textured } from "./look.js";
 
 export const COLS = 16, ROWS = 11;
 
@@ -16,13 +18,17 @@ export function plusOutline(centre, inset) {
 }
 // `board` (board.js): { root, view, opts, style, king, pend }
 export function drawTerrain(board) {
-  const { root, view } = board, decor = board.style.decor || {};
+  const { root, view } = board, decor = board.style.decor || {}, terrains = { land: [], river: [] };
   for (let r = 0; r < ROWS; r++) for (let c = 0; c < COLS; c++) {
     const kind = view.grid[r][c] === "~" ? "river" : "land";
     root.append(svg("rect", { x: c * CS, y: r * CS, width: CS, height: CS, class: "cell " + kind, "data-terrain": kind }));
+    terrains[kind].push([c, r]);
     for (const d of decor[kind] || []) // layers of a glyph drawn in every cell of the terrain
       root.append(glyph(d.path, c * CS + 8, r * CS + 8, 24, { class: "decor", fill: d.fill, stroke: d.stroke, opacity: d.opacity, "stroke-width": d.width || 1.2 }));
   }
+  for (const kind of ["land", "river"]) { const texture = textured(board, kind, terrains[kind]); if (texture) root.append(texture); }
+  const banks = riverBanks(board, view.grid.map(row => [...row].map(ch => ch === "~")));
+  if (banks) root.append(banks);
 }
 export function drawCoords(board, pad) {
   const root = board.root;

@@ -9,7 +9,8 @@ export async function notifyCard() {
   if (!who || !who.account) return null;
   const now = await fetch("/api/account/notifications").then(r => r.ok ? r.json() : null).catch(() => null);
   if (!now) return null;
-  const email = h("input", { type: "email", id: "notify-email", value: now.email || "", placeholder: "you@example.org", autocomplete: "email" });
+  // a confirmed address is the account's: it changes on the account page (with the password)
+  const email = h("input", { type: "email", id: "notify-email", value: now.email || "", placeholder: "you@example.org", autocomplete: "email", readonly: now.confirmed });
   const on = h("input", { type: "checkbox", id: "notify-on" });
   on.checked = now.enabled;
   const said = s => !s.enabled ? tx("notify_none")
@@ -28,6 +29,7 @@ export async function notifyCard() {
   return h("div", { class: "card", id: "notify" }, h("h2", {}, tx("notify_title")),
     h("p", {}, h("label", {}, on, " " + tx("notify_on"))),
     h("p", {}, h("label", {}, tx("notify_email") + " ", email), " ", save), state,
+    now.confirmed ? h("p", { class: "muted" }, h("a", { href: "/account", id: "notify-change" }, tx("notify_change_address"))) : null,
     now.configured ? null : h("p", { class: "muted" }, tx("notify_unconfigured")),
     h("p", { class: "muted" }, tx("notify_unsubscribe")));
 }

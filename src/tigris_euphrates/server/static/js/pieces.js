@@ -4,6 +4,7 @@ import { svg } from "./dom.js";
 import { CS, SEAT_RING, cellName, cellPos, dynSymbol, glyph, term, tx, word } from "./words.js";
 import { strengths } from "./kingdoms.js";
 import { COLS, ROWS } from "./cells.js";
+import { boxPath, castShadow, discPath, shine } from "./look.js";
 
 // `board` (board.js): { root, view, opts, style, king, pend }
 export function drawTiles(board) {
@@ -19,17 +20,22 @@ function drawTile(board, ch, name, cell, x, y) {
   const { root, style } = board, glyphs = style.glyphs || {}, treasure = style.treasure || {};
   const about = term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "");
   const g = svg("g", { class: "piece", "data-tile": cell.tile, "data-at": name, role: "img", "aria-label": about });
-  g.append(svg("rect", { x: x + 3, y: y + 3, width: CS - 6, height: CS - 6, rx: 3,
-    class: "tile t-" + cell.tile, opacity: cell.face_down ? 0.5 : 1 }));
+  // a tile: a raised square casting its shadow on the ground, lit from the top left
+  const face = boxPath(x + 3, y + 3, CS - 6, CS - 6, 4), down = cell.face_down ? 0.5 : 1;
+  g.append(castShadow(face), svg("rect", { x: x + 3, y: y + 3, width: CS - 6, height: CS - 6, rx: 4,
+    class: "tile t-" + cell.tile, opacity: down }), shine(face));
+  if (!cell.face_down) g.append(svg("path", { d: boxPath(x + 6, y + 6, CS - 12, CS - 12, 3), class: "inlay" }));
   if (glyphs[cell.tile]) g.append(glyph(glyphs[cell.tile], x + 9, y + 9, 22, { opacity: cell.face_down ? 0.5 : 0.95 }));
   else if ((ch === "T" || ch === "C") && style.glyph_on_start) g.append(glyph(style.glyph_on_start, x + 8, y + 8, 24, { fill: "#fff8", stroke: "#0006", "stroke-width": 1 }));
   g.append(svg("title", {}, about));
   root.append(g);
   if (!cell.treasure) return;
-  const special = ch === "C";
-  root.append(glyph(treasure.path, x + CS - 16, y + 4, 12, { class: "treasure", fill: special ? treasure.special_fill : treasure.fill,
-    stroke: special ? treasure.special_stroke : treasure.stroke, "stroke-width": special ? 3 : 2 }));
-  if (special) root.append(svg("text", { x: x + CS - 13.5, y: y + 14, "font-size": 8, fill: "#6a4a00" }, "★"));
+  // a treasure: an object standing on the tile's corner (the special ones, which a
+  // ruleset may name, edged in white and starred)
+  const special = ch === "C", size = treasure.size || 12, at = [x + CS - size - 3, y + 3];
+  root.append(glyph(treasure.path, at[0], at[1], size, { class: "treasure", fill: special ? treasure.special_fill : treasure.fill,
+    stroke: special ? treasure.special_stroke : treasure.stroke, "stroke-width": (special ? 3 : 2) * 12 / size }));
+  if (special) root.append(svg("text", { x: at[0] + size / 2 - 2.5, y: at[1] + size * 0.85, "font-size": 8, fill: "#6a4a00" }, "★"));
 }
 function catastrophePiece(cat, name, x, y) {
   const g = svg("g", { class: "catastrophe", "data-at": name });
@@ -46,9 +52,14 @@ export function drawLeaders(board) {
     const owner = opts.seats && opts.seats[l.seat] ? opts.seats[l.seat].name : dynSymbol(dyn);
     const about = `${term("leader", l.colour)} · ${owner} · ${term("dynasty", dyn)} · ${tx("strength_tip", st)}`;
     const g = svg("g", { class: "leader", "data-leader": l.colour, "data-seat": l.seat, "data-at": l.cell, role: "img", "aria-label": about });
+    // a disc in the leader's colour, ringed in its seat's, raised, with its dynasty's symbol
     const lead = svg("circle", { cx: x, cy: y, r: 15, class: "t-" + l.colour, stroke: SEAT_RING[l.seat], "stroke-width": 4 });
-    g.append(lead, svg("title", {}, about));
-    g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, fill: "#fff", "pointer-events": "none" }, dynSymbol(dyn)));
+    g.append(svg("path", { d: discPath(x, y, 17), class: "cast", transform: "translate(1.5 2)" }), lead,
+      svg("path", { d: discPath(x, y, 13), fill: "url(#sh-disc)", class: "shine" }),
+      svg("path", { d: discPath(x, y, 11.5), class: "disc-rim" }), svg("title", {}, about));
+    const mark = (board.style.dynasty_glyphs || {})[dyn];
+    if (mark) g.append(glyph(mark, x - 8, y - 8, 16, { class: "dynasty", "stroke-width": 2.4 }));
+    else g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, fill: "#fff", "pointer-events": "none" }, dynSymbol(dyn)));
     root.append(g);
     if (opts.strengths) {
       root.append(svg("text", { x: x + 10, y: y - 8, class: "strength revolt", "data-at": l.cell }, "▲" + st.revolt));

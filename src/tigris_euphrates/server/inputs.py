@@ -239,11 +239,21 @@ class Ping(Strict):
     t: int | float | Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
-ClientMessage = Annotated[Join | Move | Undo | Sync | Ping | Chat, Field(discriminator="type")]
-MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
+class Hint(Strict):
+    """Ask for a suggested move for one's own decision at step ``seq`` (games that are not
+    rated: ``server/hints.py``)."""
+
+    type: Literal["hint"]
+    seq: Seq
 
 
-def read_message(text: str) -> Join | Move | Undo | Sync | Ping | Chat:
+#: Every message a joined connection may send.
+Message = Join | Move | Undo | Sync | Ping | Chat | Hint
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str) -> Message:
     """One websocket message; raises ``BadMessage`` naming the problem."""
     try:
         return MESSAGE.validate_json(text)

@@ -42,6 +42,7 @@ class Tables:
     by_client: Index
     account_flags: Table
     reports: Table
+    hints: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -222,6 +223,14 @@ def make_tables(prefix: str = "") -> Tables:
         Column("muted", Float, nullable=True),
         Column("updated", Float, nullable=False),
     )
+    hints = Table(
+        f"{prefix}hints",
+        meta,
+        # the hints ("Suggest a move") one seat of a game asked for (server/hints.py)
+        Column("game_id", String(32), primary_key=True),
+        Column("seat", Integer, primary_key=True, autoincrement=False),
+        Column("used", Integer, nullable=False),
+    )
     reports = Table(
         f"{prefix}reports",
         meta,
@@ -259,4 +268,5 @@ def make_tables(prefix: str = "") -> Tables:
         by_client=by_client,
         account_flags=account_flags,
         reports=reports,
+        hints=hints,
     )

@@ -164,8 +164,7 @@ def reached(lesson: Lesson, state: State, events: list[dict[str, Any]]) -> bool:
         return outcome is not None and outcome["ranking"][0] == lesson.seat
     wanted = {k: lesson.seat if v == "you" else v for k, v in goal.get("match", {}).items()}
     return any(
-        e["type"] == goal["event"] and all(e.get(k) == v for k, v in wanted.items())
-        for e in events
+        e["type"] == goal["event"] and all(e.get(k) == v for k, v in wanted.items()) for e in events
     )
 
 

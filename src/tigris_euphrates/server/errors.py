@@ -38,6 +38,10 @@ STATUS = {
     "no-line": 404,
     "is-admin": 409,
     "mail-failed": 503,
+    "no-lesson": 404,
+    "lesson-over": 409,
+    "rated": 403,
+    "busy": 503,
 }
 
 

@@ -36,6 +36,8 @@ GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,32}$"
 #: The largest seed a client may choose (only for games without another person): the
 #: server's own seeds are 128 random bits (``secrets``).
 SEED_LIMIT = 2**128
+#: The most actions a lesson's play may hold (``tutorial.MAX_ACTIONS``).
+MAX_LESSON_ACTIONS = 12
 
 #: Format characters that reorder text: a name holding them can display as another name.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -273,6 +275,15 @@ class BadMessage(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+# --- the tutorial (``routes/tutorial.py``) ----------------------------------------------
+
+
+class LessonPlay(Strict):
+    """``POST /api/lessons/{id}/play``: the learner's actions so far, in notation."""
+
+    actions: Annotated[list[ActionText], Field(max_length=MAX_LESSON_ACTIONS)]
 
 
 # --- moderation (``routes/moderation.py``) ------------------------------------------------

@@ -89,29 +89,56 @@ def _points(events: list[JsonObject], seat: int, view: JsonObject) -> JsonObject
 
 
 def _deed(events: list[JsonObject], seat: int, action: str) -> JsonObject:
-    """What the action does when it scores nothing at once."""
-    for e in events:
-        kind = e["type"]
-        if kind == "monument_built":
-            return {"key": "hint_why_monument", "monument": e["monument"]}
-        if kind == "treasure_taken" and e["seat"] == seat:
-            return {"key": "hint_why_treasure"}
-        if kind == "conflict_started" and e["attacker"] == seat:
-            return {
-                "key": f"hint_why_start_{e['kind']}",
-                "colour": e["colour"],
-                "mine": e["attacker_base"],
-                "theirs": e["defender_base"],
-            }
-        if kind == "support_committed" and e["seat"] == seat and e["count"] > 0:
-            return {"key": "hint_why_support", "colour": e["colour"], "n": e["count"]}
-        if kind == "catastrophe_placed" and e["removed"]:
-            return {"key": "hint_why_catastrophe", "colour": e["removed"]}
-        if kind == "leader_placed" and e["seat"] == seat:
-            return {"key": "hint_why_leader", "colour": e["colour"]}
-        if kind == "tile_placed" and e["seat"] == seat:
-            return {"key": "hint_why_tile", "colour": e["colour"]}
+    """What the action does when it scores nothing at once, the weightiest deed first."""
+    for kind in _DEEDS:
+        for e in events:
+            if e["type"] == kind:
+                reason = _deed_reason(e, seat)
+                if reason is not None:
+                    return reason
     word = action.split(" ")[0]
     if word in ("swap", "pass", "withdraw", "decline"):
         return {"key": f"hint_why_{word}"}
     return {"key": "hint_why_best"}
+
+
+#: The events that say what a move does, weightiest first.
+_DEEDS = (
+    "monument_built",
+    "treasure_taken",
+    "conflict_started",
+    "support_committed",
+    "catastrophe_placed",
+    "leader_placed",
+    "tile_placed",
+)
+
+
+def _deed_reason(e: JsonObject, seat: int) -> JsonObject | None:
+    kind = e["type"]
+    if kind == "monument_built":
+        return {"key": "hint_why_monument", "monument": e["monument"]}
+    if kind == "conflict_started":
+        if e["attacker"] != seat:
+            return None
+        mine, theirs = e["attacker_base"], e["defender_base"]
+        return {
+            "key": f"hint_why_start_{e['kind']}",
+            "colour": e["colour"],
+            "mine": mine,
+            "theirs": theirs,
+        }
+    if kind == "catastrophe_placed":
+        return {"key": "hint_why_catastrophe", "colour": e["removed"]} if e["removed"] else None
+    if e.get("seat") != seat:
+        return None
+    if kind == "treasure_taken":
+        return {"key": "hint_why_treasure"}
+    if kind == "support_committed":
+        return (
+            {"key": "hint_why_support", "colour": e["colour"], "n": e["count"]}
+            if e["count"]
+            else None
+        )
+    key = "hint_why_leader" if kind == "leader_placed" else "hint_why_tile"
+    return {"key": key, "colour": e["colour"]}

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
+from . import (
+    accounts,
+    catalogues,
+    games,
+    health,
+    meta,
+    moderation,
+    notify,
+    pages,
+    play,
+    players,
+    tutorial,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -16,6 +28,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     meta.router,
     games.router,
     play.router,
+    tutorial.router,
     moderation.router,
     health.router,
 )

@@ -23,7 +23,6 @@ from tigris_euphrates.ai import Budget
 from tigris_euphrates.ai.determinize import Determinizer
 from tigris_euphrates.catalogues import HERE as CATALOGUES
 from tigris_euphrates.server.conn import Conn
-from tigris_euphrates.server.errors import GameError
 from tigris_euphrates.server.hub import Hub
 from tigris_euphrates.server.inputs import BadMessage, read_message
 from tigris_euphrates.server.limits import Limits
@@ -232,4 +231,3 @@ def test_a_bad_hint_message_is_refused() -> None:
     for text in ('{"type":"hint"}', '{"type":"hint","seq":-1}', '{"type":"hint","seq":"1"}'):
         with pytest.raises(BadMessage):
             read_message(text)
-    assert GameError("rated", "x").status == 400

@@ -8,15 +8,18 @@ import { helpButton } from "./help.js";
 import { notFoundPage } from "./table.js";
 import { accountNav, accountPage, leaderboardPage, myGamesPage, profilePage } from "./account.js";
 import { adminPage } from "./admin.js";
+import { lessonPage, tutorialPage } from "./tutorial.js";
 
 const path = location.pathname.split("/").filter(Boolean);
 const pages = {
   game: () => gamePage(path[1], false), replay: () => gamePage(path[1], true),
   account: accountPage, me: myGamesPage, leaderboard: leaderboardPage, admin: adminPage,
   players: () => profilePage(decodeURIComponent(path[1] || "")),
+  tutorial: () => (path[1] ? lessonPage(path[1]) : tutorialPage()),
 };
 const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2)
-  || (["account", "me", "leaderboard", "admin"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2);
+  || (["account", "me", "leaderboard", "admin"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2)
+  || (path[0] === "tutorial" && path.length <= 2);
 // the rules button keeps its place in the header and gets its words once the catalogue is read
 // (the account links come then too)
 const help = helpButton();

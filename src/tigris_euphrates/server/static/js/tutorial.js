@@ -44,7 +44,7 @@ export async function lessonPage(id) {
 
 // the learner's frame on screen, with the seats' names in the page's words
 function show(page, frame) {
-  for (const s of frame.seats) s.name = s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("lesson_you");
+  for (const s of frame.seats) s.name = s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: s.seat + 1 });
   page.shown = { msg: frame, seat: frame.seat, log: frame.log, chat: [], fresh: true, token: null, account: false };
   page.conns = [page.shown];
 }

@@ -42,6 +42,7 @@ ROUTES = [
     "leaderboard",
     "catalogues",
     "unsubscribe",
+    "lessons",
 ]
 
 

@@ -7,8 +7,8 @@ surrogates, control characters or unicode digits, a key dropped or added, raw by
 JSON, a binary frame, an oversized one. They reach every route that reads a path, a query
 string or a body (games, seats, rematch, moves, accounts, players, leaderboard, catalogues,
 unsubscribe, the tutorial's lessons) and every websocket message (join with a token or an
-account's seat, move, undo, sync, ping, chat, hint). ``Campaign`` sends them to a live server and checks what a user
-cares about:
+account's seat, move, undo, sync, ping, chat, hint). ``Campaign`` sends them to a live
+server and checks what a user cares about:
 
 - no answer is a 5xx, and no error frame says ``server-error``;
 - every refused input gets a 4xx with a message, or an error frame naming the problem;

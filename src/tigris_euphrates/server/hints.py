@@ -57,6 +57,7 @@ class HintDesk:
         try:
             found = await self.bots.suggest(game.client, view, budget)
         except BotWorkFull:
+            await self.db(self.store.hints.give_back, game.id, seat)  # not a hint given
             raise GameError("busy", "the server is busy thinking: ask again soon") from None
         conn.send(
             {

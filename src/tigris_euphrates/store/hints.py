@@ -43,6 +43,16 @@ class Hints:
                 continue  # another process made the row first: take from it
         return None
 
+    def give_back(self, game_id: str, seat: int) -> None:
+        """Count one hint fewer for ``seat`` (one taken whose work could not be done)."""
+        t = self.table
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(t)
+                .where(t.c.game_id == game_id, t.c.seat == seat, t.c.used > 0)
+                .values(used=t.c.used - 1)
+            )
+
     def used(self, game_id: str, seat: int) -> int:
         """How many hints ``seat`` of the game has had."""
         with self.engine.connect() as conn:

@@ -2,7 +2,8 @@
 // comes from the server as a game's view frame; each action is sent with the ones before it
 // (POST /api/lessons/{id}/play) and the server's engine says whether the goal is reached
 // ("done"), missed ("failed") or not yet ("playing"); the page shows what happened from the
-// events of the answer, and the lesson's own texts in the page's language.
+// events of the answer, and the lesson's own texts in the page's language. The game's
+// keys work in a lesson as in a game (keys.js).
 import { $, api, app, h, toast } from "./dom.js";
 import { CAT, LANG, loadCatalogue, tx } from "./words.js";
 import { drawBoard } from "./board.js";
@@ -10,7 +11,8 @@ import { decisionPanel, handPanel, logBox, playerPanel } from "./panels.js";
 import { supplyCard } from "./status.js";
 import { lastMove } from "./log.js";
 import { eventText } from "./text.js";
-import { targetsFor } from "./moves.js";
+import { installEscape, targetsFor } from "./moves.js";
+import { focusKey, installKeys, restoreFocus } from "./keys.js";
 import { pageState } from "./page.js";
 
 // a lesson's text in the page's language (English when a lesson lacks it)
@@ -36,6 +38,8 @@ export async function lessonPage(id) {
   page.render = () => renderLesson(page);
   page.act = action => play(page, [...lessonState.actions, action]);
   page.send = (c, msg) => { if (msg && msg.type === "move") page.act(msg.action); return true; };
+  installKeys(page.ui, false); // the game's keys: a lesson is played as a game is
+  installEscape(page);
   show(page, lesson.frame);
   document.title = titleOf(lesson) + " · " + CAT.title;
   app.replaceChildren(h("div", { class: "game lesson" }, page.boardBox, page.side));
@@ -70,7 +74,7 @@ function restart(page) {
 
 function renderLesson(page) {
   const c = page.shown, ui = page.ui, m = c.msg, v = m.view, legal = v.legal_actions || [];
-  const st = page.lessonState;
+  const st = page.lessonState, focus = focusKey();
   document.body.dataset.lesson = st.status;
   document.body.dataset.seq = m.seq;
   $("#status").textContent = titleOf(st.lesson);
@@ -83,6 +87,7 @@ function renderLesson(page) {
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, m.seats, m.seat, c)))));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, m.seats, ui.coords)));
   page.side.replaceChildren(...panels.filter(Boolean));
+  restoreFocus(focus);
 }
 
 // the lesson: its introduction and goal, what the last action did, and the verdict

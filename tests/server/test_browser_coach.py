@@ -75,6 +75,12 @@ def test_a_hint_in_a_game_against_a_bot(server: LiveServer, browser: Any) -> Non
     assert log.strip()
     assert page.locator("#hint-why").count() == 0  # the hint was for the step played
     assert not page.errors, page.errors
+    # a spectator of the same game is offered no hint
+    watcher = new_page(browser)
+    watcher.goto(server.url + g["spectator_link"])
+    watcher.wait_for_selector("#status:not(:empty)")
+    watcher.wait_for_selector("#log")
+    assert watcher.locator("#suggestbtn").count() == 0
 
 
 def test_a_german_hint_is_in_german(server: LiveServer, browser: Any) -> None:

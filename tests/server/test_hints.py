@@ -196,6 +196,9 @@ def test_the_reason_is_what_the_move_does() -> None:
     defender = player_view(state, 1)
     won = {"key": "hint_why_win_revolt", "colour": "red", "mine": 2, "theirs": 2}
     assert explain(defender, "commit 1") == won
+    # a catastrophe on the only temple next to the other king drives him off the board
+    cat = player_view(from_position(lesson("catastrophes")), 0)
+    assert explain(cat, "catastrophe k7") == {"key": "hint_why_drive_out", "colour": "black"}
     # a green tile placed by the green leader scores green, the weakest colour
     tiles = from_position(lesson("tiles"))
     assert explain(player_view(tiles, 0), "tile green j7") == {
@@ -218,7 +221,8 @@ def test_every_reason_has_its_sentence_in_each_language() -> None:
         "hint_why_win_revolt", "hint_why_win_war", "hint_why_points", "hint_why_points_weakest",
         "hint_why_point", "hint_why_point_weakest",
         "hint_why_monument", "hint_why_treasure", "hint_why_start_revolt", "hint_why_start_war",
-        "hint_why_support", "hint_why_catastrophe", "hint_why_leader", "hint_why_tile",
+        "hint_why_support", "hint_why_catastrophe", "hint_why_drive_out",
+        "hint_why_leader", "hint_why_tile",
         "hint_why_swap", "hint_why_pass", "hint_why_withdraw", "hint_why_decline",
         "hint_why_best",
     }  # fmt: skip

@@ -107,6 +107,7 @@ _DEEDS = (
     "monument_built",
     "treasure_taken",
     "conflict_started",
+    "leader_withdrawn",
     "support_committed",
     "catastrophe_placed",
     "leader_placed",
@@ -128,6 +129,9 @@ def _deed_reason(e: JsonObject, seat: int) -> JsonObject | None:
             "mine": mine,
             "theirs": theirs,
         }
+    if kind == "leader_withdrawn":
+        # another seat's leader driven off (a catastrophe left it without a temple)
+        return {"key": "hint_why_drive_out", "colour": e["colour"]} if e["seat"] != seat else None
     if kind == "catastrophe_placed":
         return {"key": "hint_why_catastrophe", "colour": e["removed"]} if e["removed"] else None
     if e.get("seat") != seat:

@@ -128,6 +128,7 @@ def test_every_lesson_is_completed_by_playing_it(server: LiveServer, browser: An
     page.wait_for_selector("#lessons li")
     listed = page.locator("#lessons li").evaluate_all("els => els.map(e => e.dataset.lesson)")
     assert listed == list(LESSONS)
+    assert page.locator("#lessons li .lesson-done").count() == 0  # none done yet
     page.click("#lessons li a >> nth=0")
     for n, lesson in enumerate(LESSONS.values()):
         page.wait_for_selector("#lesson")
@@ -143,6 +144,12 @@ def test_every_lesson_is_completed_by_playing_it(server: LiveServer, browser: An
         if n + 1 < len(LESSONS):
             page.click("#lesson-next")
     assert not page.errors, page.errors
+    # the list marks the lessons this browser completed
+    page.click("#lesson-list")
+    page.wait_for_selector("#lessons li")
+    marks = page.locator("#lessons li").evaluate_all("els => els.map(e => e.dataset.done)")
+    assert marks == ["1"] * len(LESSONS)
+    assert page.locator("#lessons li .lesson-done").count() == len(LESSONS)
 
 
 def test_a_missed_goal_says_so_and_starts_again(server: LiveServer, browser: Any) -> None:

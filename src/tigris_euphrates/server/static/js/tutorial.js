@@ -14,6 +14,7 @@ import { eventText } from "./text.js";
 import { installEscape, targetsFor } from "./moves.js";
 import { focusKey, installKeys, restoreFocus } from "./keys.js";
 import { pageState } from "./page.js";
+import { loadPrefs, savePref } from "./prefs.js";
 
 // a lesson's text in the page's language (English when a lesson lacks it)
 const said = (texts, key) => ((texts[LANG] || texts.en || {})[key] || "");
@@ -22,9 +23,11 @@ const titleOf = lesson => lesson.title[LANG] || lesson.title.en;
 export async function tutorialPage() {
   const [{ lessons }] = await Promise.all([api("/api/lessons"), loadCatalogue(null)]);
   document.title = tx("tutorial_title") + " · " + CAT.title;
+  const done = loadPrefs().lessons || []; // the lessons this browser completed
   app.replaceChildren(h("div", { class: "card tutorial", id: "lessons" }, h("h2", {}, tx("tutorial_title")),
     h("p", { class: "muted" }, tx("tutorial_text")),
-    h("ol", {}, lessons.map(l => h("li", { "data-lesson": l.id }, h("a", { href: "/tutorial/" + l.id }, titleOf(l)))))));
+    h("ol", {}, lessons.map(l => h("li", { "data-lesson": l.id, "data-done": done.includes(l.id) ? "1" : "0" },
+      h("a", { href: "/tutorial/" + l.id }, titleOf(l)), done.includes(l.id) ? h("span", { class: "lesson-done" }, " ✔ " + tx("lesson_done_mark")) : null)))));
 }
 
 export async function lessonPage(id) {
@@ -60,6 +63,8 @@ async function play(page, actions) {
     const answer = await api(`/api/lessons/${encodeURIComponent(st.lesson.id)}/play`, { actions });
     st.seen = page.shown.log.length; // what happened since: the events of this answer
     st.actions = actions; st.status = answer.status;
+    const done = loadPrefs().lessons || [];
+    if (st.status === "done" && !done.includes(st.lesson.id)) savePref("lessons", [...done, st.lesson.id]);
     show(page, answer.frame);
   } catch (e) { toast(e.message); }
   page.render();

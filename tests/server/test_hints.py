@@ -97,7 +97,14 @@ def test_a_spectator_gets_no_hint_and_a_waiting_seat_none_either(server: LiveSer
     b = SeatClient(server.ws_url, g["id"], g["seats"][1]["token"])
     b.wait_view()
     assert ask(b)["code"] == "not-your-turn"  # seat 0 starts
-    for c in (s, b):
+    # the hint of the seat to act goes to its connection only
+    a = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    a.wait_view()
+    assert ask(a)["type"] == "hint"
+    s.drain(0.5)
+    b.drain(0.5)
+    assert not any(f["type"] == "hint" for f in s.frames + b.frames)
+    for c in (s, b, a):
         c.close()
 
 

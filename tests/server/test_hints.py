@@ -144,7 +144,7 @@ def resampled(state: Any, seat: int, seed: int) -> Any:
     (the other hands, the bag) dealt anew."""
     view = player_view(state, seat)
     other = Determinizer(view, [[0] * 5 for _ in view["players"]]).sample(random.Random(seed))
-    other.scores = state.scores  # the scores are not hidden here
+    other.scores = state.scores[:]  # the same scores: only the tiles are dealt anew
     assert player_view(other, seat) == view
     return other
 

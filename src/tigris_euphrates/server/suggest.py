@@ -6,10 +6,10 @@ view itself, so the same view gives the same hint whatever the hidden tiles and 
 hold. Its reason is read from what the move really does: the move is applied to one
 determinization of the view (a full state whose hidden tiles are dealt at random from
 what the seat cannot see) and the events it makes are read (points scored, a conflict
-started or won, a monument built…). The events of one action never depend on the hidden
-tiles (a draw happens only after the turn, a conflict is decided by the support shown),
-and the deal too is seeded by the view, so the reason tells nothing the seat could not
-know.
+started or won, a monument built…). The events the reason reads never depend on the hidden
+tiles (the only ones that do are the tiles drawn at a turn's end, which it never reads; a
+conflict it reports won is decided by support already shown), and the deal too is seeded
+by the view, so the reason tells nothing the seat could not know.
 
 ``suggest`` runs in a bot worker (``bots.BotRunner.suggest``: a process, so it takes only
 picklable plain data), within the CPU budget of ``Limits.hint_seconds`` /

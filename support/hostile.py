@@ -6,9 +6,9 @@ field replaced by a value of another type, a huge or nested one, text with lone
 surrogates, control characters or unicode digits, a key dropped or added, raw bytes, bad
 JSON, a binary frame, an oversized one. They reach every route that reads a path, a query
 string or a body (games, seats, rematch, moves, accounts, players, leaderboard, catalogues,
-unsubscribe) and every websocket message (join with a token or an account's seat, move,
-undo, sync, ping, chat). ``Campaign`` sends them to a live server and checks what a user
-cares about:
+unsubscribe, the tutorial's lessons) and every websocket message (join with a token or an
+account's seat, move, undo, sync, ping, chat, hint). ``Campaign`` sends them to a live
+server and checks what a user cares about:
 
 - no answer is a 5xx, and no error frame says ``server-error``;
 - every refused input gets a 4xx with a message, or an error frame naming the problem;
@@ -223,13 +223,14 @@ class Campaign:
     # --- REST ---------------------------------------------------------------------------
 
     def rest_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
-        """One hostile request ``(method, path, headers, body)``: a sixteenth each of the
-        kinds below (two for game creation, seat changes, game pages and accounts)."""
+        """One hostile request ``(method, path, headers, body)``: an eighteenth each of the
+        kinds below (two for game creation, seat changes, game pages, accounts and
+        lessons)."""
         rng = self.rng
         gid = rng.choice([t.game_id] * 4 + ["nope", "0" * 12, "x" * 40, "a%00b", "%ff", "-"])
         seat = rng.choice(["0", "1", "2", "4", "-1", "99999999999", "x", "1.5"])
         json_headers = {"content-type": "application/json"}
-        kind = rng.randrange(16)
+        kind = rng.randrange(18)
         if kind <= 1:
             base: dict[str, Any] = {
                 "seats": [
@@ -314,6 +315,8 @@ class Campaign:
             parts = ["en", "de", "classic", "galaxy", _quoted(weird_value(rng))]
             path = f"/api/catalogues/{rng.choice(parts)}/{rng.choice(parts)}"
             return "GET", rng.choice([path, "/api/catalogues", path + "/x"]), {}, None
+        if kind >= 16:
+            return self.lesson_case()
         params = "&".join(
             f"{key}={rng.choice([_quoted(weird_value(rng)), good])}"
             for key, good in (
@@ -325,6 +328,25 @@ class Campaign:
             if rng.random() < 0.6
         )
         return "GET", f"/api/leaderboard?{params}", {}, None
+
+    def lesson_case(self) -> tuple[str, str, dict[str, str], bytes | None]:
+        """A request of the tutorial: a lesson's page of the API, or a play of a lesson
+        (its actions broken, too many, or aimed at a lesson that is not there)."""
+        rng = self.rng
+        lesson = rng.choice(["tiles", "revolt", "galaxy", "nope", "x" * 40, "%00", "a..b", "TILES"])
+        if rng.random() < 0.3:
+            return "GET", rng.choice(["/api/lessons", f"/api/lessons/{lesson}"]), {}, None
+        actions = rng.choice(
+            [
+                ["tile green j7"],
+                ["leader red j7", "commit 3"],
+                ["pass"] * rng.choice([1, 2, 3, 13]),
+                [rng.choice(WEIRD_TEXT)],
+            ]
+        )
+        body = mutate(rng, {"actions": actions})
+        path = f"/api/lessons/{lesson}/play"
+        return "POST", path, {"content-type": "application/json"}, _encode(rng, body)
 
     def account_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
         """A request of the account routes: most posts carry this client's CSRF token (so
@@ -422,6 +444,7 @@ class Campaign:
                 {"type": "join", "seat": 1},
                 {"type": "chat", "text": "good luck"},
                 {"type": "chat", "text": "good luck"},
+                {"type": "hint", "seq": 0},
             ]
         )
         msg = mutate(rng, base)

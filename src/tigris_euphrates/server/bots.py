@@ -27,6 +27,7 @@ from .frames import JsonObject
 from .limits import BotWork, BotWorkFull, Limits
 from .live import LiveGame, SeatBot
 from .metrics import Metrics
+from .suggest import HINT_LEVEL, suggest
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -198,6 +199,17 @@ class BotRunner:
             return await think()
         finally:
             self.metrics.bot_seconds.labels(level).observe(time.perf_counter() - start)
+
+    async def suggest(self, client: str, view: JsonObject, budget: Budget) -> JsonObject:
+        """A hint for the seat of ``view`` (``hints.suggest``), thought on the search
+        workers in ``client``'s line of their queue, as a bot decision is; raises
+        ``BotWorkFull``."""
+        loop = asyncio.get_running_loop()
+        executor = self._executor(HINT_LEVEL)
+        work = self.quick_work if executor is self._threads else self.search_work
+        think = partial(loop.run_in_executor, executor, suggest, view, budget)
+        result: JsonObject = await work.run(client, partial(self._timed, "hint", think))
+        return result
 
     async def _bot_loop(self, game: LiveGame) -> None:
         loop = asyncio.get_running_loop()

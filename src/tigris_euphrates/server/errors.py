@@ -41,6 +41,10 @@ STATUS = {
     "mail-off": 409,
     "wrong-password": 403,
     "email-change": 409,
+    "no-lesson": 404,
+    "lesson-over": 409,
+    "rated": 403,
+    "busy": 503,
 }
 
 

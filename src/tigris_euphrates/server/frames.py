@@ -1,7 +1,7 @@
 """The frames the server sends on a game's websocket, typed, and their one encoder.
 
 The client's frames are read in one place too (``inputs.read_message``: ``Join``, ``Move``,
-``Undo``, ``Sync``, ``Ping``, ``Chat``). The server answers with:
+``Undo``, ``Sync``, ``Ping``, ``Chat``, ``Hint``). The server answers with:
 
 - ``ViewFrame`` after every change the connection may see: its seat's view (built by the
   engine's ``player_view``, so it holds only what that seat may see), the seats, the log
@@ -9,7 +9,9 @@ The client's frames are read in one place too (``inputs.read_message``: ``Join``
 - ``ChatFrame``: the table chat, all of it on joining (``reset``), then each new line;
 - ``ErrorFrame``: a refused message, to its sender only (``seq``: the game's step then; a
   refusal before the connection joined a game has none);
-- ``PongFrame``: the answer to a ping.
+- ``PongFrame``: the answer to a ping;
+- ``HintFrame``: a suggested move for the asking seat's decision at step ``seq``, and why
+  (``server/hints.py``), to that connection only.
 
 The frames are ``TypedDict``\\ s: JSON objects whose keys keep the order written here, so
 that the bytes on the wire stay what the page and the bots have always read.
@@ -102,8 +104,19 @@ class PongFrame(TypedDict):
     t: object
 
 
+class HintFrame(TypedDict):
+    type: Literal["hint"]
+    seq: int
+    seat: int
+    action: str
+    #: why: a catalogue key (``hint_why_*``) and the fields its text names
+    reason: JsonObject
+    #: hints the seat may still ask for in this game
+    left: int
+
+
 #: Every frame the server sends.
-OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame
+OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame | HintFrame
 
 
 def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:

@@ -9,8 +9,8 @@ the game's connections, each built only from ``player_view``/``redact_event`` fo
 The hub wires the parts that do the rest, each in its own module: ``newgames`` (creating a
 game within the client's limits), ``seats`` (hand-overs to bots and back, timeouts),
 ``bots`` (the bots' scheduling), ``timekeeper`` (the clocks), ``sync`` (the other processes
-on the same PostgreSQL database), ``chat``. After any change of a game, ``changed`` arms
-its clock and lets its bot play.
+on the same PostgreSQL database), ``chat``, ``hints`` (suggested moves). After any
+change of a game, ``changed`` arms its clock and lets its bot play.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from .cluster import Cluster
 from .conn import Conn
 from .dbthread import DatabaseThread
 from .errors import GameError
+from .hints import HintDesk
 from .limits import Limits
 from .live import UNDO, Entry, LiveGame
 from .mail import Mailer
@@ -99,6 +100,7 @@ class Hub:
             self.db, store, self.owns, self.time_out, clock, lambda: self.games, mailer
         )
         self.chat = TableChat(self.db, store, self.cluster)
+        self.hints = HintDesk(self.db, store, self.bots, self.limits)
         self.seats = Seats(self)
         self.newgames = NewGames(self, client_seeds)
         self.sync = None if self.cluster is None else ClusterSync(self, self.cluster)

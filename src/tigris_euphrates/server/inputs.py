@@ -36,6 +36,8 @@ GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,32}$"
 #: The largest seed a client may choose (only for games without another person): the
 #: server's own seeds are 128 random bits (``secrets``).
 SEED_LIMIT = 2**128
+#: The most actions a lesson's play may hold (``tutorial.MAX_ACTIONS``).
+MAX_LESSON_ACTIONS = 12
 
 #: Format characters that reorder text: a name holding them can display as another name.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -249,11 +251,21 @@ class Ping(Strict):
     t: int | float | Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
-ClientMessage = Annotated[Join | Move | Undo | Sync | Ping | Chat, Field(discriminator="type")]
-MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
+class Hint(Strict):
+    """Ask for a suggested move for one's own decision at step ``seq`` (games that are not
+    rated: ``server/hints.py``)."""
+
+    type: Literal["hint"]
+    seq: Seq
 
 
-def read_message(text: str) -> Join | Move | Undo | Sync | Ping | Chat:
+#: Every message a joined connection may send.
+Message = Join | Move | Undo | Sync | Ping | Chat | Hint
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str) -> Message:
     """One websocket message; raises ``BadMessage`` naming the problem."""
     try:
         return MESSAGE.validate_json(text)
@@ -273,6 +285,15 @@ class BadMessage(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+# --- the tutorial (``routes/tutorial.py``) ----------------------------------------------
+
+
+class LessonPlay(Strict):
+    """``POST /api/lessons/{id}/play``: the learner's actions so far, in notation."""
+
+    actions: Annotated[list[ActionText], Field(max_length=MAX_LESSON_ACTIONS)]
 
 
 # --- moderation (``routes/moderation.py``) ------------------------------------------------

@@ -54,6 +54,12 @@ class Limits:
     connections_per_client: int = 64
     #: Bot decisions waiting for a worker, over all games of the process.
     bot_queue: int = 500
+    #: Hints ("Suggest a move", games that are not rated): how many one seat of a game may
+    #: ask for (counted in the database, shared by every process), and the search's budget
+    #: for one: at most ``hint_seconds`` of CPU and ``hint_iterations`` iterations.
+    hints_per_seat: int = 20
+    hint_seconds: float = 1.5
+    hint_iterations: int = 1000
     #: Sign-ins (counted in the database, shared by every process, taken before the
     #: password is checked: ``server/throttle.py``). One client may fail
     #: ``sign_in_failures_per_name`` times for one name, then waits ``sign_in_backoff``

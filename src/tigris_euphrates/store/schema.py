@@ -44,6 +44,7 @@ class Tables:
     reports: Table
     resets: Table
     email_changes: Table
+    hints: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -225,6 +226,14 @@ def make_tables(prefix: str = "") -> Tables:
         Column("muted", Float, nullable=True),
         Column("updated", Float, nullable=False),
     )
+    hints = Table(
+        f"{prefix}hints",
+        meta,
+        # the hints ("Suggest a move") one seat of a game asked for (server/hints.py)
+        Column("game_id", String(32), primary_key=True),
+        Column("seat", Integer, primary_key=True, autoincrement=False),
+        Column("used", Integer, nullable=False),
+    )
     reports = Table(
         f"{prefix}reports",
         meta,
@@ -284,4 +293,5 @@ def make_tables(prefix: str = "") -> Tables:
         reports=reports,
         resets=resets,
         email_changes=email_changes,
+        hints=hints,
     )

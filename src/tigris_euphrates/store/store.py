@@ -3,9 +3,9 @@
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
 ``notifications`` (e-mail settings), ``accounts``, ``ratings``, ``moderation`` (admins,
-bans, mutes, reports), ``attempts`` (the limits of
-the account endpoints) and ``credentials`` (password-reset links, address changes). The
-calls block; the server runs them on its database thread (``Hub.db``).
+bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``credentials``
+(password-reset links, address changes) and ``hints`` (the hints each seat of a game asked
+for). The calls block; the server runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .clocks import Clocks, Notifications
 from .credentials import Credentials
 from .database import Database
 from .games import Games
+from .hints import Hints
 from .moderation import Moderation
 from .ratings import Ratings
 
@@ -36,6 +37,7 @@ class Store:
         self.moderation = Moderation(self.db)
         self.attempts = Attempts(self.db)
         self.credentials = Credentials(self.db)
+        self.hints = Hints(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

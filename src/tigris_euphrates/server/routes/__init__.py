@@ -17,6 +17,7 @@ from . import (
     pages,
     play,
     players,
+    tutorial,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -29,6 +30,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     meta.router,
     games.router,
     play.router,
+    tutorial.router,
     moderation.router,
     health.router,
 )

@@ -1,6 +1,6 @@
 """The page's addresses: the lobby, a game, a replay, the account pages (with the pages of
-the password-reset and address-change links), a player's page,
-the leaderboard and the admins' page (which reads the admin API) are all
+the password-reset and address-change links), a player's page, the leaderboard, the
+tutorial and its lessons, and the admins' page (which reads the admin API) are all
 ``static/index.html``, which reads its address and draws the rest.
 
 An unknown game answers 404 with the same page, which then says "not found" (so does any
@@ -22,11 +22,12 @@ from fastapi.responses import FileResponse
 from ..deps import HubDep, StoreDep
 from ..inputs import GAME_ID_PATTERN
 from ..responses import page
+from .tutorial import lessons
 
 router = APIRouter()
 
 #: the pages without a part of their own in the address
-PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin"})
+PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin", "/tutorial"})
 #: a game's page and its replay: the id as the game routes accept it (ASCII only)
 GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
 #: a player's page: one segment of the address, percent-encoded as the page writes it
@@ -39,7 +40,7 @@ MAX_NEXT = 500
 
 def local_page(next_path: str | None) -> str:
     """The page of this server that ``next_path`` names, written anew from its parts:
-    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/game/{id}``,
+    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/tutorial``, ``/game/{id}``,
     ``/replay/{id}`` or ``/players/{name}``; anything else (another host, a scheme, a
     backslash, a control character, an encoded one, a query…) gives ``/``. What it returns
     starts with one ``/`` followed by a letter or nothing, and holds only ASCII letters,
@@ -72,11 +73,20 @@ def local_page(next_path: str | None) -> str:
 @router.get("/admin", include_in_schema=False)
 @router.get("/reset-password", include_in_schema=False)
 @router.get("/change-email", include_in_schema=False)
+@router.get("/tutorial", include_in_schema=False)
+@router.get("/tutorial/{lesson}", include_in_schema=False)
 @router.get("/players/{name}", include_in_schema=False)
 async def index(
-    hub: HubDep, store: StoreDep, game_id: str | None = None, name: str | None = None
+    hub: HubDep,
+    store: StoreDep,
+    game_id: str | None = None,
+    name: str | None = None,
+    lesson: str | None = None,
 ) -> FileResponse:
-    """The page; 404 (the same page, which then says so) for a game that does not exist."""
+    """The page; 404 (the same page, which then says so) for a game or a lesson that does
+    not exist."""
+    if lesson is not None and lesson not in lessons():
+        return page(404)
     if game_id is not None:
         known = game_id in hub.games or (
             re.fullmatch(GAME_ID_PATTERN, game_id) is not None

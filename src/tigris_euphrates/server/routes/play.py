@@ -39,7 +39,9 @@ from ..inputs import (
     GAME_ID_PATTERN,
     BadMessage,
     Chat,
+    Hint,
     Join,
+    Message,
     Move,
     Ping,
     Sync,
@@ -275,7 +277,7 @@ async def answer(
     game: LiveGame,
     seat: int | None,
     conn: Conn,
-    msg: Join | Move | Undo | Sync | Ping | Chat,
+    msg: Message,
 ) -> None:
     """Carry out one message of a joined connection; raises ``GameError``."""
     if isinstance(msg, Move):
@@ -288,6 +290,8 @@ async def answer(
         conn.send({"type": "pong", "t": msg.t})
     elif isinstance(msg, Chat):
         await hub.chat.say(game, conn, msg.text)
+    elif isinstance(msg, Hint):
+        await hub.hints.answer(game, seat, conn, msg.seq)
     else:
         raise GameError("joined", "this connection has joined already")
 
@@ -331,7 +335,7 @@ def frame_limit(err: BadMessage) -> str | None:
     return "frame_bytes" if err.code == "too-large" else None
 
 
-def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping | Chat:
+def parse_frame(text: str | None, limits: Limits) -> Message:
     """A client message, checked; raises ``BadMessage`` naming what is wrong."""
     if text is None:
         raise BadMessage("text-only", "messages are JSON text frames, not binary ones")

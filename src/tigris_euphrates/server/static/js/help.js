@@ -91,5 +91,6 @@ export function hintCard(v, ui, me, targets) {
     const tiles = legal.filter(a => a.startsWith("tile")).length, leaders = legal.filter(a => a.startsWith("leader")).length;
     text = tx("hint_idle_long", { n: v.turn.actions_left, tiles, leaders });
   }
-  return h("div", { class: "card hints", id: "hints" }, h("h3", {}, tx("hints_title")), h("p", {}, text));
+  return h("div", { class: "card hints", id: "hints" }, h("h3", {}, tx("hints_title")), h("p", {}, text),
+    h("p", {}, h("a", { href: "/tutorial", id: "hints-tutorial", target: "_blank" }, tx("hints_tutorial"))));
 }

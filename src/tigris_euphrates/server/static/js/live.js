@@ -17,6 +17,7 @@ import { helpPanelText, hintCard } from "./help.js";
 import { hotseat } from "./page.js";
 import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
 import { reportControl } from "./report.js";
+import { hintBox, markHint, shownHint } from "./hintbox.js";
 
 export function renderLive(page) {
   const c = page.shown; if (!c || !c.msg) return;
@@ -32,6 +33,7 @@ export function renderLive(page) {
   const board = drawBoard(v, { ...ui, seats: m.seats, last: lastMove(c.log), targets, onCell: page.act });
   page.boardBox.replaceChildren(board);
   if (ui.held) markHeld(board, ui.held.action);
+  const hint = shownHint(c); if (hint) markHint(board, hint.action);
   keepTyping(() => {
     page.side.replaceChildren(...sidePanels(page, c, targets).filter(Boolean));
     explainDecision(page.side, v.pending);
@@ -62,7 +64,7 @@ function sidePanels(page, c, targets) {
   if (ui.held) panels.push(confirmPanel(ui.held, () => endTurn(page), () => cancelHeld(page)));
   if (ui.ask) panels.push(passPanel(() => passNow(page, c), () => cancelHeld(page)));
   if (prefs.get().hints && !page.passFor && !v.over) panels.push(hintCard(v, ui, me, targets));
-  panels.push(decisionCard(page, c));
+  panels.push(decisionCard(page, c), hintBox(page, c));
   if (me !== null && !page.passFor && !v.over && !m.aborted && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
   panels.push(supplyCard(v));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));

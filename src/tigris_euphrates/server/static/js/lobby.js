@@ -15,7 +15,7 @@ export async function lobby() {
   const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, tx("mygames_title")),
     h("p", { class: "muted" }, tx("mygames_text")), h("table", {}, mineList));
   app.replaceChildren(h("div", { class: "lobby" }, newGameCard(meta, account),
-    h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
+    h("div", {}, tutorialCard(), mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list)))));
   const mineIds = new Set(store.games());
   notifyCard().then(card => { if (card) $(".lobby").append(card); });
@@ -49,4 +49,9 @@ async function ownGames(mineList) {
         ...(g.clock ? [paceText(g.clock.pace)] : [])].join(", ")), h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")),
       h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? tx("replay") : tx("resume")))));
   }
+}
+// the tutorial's lessons, for a first visit
+function tutorialCard() {
+  return h("div", { class: "card", id: "tutorialcard" }, h("h2", {}, tx("tutorial_title")),
+    h("p", { class: "muted" }, tx("tutorial_text")), h("a", { href: "/tutorial", id: "tutorial-link" }, tx("tutorial_open")));
 }

@@ -9,6 +9,7 @@ import { notFoundPage } from "./table.js";
 import { accountNav, accountPage, leaderboardPage, myGamesPage, profilePage } from "./account.js";
 import { adminPage } from "./admin.js";
 import { changeEmailPage, resetPage } from "./credentials.js";
+import { lessonPage, tutorialPage } from "./tutorial.js";
 
 const path = location.pathname.split("/").filter(Boolean);
 const pages = {
@@ -16,9 +17,11 @@ const pages = {
   account: accountPage, me: myGamesPage, leaderboard: leaderboardPage, admin: adminPage,
   players: () => profilePage(decodeURIComponent(path[1] || "")),
   "reset-password": resetPage, "change-email": changeEmailPage,
+  tutorial: () => (path[1] ? lessonPage(path[1]) : tutorialPage()),
 };
 const known = path.length === 0 || (["game", "replay"].includes(path[0]) && path.length === 2)
-  || (["account", "me", "leaderboard", "admin", "reset-password", "change-email"].includes(path[0]) && path.length === 1) || (path[0] === "players" && path.length === 2);
+  || (["account", "me", "leaderboard", "admin", "reset-password", "change-email"].includes(path[0]) && path.length === 1)
+  || (path[0] === "players" && path.length === 2) || (path[0] === "tutorial" && path.length <= 2);
 // the rules button keeps its place in the header and gets its words once the catalogue is read
 // (the account links come then too)
 const help = helpButton();

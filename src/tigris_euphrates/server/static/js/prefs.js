@@ -1,9 +1,10 @@
 // The player's preferences, kept per browser (localStorage "tne-prefs", apart from the
 // games' "tne:ID" entries): what the board shows (kingdoms, strengths, coordinates), the
-// colour-blind-safe palette, the large board (phones) and the language of the page.
+// colour-blind-safe palette, the large board (phones), the language of the page and the
+// tutorial's lessons completed.
 
 const KEY = "tne-prefs";
-const DEFAULTS = { kingdoms: true, strengths: false, coords: false, palette: false, zoom: null, lang: null };
+const DEFAULTS = { kingdoms: true, strengths: false, coords: false, palette: false, zoom: null, lang: null, lessons: [] };
 
 export function loadPrefs() {
   let saved = {};

@@ -46,6 +46,7 @@ function heard(page, conn, m) {
     conn.chat = m.reset ? m.lines : conn.chat.concat(m.lines);
     if (conn === page.shown) renderChat(page);
   } else if (m.type === "error") refused(page, conn, m);
+  else if (m.type === "hint") { conn.hint = m; conn.hintAsked = null; page.render(); }
   else if (m.type === "view") {
     if (conn.sent !== null && m.seq !== conn.sent) conn.sent = null;
     if (m.aborted) { m.view.legal_actions = []; m.view.pending = null; } // a moderator stopped it: nothing to play
@@ -54,7 +55,7 @@ function heard(page, conn, m) {
   }
 }
 function refused(page, conn, m) {
-  conn.sent = null;
+  conn.sent = null; conn.hintAsked = null;
   toast(m.message);
   if (FINAL.includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
   if (m.code === "sign-in") withWords(page, () => $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated"))));

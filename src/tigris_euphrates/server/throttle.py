@@ -123,12 +123,14 @@ def reset_limits(limits: Limits, client: str, target: str) -> list[Limit]:
             Rule(per_client, HOUR),
             f"at most {per_client} password-reset requests an hour from one address: "
             "try again in {wait}",
+            "reset_requests_per_client",
         ),
         Limit(
             f"R:{_digest(target)}",
             Rule(per_target, HOUR),
             f"at most {per_target} password-reset e-mails an hour for one name or address: "
             "try again in {wait}",
+            "reset_requests_per_target",
         ),
     ]
 

@@ -32,20 +32,22 @@ def _ray() -> Any:
         ) from None
 
 
-def connect(address: str) -> Any:
+def connect(address: str) -> tuple[Any, bool]:
     """Join the Ray cluster at ``address`` (``auto``: start a local instance, or join the one
-    this machine already runs); the ``ray`` module."""
+    this machine already runs): the ``ray`` module, and whether this call joined (a caller
+    that had joined already keeps its connection)."""
     ray = _ray()
-    if not ray.is_initialized():
-        env = {k: os.environ[k] for k in INHERITED if k in os.environ}
-        ray.init(
-            address=None if address == "auto" else address,
-            runtime_env={"env_vars": env} if env else None,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-        )
-    return ray
+    if ray.is_initialized():
+        return ray, False
+    env = {k: os.environ[k] for k in INHERITED if k in os.environ}
+    ray.init(
+        address=None if address == "auto" else address,
+        runtime_env={"env_vars": env} if env else None,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    return ray, True
 
 
 def run_on_ray(
@@ -59,15 +61,19 @@ def run_on_ray(
     comes back; ``window`` games in flight at most (default: twice the cluster's CPUs)."""
     if not tasks:
         return
-    ray = connect(address)
-    remote = ray.remote(num_cpus=1, max_retries=0)(play)
-    if window is None:
-        window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-    todo = list(reversed(tasks))
-    pending: list[Any] = []
-    while todo or pending:
-        while todo and len(pending) < window:
-            pending.append(remote.remote(todo.pop()))
-        ready, pending = ray.wait(pending, num_returns=1)
-        for ref in ready:
-            finished(ray.get(ref))
+    ray, joined = connect(address)
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=0)(play)
+        if window is None:
+            window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        todo = list(reversed(tasks))
+        pending: list[Any] = []
+        while todo or pending:
+            while todo and len(pending) < window:
+                pending.append(remote.remote(todo.pop()))
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                finished(ray.get(ref))
+    finally:
+        if joined:
+            ray.shutdown()

@@ -22,7 +22,6 @@ import shlex
 import subprocess
 import tempfile
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -211,9 +210,8 @@ class ProtocolBot:
             raise BotFault("crash", "the program is not running")
         seconds = budget.seconds if budget is not None and budget.seconds else self.seconds
         self.process.send(messages.decide(view, seconds))
-        deadline = time.monotonic() + seconds
         try:
-            line = self.process.receive(deadline - time.monotonic())
+            line = self.process.receive(seconds)
             answer = messages.read_action(line)
         except BotFault as e:
             self._fail(e.kind, e.detail)

@@ -4,7 +4,10 @@ Protocol: the same two-player games of ``greedy`` against ``greedy`` (same game 
 seeds), once in-process and once with both seats played by ``greedy`` served over the
 protocol (``python -m tigris_euphrates.botproto greedy``, one program per seat and game);
 the games must come out identical, so the difference in time is the protocol's: starting the
-programs, the handshake, the JSON lines of every view and event. Ray: the same tournament of
+programs, the handshake, the JSON lines of every view and event. Both wall-clock time and CPU
+time are measured (the referee's, plus its programs' once they have exited): on a shared
+machine the wall clock also measures the neighbours (and two processes get a larger share of
+a busy machine than one), the CPU time only the work. Ray: the same tournament of
 ``greedy`` against ``greedy`` on the local process pool and as Ray tasks on a local instance
 (``--ray auto``), Ray's start timed apart.
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import resource
 import sys
 import time
 from datetime import date
@@ -36,9 +40,16 @@ RUNS = HERE / "protocol.json"
 HOSTED = f"cmd:{sys.executable} -m tigris_euphrates.botproto greedy"
 
 
+def cpu() -> float:
+    """CPU seconds of this process and of its children that have exited."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def protocol(games: int, seed: int) -> dict[str, Any]:
     """Games per second in-process and over the protocol, and the cost per decision."""
     seconds = {"in_process": 0.0, "protocol": 0.0}
+    cpu_seconds = {"in_process": 0.0, "protocol": 0.0}
     decisions = 0
     for g in range(games):
         played = {}
@@ -48,9 +59,10 @@ def protocol(games: int, seed: int) -> dict[str, Any]:
                 for s in range(2)
             ]
             seats = [b or make_bot("greedy", 10 * (seed + g) + s) for s, b in enumerate(bots)]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu()
             out = play_game(seats, {"players": 2}, seed + g)
             seconds[how] += time.perf_counter() - t0
+            cpu_seconds[how] += cpu() - c0
             played[how] = out.actions
         if played["in_process"] != played["protocol"]:
             raise SystemExit(f"game {seed + g} differs over the protocol")
@@ -61,6 +73,10 @@ def protocol(games: int, seed: int) -> dict[str, Any]:
         "games_per_second": {k: games / v for k, v in seconds.items()},
         "overhead_ms_per_decision": 1000
         * (seconds["protocol"] - seconds["in_process"])
+        / decisions,
+        "cpu_seconds_per_game": {k: v / games for k, v in cpu_seconds.items()},
+        "cpu_overhead_ms_per_decision": 1000
+        * (cpu_seconds["protocol"] - cpu_seconds["in_process"])
         / decisions,
     }
 

@@ -178,6 +178,16 @@ def test_a_program_hears_exactly_what_a_built_in_bot_is_handed(
     assert json.loads(lines[-2])["result"] == out.result
 
 
+def test_a_level_served_over_the_protocol_plays_as_in_process(tmp_path: Path) -> None:
+    hosted = f"cmd:{shlex.quote(sys.executable)} -m tigris_euphrates.botproto random"
+    bots = [make_player(hosted, 40 + s, tmp_path) for s in range(3)]
+    over = play_game(bots, {"players": 3}, seed=2)
+    inside = play_game([make_bot("random", 40 + s) for s in range(3)], {"players": 3}, seed=2)
+    assert over.actions == inside.actions and over.result == inside.result
+    assert isinstance(bots[0], ProtocolBot) and bots[0].hello is not None
+    assert bots[0].hello.name == "random"
+
+
 def test_messages_refuse_what_the_protocol_does_not_say() -> None:
     hello = read_hello('{"type": "hello", "protocol": "tne-bot/1", "name": "x", "author": "a"}')
     assert (hello.name, hello.author, hello.options) == ("x", "a", {})

@@ -4,7 +4,9 @@ built-in bot is handed (no hidden information)."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -176,6 +178,25 @@ def test_a_program_hears_exactly_what_a_built_in_bot_is_handed(
     # The program gets its own seed, never the game's (which would tell the bag's order).
     assert new["seed"] == 77 and new["seat"] == 0 and new["players"] == players
     assert json.loads(lines[-2])["result"] == out.result
+
+
+def test_the_example_bots_are_small_and_stand_alone() -> None:
+    """Each example is under 150 lines; the Python one imports the standard library only
+    (not this package), the JavaScript one only Node's own modules."""
+    pybot = ROOT / "examples/bots/pybot.py"
+    nodebot = ROOT / "examples/bots/nodebot.mjs"
+    for path in (pybot, nodebot):
+        assert len(path.read_text().splitlines()) < 150, path
+    tree = ast.parse(pybot.read_text())
+    imported = {
+        a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    imported |= {
+        n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+    }
+    assert imported and imported <= set(sys.stdlib_module_names), imported
+    sources = re.findall(r'from "([^"]+)"', nodebot.read_text())
+    assert sources and all(s.startswith("node:") for s in sources), sources
 
 
 def test_a_level_served_over_the_protocol_plays_as_in_process(tmp_path: Path) -> None:

@@ -4,11 +4,15 @@ most of it Ray's start)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tigris_euphrates.tournament import run_tournament
 
@@ -46,3 +50,27 @@ def test_a_tournament_on_ray_matches_the_local_run(tmp_path: Path) -> None:
 
     assert by_index(journal) == by_index(local_journal)
     assert journal.read_text().splitlines()[0] == lines[0]
+
+
+def test_the_local_run_needs_no_ray() -> None:
+    code = (
+        "import sys\n"
+        "from tigris_euphrates.tournament import run_tournament\n"
+        "run_tournament(['random', 'random'], games=2, jobs=1)\n"
+        "assert 'ray' not in sys.modules, 'ray was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_without_the_extra_ray_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.import_module
+
+    def no_ray(name: str, package: str | None = None) -> Any:
+        if name == "ray":
+            raise ImportError("No module named 'ray'")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", no_ray)
+    with pytest.raises(ValueError, match=r"tigris-euphrates\[cluster\]"):
+        run_tournament(["random", "random"], games=2, ray="auto")

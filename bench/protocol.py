@@ -9,7 +9,7 @@ time are measured (the referee's, plus its programs' once they have exited): on 
 machine the wall clock also measures the neighbours (and two processes get a larger share of
 a busy machine than one), the CPU time only the work. Ray: the same tournament of
 ``greedy`` against ``greedy`` on the local process pool and as Ray tasks on a local instance
-(``--ray auto``), Ray's start timed apart.
+(``--ray local``), Ray's start timed apart.
 
     .venv/bin/python bench/protocol.py --games 20 --ray-games 40 --jobs 2
 
@@ -88,10 +88,10 @@ def cluster(games: int, seed: int, jobs: int) -> dict[str, Any]:
     local = run_tournament(["greedy", "greedy"], jobs=jobs, **kwargs)
     t_local = time.perf_counter() - t0
     t0 = time.perf_counter()
-    ray, _ = connect("auto")
+    ray, _ = connect("local")
     t_start = time.perf_counter() - t0
     t0 = time.perf_counter()
-    on_ray = run_tournament(["greedy", "greedy"], ray="auto", jobs=2 * jobs, **kwargs)
+    on_ray = run_tournament(["greedy", "greedy"], ray="local", jobs=2 * jobs, **kwargs)
     t_ray = time.perf_counter() - t0
     ray.shutdown()
     if on_ray["_records"] != local["_records"]:

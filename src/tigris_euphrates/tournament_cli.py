@@ -87,8 +87,9 @@ def tournament(
     ray: Annotated[
         str | None,
         typer.Option(
-            help="Run the games on the Ray cluster at this address (auto: a local instance; "
-            "needs the 'cluster' extra); --jobs is then the games in flight at once."
+            help="Run the games on the Ray cluster at this address (auto: a local instance, or "
+            "the cluster this machine runs; local: always a new local instance; needs the "
+            "'cluster' extra); --jobs is then the games in flight at once."
         ),
     ] = None,
 ) -> None:

@@ -34,8 +34,9 @@ def _ray() -> Any:
 
 def connect(address: str) -> tuple[Any, bool]:
     """Join the Ray cluster at ``address`` (``auto``: start a local instance, or join the one
-    this machine already runs): the ``ray`` module, and whether this call joined (a caller
-    that had joined already keeps its connection)."""
+    this machine already runs; ``local``: always a new local instance, as the tests want): the
+    ``ray`` module, and whether this call joined (a caller that had joined already keeps its
+    connection)."""
     ray = _ray()
     if ray.is_initialized():
         return ray, False

@@ -11,6 +11,10 @@ The client's frames are read in one place too (``inputs.read_message``: ``Join``
   refusal before the connection joined a game has none);
 - ``PongFrame``: the answer to a ping.
 
+A bot account's event socket (``/ws/bot``, ``routes/botsocket.py``) sends ``HelloFrame``
+first, then ``ChallengeFrame`` and ``GameFrame`` as challenges and games come (and pongs and
+error frames).
+
 The frames are ``TypedDict``\\ s: JSON objects whose keys keep the order written here, so
 that the bytes on the wire stay what the page and the bots have always read.
 """
@@ -102,8 +106,32 @@ class PongFrame(TypedDict):
     t: object
 
 
+class HelloFrame(TypedDict):
+    """The bot account an event socket opened."""
+
+    type: Literal["hello"]
+    account: JsonObject
+
+
+class ChallengeFrame(TypedDict):
+    """A challenge of the bot account, new or in a new state (``Challenge.public``)."""
+
+    type: Literal["challenge"]
+    challenge: JsonObject
+
+
+class GameFrame(TypedDict):
+    """An unfinished game of the bot account: its program plays ``seat`` of it."""
+
+    type: Literal["game"]
+    game: str
+    seat: int
+    rated: bool
+    options: JsonObject
+
+
 #: Every frame the server sends.
-OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame
+OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame | HelloFrame | ChallengeFrame | GameFrame
 
 
 def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:

@@ -75,6 +75,10 @@ class Limits:
     reports_per_hour: int = 10
     #: Confirmation e-mails one account may have sent an hour (each new address sends one).
     confirm_emails_per_account: int = 5
+    #: API tokens a bot account may hold, and open challenges an account may have sent
+    #: (both counted in the database under a lock on the account: atomic across processes).
+    tokens_per_account: int = 10
+    challenges_per_account: int = 10
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

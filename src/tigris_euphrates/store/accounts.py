@@ -38,6 +38,12 @@ class Account:
     password_hash: str
     created: float
     generation: int
+    #: when it became a bot account (``None``: a person's account)
+    bot: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
 
 
 @dataclass
@@ -377,4 +383,5 @@ def _account(row: Any) -> Account:
         str(row.password_hash),
         float(row.created),
         int(row.generation),
+        None if row.bot is None else float(row.bot),
     )

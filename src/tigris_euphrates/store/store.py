@@ -2,17 +2,17 @@
 
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
-``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``moderation``
-(admins, bans, mutes, reports). The calls block; the server
-``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``attempts`` (the limits of
-the account endpoints). The calls block; the server
-runs them on its database thread (``Hub.db``).
+``notifications`` (e-mail settings), ``accounts``, ``ratings``, ``moderation`` (admins,
+bans, mutes, reports), ``attempts`` (the limits of the account endpoints) and ``bots`` (bot
+accounts, their API tokens, challenges). The calls block; the server runs them on its
+database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
 from .attempts import Attempts
+from .bots import Bots
 from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .database import Database
@@ -35,6 +35,7 @@ class Store:
         self.ratings = Ratings(self.db)
         self.moderation = Moderation(self.db)
         self.attempts = Attempts(self.db)
+        self.bots = Bots(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
+from . import (
+    accounts,
+    bots,
+    botsocket,
+    catalogues,
+    games,
+    health,
+    meta,
+    moderation,
+    notify,
+    pages,
+    play,
+    players,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -17,6 +30,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     games.router,
     play.router,
     moderation.router,
+    bots.router,
+    botsocket.router,
     health.router,
 )
 

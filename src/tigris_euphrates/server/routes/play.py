@@ -52,7 +52,7 @@ from ..live import LiveGame
 log = logging.getLogger("tigris_euphrates.server")
 
 #: The refusals of a join that close the websocket as "forbidden" (4403).
-FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned")
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned", "bot-rated")
 #: How long a new connection has to send its join message.
 JOIN_SECONDS = 30
 #: Messages that are not a join, answered with an error frame, before a join is given up.

@@ -5,6 +5,13 @@ The referee holds the true state; each bot only ever receives ``player_view(stat
 and the events redacted for its seat (``redact_event``), exactly what a server sends. The one
 exception is an ``Omniscient`` seat, which is handed the true state: the benchmarks' cheating
 yardstick (``bench/minimax.py``), never a player's bot.
+
+A seat may be a program speaking ``tne-bot/1`` (``botproto.ProtocolBot``): the referee starts
+it before the first action and stops it after the last. When it fails (``BotFault``: late,
+illegal, garbage, crash) the fault goes into the record's ``faults`` and, by the organiser's
+choice (``fallback``), either the game ends there as a loss for that seat (``end``
+``forfeit``) or a bot of the named level takes the seat over, after hearing every event the
+seat heard, and the game goes on.
 """
 
 from __future__ import annotations
@@ -21,11 +28,14 @@ from .. import (
     make_record,
     new_game,
     player_view,
+    ranking,
     redact_event,
     result,
+    seat_totals,
     to_act,
 )
-from ..ai import Bot, Budget
+from ..ai import Bot, Budget, make_bot
+from ..botproto import BotFault, ProtocolBot
 
 
 @runtime_checkable
@@ -54,13 +64,55 @@ class GameOutcome:
     turns: int
     times: list[list[float]] = field(default_factory=list)
     final: State | None = field(default=None, repr=False, compare=False)
+    faults: list[dict[str, Any]] = field(default_factory=list)
 
     def record(self) -> dict[str, Any]:
-        """The game record (``tne-record/1``) with the bots named in an extra field."""
+        """The game record (``tne-record/1``) with the bots named in an extra field, and the
+        faults of protocol bots, if any, in another."""
         rec = make_record(self.options, self.actions, seed=self.seed)
         rec["result"] = self.result
         rec["players"] = list(self.bots)
+        if self.faults:
+            rec["faults"] = list(self.faults)
         return rec
+
+
+def forfeit_result(state: State, seat: int) -> dict[str, Any]:
+    """The result of a game ended by ``seat``'s fault: the totals as they stand, the other
+    seats ranked by them and ``seat`` last."""
+    totals = seat_totals(state)
+    others = [s for s in range(len(totals)) if s != seat]
+    order: list[int | list[int]] = []
+    for entry in ranking([totals[s] for s in others]):
+        if isinstance(entry, list):
+            order.append([others[i] for i in entry])
+        else:
+            order.append(others[entry])
+    order.append(seat)
+    return {"scores": totals, "ranking": order, "end": "forfeit", "forfeit": seat}
+
+
+class _Faults:
+    """What the referee does when a protocol seat fails: note the fault and either end the
+    game (no ``fallback``) or hand the seat to a bot of the ``fallback`` level."""
+
+    def __init__(self, fallback: str | None) -> None:
+        self.fallback = fallback
+        self.faults: list[dict[str, Any]] = []
+        self.forfeit: int | None = None
+
+    def handle(self, bots: list[Bot | Omniscient], seat: int, ply: int, e: BotFault) -> None:
+        then = "forfeit" if self.fallback is None else f"fallback {self.fallback}"
+        self.faults.append(
+            {"seat": seat, "ply": ply, "fault": e.kind, "detail": e.detail, "then": then}
+        )
+        if self.fallback is None:
+            self.forfeit = seat
+            return
+        failed = bots[seat]
+        stand_in = make_bot(self.fallback, getattr(failed, "seed", seat))
+        stand_in.observe(list(getattr(failed, "heard", [])))
+        bots[seat] = stand_in
 
 
 def play_game(
@@ -70,15 +122,53 @@ def play_game(
     budgets: Sequence[Budget | None] | None = None,
     names: Sequence[str] | None = None,
     max_plies: int = 20000,
+    fallback: str | None = None,
 ) -> GameOutcome:
     """Play one game; ``bots[i]`` sits in seat i. Every action goes through ``apply``
     (validated), so an illegal choice raises ``IllegalAction``. A bot gets its seat's view
-    and redacted events; an ``Omniscient`` seat the true state and no events."""
+    and redacted events; an ``Omniscient`` seat the true state and no events. A protocol
+    bot's fault ends the game or hands its seat to the ``fallback`` level (module docstring).
+    """
     opts = dict(options or {})
     opts.setdefault("players", len(bots))
     if opts["players"] != len(bots):
         raise ValueError(f"{len(bots)} bots for a {opts['players']}-player game")
     state = new_game(opts, seed)
+    seated = list(bots)
+    if names is None:
+        names = [getattr(b, "name", "?") for b in bots]
+    faults = _Faults(fallback)
+    out: GameOutcome | None = None
+    try:
+        for seat, bot in enumerate(seated):
+            if isinstance(bot, ProtocolBot) and faults.forfeit is None:
+                try:
+                    bot.begin(state.options.to_dict(), seat, budgets[seat] if budgets else None)
+                except BotFault as fault:
+                    faults.handle(seated, seat, 0, fault)
+        if faults.forfeit is None:
+            out = _play(seated, state, seed, budgets, max_plies, faults)
+        else:
+            out = GameOutcome({}, seed, [], forfeit_result(state, faults.forfeit), [], 0, 1)
+            out.times, out.final = [[] for _ in bots], state
+        out.options, out.bots, out.faults = state.options.to_dict(), list(names), faults.faults
+    finally:
+        for bot in [*bots, *seated]:
+            if isinstance(bot, ProtocolBot):
+                bot.finish(None if out is None else out.result)
+    return out
+
+
+def _play(
+    bots: list[Bot | Omniscient],
+    state: State,
+    seed: int,
+    budgets: Sequence[Budget | None] | None,
+    max_plies: int,
+    faults: _Faults,
+) -> GameOutcome:
+    """The game loop of ``play_game`` from ``state`` on, ``bots`` seated (and replaced on a
+    fault with a fallback)."""
     n = len(bots)
     times: list[list[float]] = [[] for _ in range(n)]
     actions: list[str] = []
@@ -97,8 +187,15 @@ def play_game(
             view = player_view(state, seat)
             budget = budgets[seat] if budgets is not None else None
             t0 = time.perf_counter()
-            choice = player.choose(view, budget)
-            times[seat].append(time.perf_counter() - t0)
+            try:
+                choice = player.choose(view, budget)
+            except BotFault as fault:
+                faults.handle(bots, seat, state.ply, fault)
+                if faults.forfeit is not None:
+                    break
+                continue
+            finally:
+                times[seat].append(time.perf_counter() - t0)
             if choice not in view["legal_actions"]:
                 raise ValueError(f"bot in seat {seat} chose {choice!r}, not a legal action")
         state, events = apply(state, choice)
@@ -109,12 +206,12 @@ def play_game(
         for p, bot in enumerate(bots):
             if not isinstance(bot, Omniscient):
                 bot.observe([redact_event(e, p) for e in events])
-    res = result(state)
+    res = result(state) if faults.forfeit is None else forfeit_result(state, faults.forfeit)
     assert res is not None
     return GameOutcome(
         options=state.options.to_dict(),
         seed=seed,
-        bots=list(names) if names is not None else [getattr(b, "name", "?") for b in bots],
+        bots=[],
         result=res,
         actions=actions,
         plies=state.ply,

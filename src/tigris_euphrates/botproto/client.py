@@ -1,0 +1,244 @@
+"""The referee's side of ``tne-bot/1``: a bot program as a ``Bot``.
+
+``BotProcess`` runs one program: it starts it with its standard error going to a file,
+writes lines to it from a writer thread (so that a bot that stops reading never blocks the
+referee) and reads its lines from a reader thread, each with a deadline. ``ProtocolBot``
+plays one seat of one game through such a process: ``begin`` shakes hands and announces the
+game, ``observe`` forwards the seat's redacted events, ``choose`` sends the decision request
+and checks the answer, ``finish`` sends the result and stops the program.
+
+Whatever goes wrong with the program — an answer after its time, an action that is not among
+the legal ones, a line that is not the expected message, the program ending — raises
+``BotFault`` naming the kind (``late``, ``illegal``, ``garbage``, ``crash``); the program is
+stopped there, and the referee decides what the seat does next (``tournament.referee``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shlex
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from .. import EngineError, parse_action
+from ..ai import Budget
+from . import messages
+from .messages import MAX_LINE, Hello, ProtocolError
+
+#: The seconds a decision gets when the organiser sets none.
+DEFAULT_SECONDS = 10.0
+#: The seconds a program has to start and answer ``hello``.
+HELLO_SECONDS = 20.0
+#: The seconds a program has to exit after ``quit`` before it is killed.
+QUIT_SECONDS = 2.0
+
+#: The kinds of fault, as the record names them.
+FAULTS = ("late", "illegal", "garbage", "crash")
+
+
+class BotFault(Exception):
+    """A protocol bot failed: ``kind`` is one of ``FAULTS``, ``detail`` says how."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def default_logs() -> Path:
+    """Where the bots' standard error goes when the organiser names no folder."""
+    return Path(tempfile.gettempdir()) / "tne-bot-logs"
+
+
+class BotProcess:
+    """One running bot program: lines in, lines out, standard error to ``stderr_path``."""
+
+    def __init__(self, command: Sequence[str], stderr_path: Path, cwd: Path | None = None) -> None:
+        self.command = list(command)
+        self.stderr_path = stderr_path
+        stderr_path.parent.mkdir(parents=True, exist_ok=True)
+        self._stderr: IO[bytes] = stderr_path.open("wb")
+        try:
+            self.proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                cwd=cwd,
+                bufsize=0,
+            )
+        except OSError as e:
+            self._stderr.close()
+            raise BotFault("crash", f"could not start {self.command[0]!r}: {e}") from e
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._out: queue.Queue[bytes | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._write, daemon=True).start()
+
+    def __repr__(self) -> str:
+        return f"BotProcess({self.command!r}, pid={self.proc.pid})"
+
+    def _read(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                line = stdout.readline(MAX_LINE)
+                if not line:
+                    break
+                self._lines.put(line)
+        self._lines.put(None)
+
+    def _write(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        with contextlib.suppress(OSError, ValueError):
+            while (data := self._out.get()) is not None:
+                stdin.write(data)
+            stdin.close()
+
+    def send(self, message: messages.Message) -> None:
+        """Queue one message for the program (never blocks)."""
+        self._out.put(messages.encode(message))
+
+    def receive(self, seconds: float) -> bytes:
+        """The program's next line within ``seconds``; ``BotFault`` if it is late, too long
+        or the program ended."""
+        try:
+            line = self._lines.get(timeout=max(seconds, 0.0))
+        except queue.Empty:
+            raise BotFault("late", f"no answer within {seconds:g} s") from None
+        if line is None:
+            code = self.proc.wait()
+            raise BotFault("crash", f"the program ended (exit code {code})")
+        if not line.endswith(b"\n"):
+            raise BotFault("garbage", f"a line longer than {MAX_LINE} bytes")
+        return line
+
+    def close(self, wait: float = QUIT_SECONDS) -> int | None:
+        """Stop the program: end its input, give it ``wait`` seconds, then kill it. Its exit
+        code (None if it had to be killed)."""
+        self._out.put(None)
+        code: int | None
+        try:
+            code = self.proc.wait(timeout=wait) if wait > 0 else None
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self._stderr.close()
+        return code
+
+
+class ProtocolBot:
+    """A seat played by a ``tne-bot/1`` program (see the module docstring). ``heard`` keeps
+    the events forwarded to it, for a fallback bot that takes the seat over."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        seed: int = 0,
+        name: str = "",
+        logs: Path | None = None,
+        cwd: Path | None = None,
+    ) -> None:
+        if not command:
+            raise ValueError("a protocol bot needs a command to run")
+        self.command = list(command)
+        self.seed = seed
+        self.name = name or "cmd:" + " ".join(self.command)
+        self.logs = logs if logs is not None else default_logs()
+        self.cwd = cwd
+        self.hello: Hello | None = None
+        self.heard: list[dict[str, Any]] = []
+        self.process: BotProcess | None = None
+        self.seconds = DEFAULT_SECONDS
+
+    def __repr__(self) -> str:
+        return f"ProtocolBot({self.command!r}, {self.seed}, name={self.name!r})"
+
+    @property
+    def stderr_path(self) -> Path:
+        """The file the program's standard error goes to (one per bot seed)."""
+        return self.logs / f"bot-{self.seed}.stderr"
+
+    def begin(self, options: dict[str, Any], seat: int, budget: Budget | None = None) -> None:
+        """Start the program, shake hands and announce the game (``BotFault`` on failure)."""
+        if budget is not None and budget.seconds is not None:
+            self.seconds = budget.seconds
+        self.process = BotProcess(self.command, self.stderr_path, self.cwd)
+        self.process.send(messages.hello())
+        try:
+            self.hello = messages.read_hello(self.process.receive(HELLO_SECONDS))
+        except ProtocolError as e:
+            self._fail("garbage", f"handshake: {e}")
+        except BotFault as e:
+            self._fail(e.kind, f"handshake: {e.detail}")
+        game = f"seed {self.seed}"
+        self.process.send(messages.new_game(options, seat, self.seed, self.seconds, game))
+
+    def _fail(self, kind: str, detail: str) -> NoReturn:
+        """Stop the program and raise the fault."""
+        if self.process is not None:
+            self.process.close(wait=0)
+            self.process = None
+        raise BotFault(kind, detail)
+
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        self.heard.extend(events)
+        if self.process is not None:
+            self.process.send(messages.events(events))
+
+    def default_budget(self, players: int) -> Budget:
+        return Budget(seconds=self.seconds)
+
+    def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
+        """Ask the program; its answer if it is legal and in time, else ``BotFault``."""
+        if self.process is None:
+            raise BotFault("crash", "the program is not running")
+        seconds = budget.seconds if budget is not None and budget.seconds else self.seconds
+        self.process.send(messages.decide(view, seconds))
+        deadline = time.monotonic() + seconds
+        try:
+            line = self.process.receive(deadline - time.monotonic())
+            answer = messages.read_action(line)
+        except BotFault as e:
+            self._fail(e.kind, e.detail)
+        except ProtocolError as e:
+            self._fail("garbage", str(e))
+        legal = view["legal_actions"]
+        if answer in legal:
+            return answer
+        try:
+            canonical = str(parse_action(answer))
+        except EngineError:
+            canonical = ""
+        if canonical in legal:
+            return canonical
+        self._fail("illegal", f"{answer[:80]!r} is not a legal action")
+
+    def finish(self, result: dict[str, Any] | None) -> None:
+        """Tell the program how the game ended (if it did) and stop it."""
+        if self.process is None:
+            return
+        if result is not None:
+            self.process.send(messages.end(result))
+        self.process.send(messages.quit_())
+        self.process.close()
+        self.process = None
+
+
+def shell_words(text: str) -> list[str]:
+    """A command line split as a POSIX shell would (quotes kept together), for ``cmd:``."""
+    return shlex.split(text, posix=os.name == "posix")

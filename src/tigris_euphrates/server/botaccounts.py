@@ -14,9 +14,10 @@ The routes are in ``routes/bots.py``; the bot's event socket (``/ws/bot``) in
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from .. import new_game
 from ..store.accounts import Account
@@ -27,6 +28,8 @@ from .hub import Hub
 
 #: A challenge's id: 12 hex digits.
 CHALLENGE_PATTERN = r"^[0-9a-f]{12}$"
+#: The id of anything offered to a bot: a challenge's, or an offer source's (``kind:id``).
+OFFER_PATTERN = r"^[0-9A-Za-z:_-]{1,48}$"
 #: An open challenge expires after this many seconds.
 CHALLENGE_SECONDS = 600.0
 #: A challenge is between two accounts: a two-player game.
@@ -164,3 +167,43 @@ async def decline(
     if not await service.db(service.bots.close, found.id, state, reason):
         raise GameError("challenge-closed", "this challenge was answered already")
     return await _get(service, found.id)
+
+
+class OfferSource(Protocol):
+    """Games offered to bot accounts other than challenges (open tables that allow bots):
+    the hook through which another part of the server offers them. ``offers`` gives those
+    open to the account, each shaped as ``Challenge.public`` (its ``id`` is ``kind:...``,
+    never a challenge's); ``accept`` seats the account in the game of one of its own offers
+    (bound to the account, so the bot's event socket announces the game) and returns the
+    game's id, or ``None`` for an id it does not know. A refusal raises ``GameError``."""
+
+    async def offers(
+        self, hub: Hub, service: AccountService, account: Account
+    ) -> list[dict[str, Any]]: ...
+
+    async def accept(
+        self, hub: Hub, service: AccountService, account: Account, offer_id: str
+    ) -> str | None: ...
+
+
+#: The offer sources besides challenges (none in this version: see ``OfferSource``).
+OFFER_SOURCES: list[OfferSource] = []
+
+
+async def other_offers(hub: Hub, service: AccountService, account: Account) -> list[dict[str, Any]]:
+    """What every offer source offers the account now."""
+    out: list[dict[str, Any]] = []
+    for source in OFFER_SOURCES:
+        out.extend(await source.offers(hub, service, account))
+    return out
+
+
+async def accept_offer(hub: Hub, service: AccountService, account: Account, offer_id: str) -> None:
+    """Accept a challenge, or an offer of another source; raises ``GameError``."""
+    if re.fullmatch(CHALLENGE_PATTERN, offer_id):
+        await accept(hub, service, account, offer_id)
+        return
+    for source in OFFER_SOURCES:
+        if await source.accept(hub, service, account, offer_id) is not None:
+            return
+    raise GameError("no-challenge", "there is no such challenge or offer")

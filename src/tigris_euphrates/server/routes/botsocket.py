@@ -36,7 +36,7 @@ from ...store.bots import Challenge
 from .. import botaccounts
 from ..accounts import AccountService
 from ..apitokens import bearer
-from ..botaccounts import CHALLENGE_PATTERN
+from ..botaccounts import CHALLENGE_PATTERN, OFFER_PATTERN
 from ..deps import AccountsDep, Client, HubDep
 from ..errors import GameError
 from ..frames import ChallengeFrame, GameFrame, OutFrame, PongFrame, encode, error_frame
@@ -57,8 +57,10 @@ ChallengeIdField = Annotated[str, StringConstraints(pattern=CHALLENGE_PATTERN)]
 
 
 class Accept(Strict):
+    """Accept a challenge, or another offer (``botaccounts.OfferSource``)."""
+
     type: Literal["accept"]
-    id: ChallengeIdField
+    id: Annotated[str, StringConstraints(pattern=OFFER_PATTERN)]
 
 
 class DeclineMessage(Decline):
@@ -120,6 +122,11 @@ class Events:
             if self.states.get(c.id) != c.state and (c.state == "open" or c.id in self.states):
                 self.states[c.id] = c.state
                 out.append({"type": "challenge", "challenge": c.public()})
+        for offer in await botaccounts.other_offers(self.hub, service, self.account):
+            key = str(offer.get("id"))
+            if self.states.get(key) != offer.get("state"):
+                self.states[key] = str(offer.get("state"))
+                out.append({"type": "challenge", "challenge": offer})
         games: list[AccountGame] = await service.db(service.accounts.games_of, self.account.id, 50)
         for g in reversed(games):
             if g.status == "active" and g.id not in self.games:
@@ -139,7 +146,7 @@ class Events:
         """Carry out one message; raises ``GameError``."""
         hub, service, account = self.hub, self.service, self.account
         if isinstance(msg, Accept):
-            await botaccounts.accept(hub, service, account, msg.id)
+            await botaccounts.accept_offer(hub, service, account, msg.id)
         elif isinstance(msg, DeclineMessage):
             await botaccounts.decline(service, account, msg.id, msg.reason)
         elif isinstance(msg, ChallengeMessage):

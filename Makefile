@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 COMPILED_SOURCES := $(wildcard src/tigris_euphrates/engine/*.py src/tigris_euphrates/ai/*.py) \
 	src/tigris_euphrates/rl/bits.py src/tigris_euphrates/rl/indices.py
 
-.PHONY: run test lint typecheck bench clean venv chromium
+.PHONY: run test lint typecheck bench clean venv chromium nodejs
 
 $(STAMP): pyproject.toml setup.py $(COMPILED_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ chromium:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
+# The example JavaScript bot (examples/bots/nodebot.mjs) runs on Debian's Node.js in the tests.
+nodejs:
+	@command -v node >/dev/null 2>&1 || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs; }
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench support
 	$(BIN)/ruff format --check src tests bench support
@@ -38,7 +45,7 @@ typecheck: $(STAMP)
 # The bots' golden games on the pure-Python engine and bots too, then everything on the
 # compiled core and bots (which must have been built: TNE_EXPECT_COMPILED). The PostgreSQL
 # tests fail rather than skip when it does not answer (TNE_REQUIRE_POSTGRES).
-test: $(STAMP) chromium lint typecheck
+test: $(STAMP) chromium nodejs lint typecheck
 	TNE_REQUIRE_POSTGRES=1 TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
 	TNE_REQUIRE_POSTGRES=1 TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
 

@@ -29,6 +29,7 @@ EXTRA_OF = {
     "numpy": "rl",
     "gymnasium": "rl",
     "pettingzoo": "rl",
+    "ray": "cluster",
 }
 
 

@@ -39,9 +39,10 @@ from . import (
     to_position,
 )
 from .admin_cli import admin
-from .ai import make_bot, split_specs
+from .ai import split_specs
 from .backup_cli import export, import_, set_password
 from .bot_cli import bot
+from .botproto import check_fallback, check_spec, make_player
 from .display import game_panel
 from .serve_cli import serve
 from .tournament import play_game
@@ -88,12 +89,17 @@ def _options(
 
 
 def play_bot_game(
-    options: dict[str, Any], seed: int, bots: list[str]
+    options: dict[str, Any],
+    seed: int,
+    bots: list[str],
+    fallback: str | None = None,
+    logs: Path | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """One game between bots (one per seat, each at its level's own budget) that see only
-    their views, played by the referee; returns (final spectator view, record)."""
-    players = [make_bot(name, seed * 101 + seat) for seat, name in enumerate(bots)]
-    outcome = play_game(players, options, seed, names=bots)
+    """One game between bots (one per seat, each at its level's own budget; ``cmd:`` a
+    program speaking tne-bot/1, its standard error in ``logs``) that see only their views,
+    played by the referee; returns (final spectator view, record)."""
+    players = [make_player(name, seed * 101 + seat, logs) for seat, name in enumerate(bots)]
+    outcome = play_game(players, options, seed, names=bots, fallback=fallback)
     assert outcome.final is not None
     return spectator_view(outcome.final), outcome.record()
 
@@ -104,8 +110,19 @@ def selfplay(
     games: Annotated[int, typer.Option(min=1, help="how many games")] = 10,
     seed: Annotated[int, typer.Option(help="seed of the first game (then +1, +2, …)")] = 1,
     bots: Annotated[
-        str, typer.Option(help="bot per seat, comma-separated (one name: all seats)")
+        str,
+        typer.Option(
+            help="bot per seat, comma-separated (one name: all seats); a level or "
+            "cmd:COMMAND, a program speaking tne-bot/1"
+        ),
     ] = "random",
+    fallback: Annotated[
+        str | None,
+        typer.Option(help="level taking over a failed program's seat (default: it loses)"),
+    ] = None,
+    bot_logs: Annotated[Path, typer.Option(help="folder for the programs' standard error")] = Path(
+        "bot-logs"
+    ),
     board: Annotated[str, typer.Option(help="standard or advanced")] = "standard",
     english: Annotated[bool, typer.Option(help="English variant (support limits)")] = False,
     open_scoring: Annotated[bool, typer.Option(help="open scoring")] = False,
@@ -121,6 +138,12 @@ def selfplay(
 ) -> None:
     """Bots play complete games; prints wins per seat, game length, ends and mean scores."""
     names = split_specs(bots)
+    try:
+        for name in names:
+            check_spec(name)
+        check_fallback(fallback)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from e
     if len(names) == 1:
         names = names * players
     if len(names) != players:
@@ -141,12 +164,17 @@ def selfplay(
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("playing", total=games)
         for g in range(games):
-            final, record = play_bot_game(options, seed + g, names)
+            final, record = play_bot_game(options, seed + g, names, fallback, bot_logs)
             res = record["result"]
             first = res["ranking"][0]
             for s in first if isinstance(first, list) else [first]:
                 wins[s] += 1
             ends[res["end"]] += 1
+            for f in record.get("faults", []):
+                progress.console.print(
+                    f"game {seed + g}: seat {f['seat']} {f['fault']} at ply {f['ply']} "
+                    f"({f['detail']}), then {f['then']}"
+                )
             lengths.append(len(record["actions"]))
             totals.append(res["scores"])
             if save:

@@ -28,7 +28,8 @@ def tournament(
             help="Comma-separated bot levels (random, easy, greedy, medium, hard, expert). Every "
             "combination of PLAYERS of them is a lineup; list one per seat for a fixed lineup, "
             "e.g. hard,greedy,greedy,greedy with --players 4. A search level may take "
-            "its budget: hard:iterations=400, expert:seconds=none."
+            "its budget: hard:iterations=400, expert:seconds=none. A program speaking "
+            "tne-bot/1 is cmd:COMMAND, e.g. 'cmd:./mybot --fast',hard."
         ),
     ] = "random,greedy,hard",
     players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,
@@ -73,6 +74,23 @@ def tournament(
             "already holds: run the same command again to resume a stopped tournament."
         ),
     ] = None,
+    fallback: Annotated[
+        str | None,
+        typer.Option(
+            help="The level that takes over the seat of a program that answers late, answers "
+            "an illegal action, writes garbage or crashes (default: that seat loses the game)."
+        ),
+    ] = None,
+    bot_logs: Annotated[
+        Path, typer.Option(help="The folder for the programs' standard error (one file a seat).")
+    ] = Path("bot-logs"),
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            help="Run the games on the Ray cluster at this address (auto: a local instance; "
+            "needs the 'cluster' extra); --jobs is then the games in flight at once."
+        ),
+    ] = None,
 ) -> None:
     """Play seat-balanced games between bots and report win rates, scores and ratings."""
     console = Console()
@@ -113,6 +131,9 @@ def tournament(
                 progress=advance,
                 ladder=ladder,
                 journal=journal,
+                fallback=fallback,
+                logs=bot_logs,
+                ray=ray,
             )
         except ValueError as e:
             raise typer.BadParameter(str(e)) from e
@@ -161,6 +182,11 @@ def _print(console: Console, summary: dict[str, Any]) -> None:
             f"{t['max']:.3f}",
         )
     console.print(rt)
+    for f in summary.get("faults", []):
+        console.print(
+            f"game {f['index']}: {f['bot']} (seat {f['seat']}) {f['fault']} at ply {f['ply']}"
+            f" ({f['detail']}), then {f['then']}"
+        )
 
 
 def ratings(

@@ -18,7 +18,15 @@ from .client import (
     default_logs,
 )
 from .messages import PROTOCOL, Hello, ProtocolError, encode, read_action, read_hello
-from .players import COMMAND, check_fallback, check_spec, command_of, is_command, make_player
+from .players import (
+    COMMAND,
+    check_fallback,
+    check_spec,
+    command_of,
+    is_command,
+    make_player,
+    stand_in,
+)
 
 __all__ = [
     "COMMAND",
@@ -40,4 +48,5 @@ __all__ = [
     "make_player",
     "read_action",
     "read_hello",
+    "stand_in",
 ]

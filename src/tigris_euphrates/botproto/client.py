@@ -22,7 +22,6 @@ import shlex
 import subprocess
 import tempfile
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -173,8 +172,11 @@ class ProtocolBot:
         """The file the program's standard error goes to (one per bot seed)."""
         return self.logs / f"bot-{self.seed}.stderr"
 
-    def begin(self, options: dict[str, Any], seat: int, budget: Budget | None = None) -> None:
-        """Start the program, shake hands and announce the game (``BotFault`` on failure)."""
+    def begin(
+        self, options: dict[str, Any], seat: int, budget: Budget | None = None, game: str = ""
+    ) -> None:
+        """Start the program, shake hands and announce the game, named ``game`` if given
+        (``BotFault`` on failure)."""
         if budget is not None and budget.seconds is not None:
             self.seconds = budget.seconds
         self.process = BotProcess(self.command, self.stderr_path, self.cwd)
@@ -185,7 +187,6 @@ class ProtocolBot:
             self._fail("garbage", f"handshake: {e}")
         except BotFault as e:
             self._fail(e.kind, f"handshake: {e.detail}")
-        game = f"seed {self.seed}"
         self.process.send(messages.new_game(options, seat, self.seed, self.seconds, game))
 
     def _fail(self, kind: str, detail: str) -> NoReturn:
@@ -209,9 +210,8 @@ class ProtocolBot:
             raise BotFault("crash", "the program is not running")
         seconds = budget.seconds if budget is not None and budget.seconds else self.seconds
         self.process.send(messages.decide(view, seconds))
-        deadline = time.monotonic() + seconds
         try:
-            line = self.process.receive(deadline - time.monotonic())
+            line = self.process.receive(seconds)
             answer = messages.read_action(line)
         except BotFault as e:
             self._fail(e.kind, e.detail)

@@ -55,16 +55,18 @@ def new_game(
 ) -> Message:
     """A game starts: its options (``players`` included), the bot's seat, a seed for the
     bot's own randomness (never the game's: that would tell the bag's order), the time it
-    has for each decision, and the organiser's name for the game."""
-    return {
-        "type": "new_game",
-        "game": game,
-        "options": options,
-        "seat": seat,
-        "players": options["players"],
-        "seed": seed,
-        "time": {"per_decision": seconds},
-    }
+    has for each decision, and (when the organiser names it) the game's name."""
+    message: Message = {"type": "new_game"}
+    if game:
+        message["game"] = game
+    message.update(
+        options=options,
+        seat=seat,
+        players=options["players"],
+        seed=seed,
+        time={"per_decision": seconds},
+    )
+    return message
 
 
 def events(items: list[dict[str, Any]]) -> Message:

@@ -2,12 +2,14 @@
 a level name goes (``tne tournament``, ``tne selfplay``, the environment's opponents).
 
 ``check_spec`` refuses a bad spec before any game is played; ``make_player`` makes the bot of
-a spec: a ``ProtocolBot`` running the command for ``cmd:``, else ``ai.make_bot``'s level.
+a spec: a ``ProtocolBot`` running the command for ``cmd:``, else ``ai.make_bot``'s level;
+``stand_in`` the bot of a fallback level that takes over the seat of a program that failed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..ai import Bot, level_config, make_bot
 from .client import ProtocolBot, shell_words
@@ -54,3 +56,12 @@ def make_player(spec: str, seed: int = 0, logs: Path | None = None) -> Bot:
     if is_command(spec):
         return ProtocolBot(command_of(spec), seed, name=spec, logs=logs)
     return make_bot(spec, seed)
+
+
+def stand_in(failed: Any, level: str, seat: int) -> Bot:
+    """A bot of ``level`` for the seat ``failed`` played (with its seed, else the seat's
+    number), which has heard every event the failed bot heard (``ProtocolBot.heard``), so it
+    knows the scores a player at the table would."""
+    bot = make_bot(level, getattr(failed, "seed", seat))
+    bot.observe(list(getattr(failed, "heard", [])))
+    return bot

@@ -11,10 +11,18 @@ out of turn). An index the mask marks is played on the engine's unchecked path; 
 goes to the engine's ``check`` and is refused with an ``IllegalAction`` naming the index, the
 action and the rule, the game unchanged. Rewards come at the end only: +1 for the best
 place, −1 for the last, linearly between (shared places share the reward).
+
+``opponents`` seats bots in some seats (seat number to a spec, as ``tne tournament`` takes
+them: a level or ``cmd:COMMAND``, a program speaking ``tne-bot/1``): those seats are not
+agents; the environment plays them between the agents' steps, each bot seeing its view and
+its redacted events only. A program that fails is replaced by a bot of the ``fallback`` level
+for the rest of the episode, and ``faults`` lists what happened.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,11 +32,17 @@ from pettingzoo import AECEnv
 from .. import (
     Options,
     State,
+    apply,
     apply_unchecked,
     new_game,
+    player_view,
+    redact_event,
+    result,
     to_act,
     to_position,
 )
+from ..ai import TIMEOUT_LEVEL, Bot
+from ..botproto import BotFault, ProtocolBot, check_fallback, check_spec, make_player, stand_in
 from .codec import NUM_ACTIONS, checked_action, legal_bits, unpack_mask
 from .observation import FEATURES, PLANES, observe_state
 from .rewards import final_rewards
@@ -48,11 +62,26 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         players: int = 2,
         options: dict[str, Any] | None = None,
         render_mode: str | None = None,
+        opponents: Mapping[int, str] | None = None,
+        fallback: str = TIMEOUT_LEVEL,
+        bot_logs: Path | None = None,
     ) -> None:
         super().__init__()
         self.game_options = {**(options or {}), "players": players}
         Options.from_dict(self.game_options)  # refused here, with the engine's message
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.opponents = dict(opponents or {})
+        for seat, spec in self.opponents.items():
+            if not (isinstance(seat, int) and 0 <= seat < players):
+                raise ValueError(f"no seat {seat!r} for an opponent in a {players}-player game")
+            check_spec(spec)
+        if len(self.opponents) == players:
+            raise ValueError("every seat is an opponent: leave at least one to the agents")
+        check_fallback(fallback)
+        self.fallback = fallback
+        self.bot_logs = bot_logs
+        self.bots: dict[int, Bot] = {}
+        self.faults: list[dict[str, Any]] = []
+        self.possible_agents = [f"player_{i}" for i in range(players) if i not in self.opponents]
         self.agents = list(self.possible_agents)
         self.render_mode = render_mode
         obs = spaces.Dict(
@@ -65,7 +94,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.state_: State | None = None
-        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seats = {a: int(a.removeprefix("player_")) for a in self.possible_agents}
         #: The legal actions (``legal_bits``) of the state they were read for (observe and
         #: step share them).
         self._legal_for: State | None = None
@@ -78,20 +107,80 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state_ = new_game(self.game_options, 0 if seed is None else seed)
+        self._stop_bots()
+        game_seed = 0 if seed is None else seed
+        self.state_ = new_game(self.game_options, game_seed)
         self._legal_for = None
+        self.faults = []
+        self._start_bots(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._play_opponents()
         self.agent_selection = self._agent_to_act()
 
     def _agent_to_act(self) -> str:
         assert self.state_ is not None
         seat = to_act(self.state_)
-        return self.possible_agents[seat if seat is not None else self.state_.turn]
+        seat = seat if seat is not None else self.state_.turn
+        name = f"player_{seat}"
+        return name if name in self._seats else self.possible_agents[0]
+
+    def _start_bots(self, seed: int) -> None:
+        """Seat the opponents of an episode (programs started, a failed one replaced)."""
+        assert self.state_ is not None
+        for seat, spec in sorted(self.opponents.items()):
+            bot = make_player(spec, seed * 10 + seat + 1, self.bot_logs)
+            self.bots[seat] = bot
+            if isinstance(bot, ProtocolBot):
+                try:
+                    bot.begin(self.state_.options.to_dict(), seat)
+                except BotFault as fault:
+                    self._replace(seat, fault)
+
+    def _replace(self, seat: int, fault: BotFault) -> None:
+        """A program failed: a bot of the fallback level takes its seat."""
+        assert self.state_ is not None
+        then = f"fallback {self.fallback}"
+        entry = {"seat": seat, "ply": self.state_.ply, "fault": fault.kind, "then": then}
+        self.faults.append({**entry, "detail": fault.detail})
+        self.bots[seat] = stand_in(self.bots[seat], self.fallback, seat)
+
+    def _play(self, action: str) -> None:
+        """Play ``action`` and tell every opponent the events it may hear."""
+        assert self.state_ is not None
+        self.state_, events = apply(self.state_, action)
+        for seat, bot in self.bots.items():
+            bot.observe([redact_event(e, seat) for e in events])
+
+    def _play_opponents(self) -> None:
+        """Let the opponents act until an agent is to act or the game is over."""
+        state = self.state_
+        while state is not None and not state.over and to_act(state) in self.bots:
+            seat = to_act(state)
+            assert seat is not None
+            view = player_view(state, seat)
+            try:
+                choice = self.bots[seat].choose(view)
+            except BotFault as fault:
+                self._replace(seat, fault)
+                continue
+            if choice not in view["legal_actions"]:
+                raise ValueError(f"opponent in seat {seat} chose {choice!r}, not a legal action")
+            self._play(choice)
+            state = self.state_
+        if state is not None and state.over:
+            self._stop_bots()
+
+    def _stop_bots(self) -> None:
+        """Stop the opponents' programs (telling them the result when the game is over)."""
+        res = result(self.state_) if self.state_ is not None else None
+        for bot in self.bots.values():
+            if isinstance(bot, ProtocolBot):
+                bot.finish(res)
 
     def _legal_bits(self) -> int:
         """The legal actions of the current state as ``legal_bits`` (read once per state)."""
@@ -121,11 +210,16 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         assert self.state_ is not None and action is not None
         chosen = checked_action(self.state_, self._legal_bits(), int(action))
         self._cumulative_rewards[agent] = 0.0
-        self.state_ = apply_unchecked(self.state_, chosen)
+        if self.bots:
+            self._play(str(chosen))
+            self._play_opponents()
+        else:
+            self.state_ = apply_unchecked(self.state_, chosen)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.state_.over:
-            for a, reward in zip(self.possible_agents, final_rewards(self.state_), strict=True):
-                self.rewards[a] = reward
+            rewards = final_rewards(self.state_)
+            for a in self.possible_agents:
+                self.rewards[a] = rewards[self._seats[a]]
                 self.terminations[a] = True
             # Only here: before the end every reward is 0.0, which would add nothing.
             self._accumulate_rewards()
@@ -143,7 +237,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         return console.export_text()
 
     def close(self) -> None:
-        return None
+        self._stop_bots()
 
 
 def raw_env(**kwargs: Any) -> TigrisEuphratesEnv:

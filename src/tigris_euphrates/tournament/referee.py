@@ -34,8 +34,8 @@ from .. import (
     seat_totals,
     to_act,
 )
-from ..ai import Bot, Budget, make_bot
-from ..botproto import BotFault, ProtocolBot
+from ..ai import Bot, Budget
+from ..botproto import BotFault, ProtocolBot, stand_in
 
 
 @runtime_checkable
@@ -109,10 +109,7 @@ class _Faults:
         if self.fallback is None:
             self.forfeit = seat
             return
-        failed = bots[seat]
-        stand_in = make_bot(self.fallback, getattr(failed, "seed", seat))
-        stand_in.observe(list(getattr(failed, "heard", [])))
-        bots[seat] = stand_in
+        bots[seat] = stand_in(bots[seat], self.fallback, seat)
 
 
 def play_game(

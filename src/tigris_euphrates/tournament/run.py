@@ -11,6 +11,11 @@ which process finished first.
 A tournament may keep a journal (``journal``: a JSON-lines file, one finished game a line
 after a header naming the tournament): a run that is stopped part-way is resumed by running
 the same tournament with the same journal, and plays only the games the journal lacks.
+
+A bot may be a program speaking ``tne-bot/1`` (``cmd:COMMAND``, see ``botproto``); its
+faults are in the game's result and record, and ``fallback`` names the level that takes over
+a failed seat (none: the seat loses the game). ``ray`` runs the games as tasks on a Ray
+cluster (``cluster.py``) with the same seeds, results and journal as the local pool.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import EngineError, Options
-from ..ai import Budget, level_config, make_bot
+from ..ai import Budget
+from ..botproto import check_fallback, check_spec, make_player
+from .cluster import run_on_ray
 from .plots import plot_ratings
 from .referee import play_game
 from .stats import places, summarize
@@ -124,14 +131,34 @@ def deal(
     return seats, game_seed, [game_seed * 10 + s + 1 for s in range(players)]
 
 
-def _play_task(task: dict[str, Any]) -> dict[str, Any]:
+def ranks_of(result: dict[str, Any]) -> list[int]:
+    """Each seat's place in a game's result: from the scores, except in a game a seat lost
+    by a fault (``forfeit``), whose ranking puts that seat last."""
+    if result["end"] != "forfeit":
+        return places(result["scores"])
+    ranks = [0] * len(result["scores"])
+    place = 1
+    for entry in result["ranking"]:
+        group = entry if isinstance(entry, list) else [entry]
+        for seat in group:
+            ranks[seat] = place
+        place += len(group)
+    return ranks
+
+
+def play_task(task: dict[str, Any]) -> dict[str, Any]:
+    """Play one game of a tournament (``task`` as ``run_tournament`` deals it) and return
+    its result: the same wherever it runs (a process of the pool, a Ray worker)."""
     seats: list[str] = task["seats"]
-    bots = [make_bot(name, task["bot_seeds"][i]) for i, name in enumerate(seats)]
+    logs = Path(task["logs"]) if task.get("logs") else None
+    bots = [make_player(name, task["bot_seeds"][i], logs) for i, name in enumerate(seats)]
     budgets = [task["budget"]] * len(seats)
-    out = play_game(bots, task["options"], task["seed"], budgets, names=seats)
+    out = play_game(
+        bots, task["options"], task["seed"], budgets, names=seats, fallback=task.get("fallback")
+    )
     keys = out.result["scores"]
     n = len(seats)
-    ranks = places(keys)
+    ranks = ranks_of(out.result)
     summary: dict[str, Any] = {
         "index": task["index"],
         "lineup": task["lineup"],
@@ -145,6 +172,8 @@ def _play_task(task: dict[str, Any]) -> dict[str, Any]:
         "times": out.times,
         "n": n,
     }
+    if out.faults:
+        summary["faults"] = out.faults
     if task.get("record"):
         summary["record"] = out.record()
     return summary
@@ -162,6 +191,9 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     ladder: bool = False,
     journal: Path | None = None,
+    fallback: str | None = None,
+    logs: Path | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play the tournament and return its summary (see the module docstring).
 
@@ -169,9 +201,14 @@ def run_tournament(
     ``jobs`` processes (default: every core; 1 plays in this process). ``ladder``: only
     neighbours in ``bots`` meet (see ``lineups``). ``journal``: resume from and append to
     this file (see ``Journal``); ``progress`` then counts the games it already held.
+    ``fallback``: the level that takes over a protocol bot's seat after a fault (None: the
+    seat loses); ``logs``: the folder for the programs' standard error. ``ray``: the address
+    of a Ray cluster to run the games on (``auto``: a local instance), ``jobs`` then the
+    games in flight at once.
     """
     for name in bots:
-        level_config(name)  # a level, or a level with settings: refused here if unknown
+        check_spec(name)  # a level (with settings) or cmd:PROGRAM: refused here if not
+    check_fallback(fallback)
     opts = dict(options or {})
     opts["players"] = players
     tasks = []
@@ -190,6 +227,8 @@ def run_tournament(
                     "options": opts,
                     "budget": budget,
                     "record": records,
+                    "fallback": fallback,
+                    "logs": None if logs is None else str(logs.absolute()),
                 }
             )
             index += 1
@@ -206,6 +245,8 @@ def run_tournament(
             "ladder": ladder,
             "records": records,
         }
+        if fallback is not None:
+            header["fallback"] = fallback
         book = Journal.open(journal, header)
     done: list[dict[str, Any]] = list(book.games.values()) if book else []
     tasks = [t for t in tasks if not book or t["index"] not in book.games]
@@ -219,14 +260,17 @@ def run_tournament(
         if progress:
             progress(len(done), total)
 
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            finished(_play_task(t))
+    if ray is not None:
+        run_on_ray(play_task, tasks, ray, finished, jobs)
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            for res in pool.map(_play_task, tasks, chunksize=1):
-                finished(res)
+        jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        if jobs <= 1 or len(tasks) <= 1:
+            for t in tasks:
+                finished(play_task(t))
+        else:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                for res in pool.map(play_task, tasks, chunksize=1):
+                    finished(res)
     done.sort(key=lambda r: r["index"])
     return summarize(bots, players, opts, seed, budget, ups, done)
 

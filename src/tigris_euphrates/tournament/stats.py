@@ -97,7 +97,7 @@ def summarize(
                     "max_turns": max(turns, default=0),
                     "ended_by": {
                         end: sum(1 for r in games if r["end"] == end)
-                        for end in ("treasures", "bag")
+                        for end in ("treasures", "bag", "forfeit")
                     },
                 },
             }
@@ -135,6 +135,11 @@ def summarize(
         "results": [
             {k: r[k] for k in ("index", "seats", "seed", "scores", "ranks", "turns", "end")}
             for r in done
+        ],
+        "faults": [
+            {"index": r["index"], "bot": r["seats"][f["seat"]], **f}
+            for r in done
+            for f in r.get("faults", [])
         ],
         "_records": [r["record"] for r in done if "record" in r],
     }

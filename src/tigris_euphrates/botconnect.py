@@ -305,7 +305,7 @@ class GameSeat:
             logs=self.settings.logs,
         )
         budget = Budget(seconds=self.settings.seconds)
-        await asyncio.to_thread(bot.begin, {**self.options}, self.seat, budget)
+        await asyncio.to_thread(bot.begin, {**self.options}, self.seat, budget, self.game_id)
         for events in self.events:
             await asyncio.to_thread(bot.observe, events)
         self.bot = bot

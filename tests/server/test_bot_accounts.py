@@ -294,3 +294,62 @@ def _board(server: LiveServer, *, bots: bool) -> set[str]:
             return found
         time.sleep(0.1)
     return names()
+
+
+class OpenTable:
+    """An offer source as open tables that allow bots will be: one table, offered to every
+    bot account, seated by ``accept`` (a game against a server bot)."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, str] = {}
+
+    async def offers(self, hub: Any, service: Any, account: Any) -> list[dict[str, Any]]:
+        state = "accepted" if account.name in self.taken else "open"
+        return [
+            {
+                "id": "table:one",
+                "from": {"name": "the open table", "bot": False},
+                "to": {"name": account.name, "bot": True},
+                "options": {"players": 2},
+                "rated": False,
+                "state": state,
+                "reason": None,
+                "game": self.taken.get(account.name),
+                "created": 0.0,
+            }
+        ]
+
+    async def accept(self, hub: Any, service: Any, account: Any, offer_id: str) -> str | None:
+        if offer_id != "table:one":
+            return None
+        seats = [{"kind": "human", "name": account.name}, {"kind": "bot", "level": "random"}]
+        game, _, _ = await hub.create({"players": 2}, seats)
+        await service.db(service.accounts.bind_seat, game.id, 0, account.id)
+        self.taken[account.name] = game.id
+        return str(game.id)
+
+
+def test_an_offer_source_offers_its_tables_on_the_event_socket(server: LiveServer) -> None:
+    from tigris_euphrates.server import botaccounts
+
+    table = OpenTable()
+    botaccounts.OFFER_SOURCES.append(table)
+    try:
+        bot = Bot(server)
+        events = bot.events()
+        offered = events.wait("challenge")["challenge"]
+        assert offered["id"] == "table:one" and offered["state"] == "open"
+        events.send({"type": "accept", "id": "table:nope"})
+        assert events.wait("error")["code"] == "no-challenge"
+        events.send({"type": "accept", "id": "table:one"})
+        frames = [events.recv(), events.recv()]  # the offer's new state, then its game
+        assert frames[0]["challenge"]["state"] == "accepted"
+        started = frames[1]
+        assert started["type"] == "game" and started["seat"] == 0
+        assert started["game"] == table.taken[bot.name]
+        seat = BotSeat(server.ws_url, started["game"], bot.token, 0)
+        assert seat.wait_view()["seat"] == 0
+        seat.close()
+        events.close()
+    finally:
+        botaccounts.OFFER_SOURCES.remove(table)

@@ -38,10 +38,11 @@ def make_bot(url: str, stem: str) -> tuple[str, str]:
 
 
 def bridge(
-    url: str, token: str, logs: Path, *extra: str, pause: float = 0.0
+    url: str, token: str, logs: Path, *extra: str, pause: float = 0.0, crash: str = ""
 ) -> subprocess.Popen[str]:
     """``tne bot connect`` in its own process, the token in its environment."""
     env = {**os.environ, "TNE_BOT_TOKEN": token, "QUICKBOT_PAUSE": str(pause)}
+    env["QUICKBOT_CRASH"] = crash
     args = [sys.executable, "-m", "tigris_euphrates", "bot", "connect", "--server", url]
     args += ["--logs", str(logs), "--seconds", "20", *extra, "--", *PROGRAM]
     return subprocess.Popen(
@@ -108,6 +109,34 @@ def test_two_bridged_programs_play_a_rated_game(tmp_path: Path) -> None:
         for out in (out_one, out_two):
             assert one_token not in out and two_token not in out
         assert "accepting" in out_two and "is over" in out_one
+
+
+def test_a_failing_program_is_started_again_then_its_seat_goes_to_the_fallback(
+    tmp_path: Path,
+) -> None:
+    with LiveServer(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/t.sqlite3") as srv:
+        one, one_token = make_bot(srv.url, "Kish")
+        two, two_token = make_bot(srv.url, "Mari")
+        logs = tmp_path / "logs"
+        once = str(tmp_path / "crashed-once")
+        second = bridge(
+            srv.url, two_token, logs, "--stop-after", "1", "--fallback", "random", crash="always"
+        )
+        first = bridge(
+            srv.url, one_token, logs, "--challenge", two, "--stop-after", "1", crash=once
+        )
+        (code_one, out_one), (code_two, out_two) = finish(first), finish(second)
+        assert code_one == 0 and code_two == 0, out_one + out_two
+        # the first program crashed once and was started again; the second always crashes
+        assert "the program failed (crash" in out_one and "try 2" not in out_one
+        assert "is over" in out_one
+        assert "try 2" in out_two and "the server's random plays the seat now" in out_two
+        game = game_of(srv.url, one_token)
+        summary = httpx.get(f"{srv.url}/api/games/{game}").json()
+        assert summary["status"] == "over" and summary["rated"] is False
+        kinds = {s["name"]: s["kind"] for s in summary["seats"]}
+        assert kinds[one] == "human" and kinds[two] == "bot"
+        assert any("crashing on purpose" in f.read_text() for f in logs.glob("*.stderr"))
 
 
 def test_bridges_on_two_processes_finish_a_game_across_a_restart(tmp_path: Path) -> None:

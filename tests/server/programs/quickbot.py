@@ -1,6 +1,8 @@
 """A tne-bot/1 program for the bridge's tests (standard library only): it swaps the largest
 set of tiles offered, or passes, so that a game ends in about 22 actions, waiting
-``QUICKBOT_PAUSE`` seconds before each answer (a game that lasts long enough to be cut)."""
+``QUICKBOT_PAUSE`` seconds before each answer (a game that lasts long enough to be cut).
+``QUICKBOT_CRASH=always`` makes it exit at every decision; ``QUICKBOT_CRASH=FILE`` at its
+first decision if FILE does not exist yet (it creates it: the next run plays)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,16 @@ import sys
 import time
 
 PAUSE = float(os.environ.get("QUICKBOT_PAUSE", "0"))
+CRASH = os.environ.get("QUICKBOT_CRASH", "")
+
+
+def crash_now() -> bool:
+    if CRASH == "always":
+        return True
+    if CRASH and not os.path.exists(CRASH):
+        open(CRASH, "w").close()
+        return True
+    return False
 
 
 def choose(view: dict) -> str:
@@ -27,6 +39,9 @@ def main() -> None:
         if kind == "hello":
             answer = {"type": "hello", "protocol": "tne-bot/1", "name": "quickbot"}
         elif kind == "decide":
+            if crash_now():
+                print("crashing on purpose", file=sys.stderr, flush=True)
+                sys.exit(1)
             time.sleep(PAUSE)
             answer = {"type": "action", "action": choose(message["view"])}
         elif kind == "quit":

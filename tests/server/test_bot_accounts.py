@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, Player, play_to_end
@@ -353,3 +354,29 @@ def test_an_offer_source_offers_its_tables_on_the_event_socket(server: LiveServe
         events.close()
     finally:
         botaccounts.OFFER_SOURCES.remove(table)
+
+
+def test_a_revoked_token_closes_the_sockets_it_opened(server: LiveServer) -> None:
+    bot = Bot(server)
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    events = bot.events()
+    events.wait("hello")
+    made = ann.post("/api/challenges", {"to": bot.name}).json()
+    accepted = bot.api.post(f"/api/challenges/{made['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    started = events.wait("game")
+    seat = BotSeat(server.ws_url, started["game"], bot.token, started["seat"])
+    view = seat.wait_view()
+    r = bot.owner.http.delete(
+        f"/api/account/tokens/{bot.token_id}", headers={"X-CSRF-Token": bot.owner.csrf}
+    )
+    assert r.status_code == 200
+    assert events.wait("error")["code"] == "bad-token"
+    seat.send({"type": "chat", "text": "still here?"})
+    while (frame := seat.recv())["type"] != "error":
+        pass
+    assert frame["code"] == "bad-token"
+    with pytest.raises(ConnectionClosed):
+        seat.recv(timeout=10)
+    assert view["seat"] == started["seat"]

@@ -100,11 +100,19 @@ def read_bot_message(text: str | None, frame_bytes: int) -> BotMessage:
         raise BadMessage(code, error_message(errors)) from None
 
 
+class Revoked(Exception):
+    """The event socket's token was revoked: the socket closes (4403)."""
+
+
 class Events:
     """What one event socket has told its bot: each challenge's state, each game."""
 
-    def __init__(self, hub: Hub, service: AccountService, account: Account) -> None:
+    def __init__(
+        self, hub: Hub, service: AccountService, account: Account, token: str | None = None
+    ) -> None:
         self.hub, self.service, self.account = hub, service, account
+        #: the API token it was opened with, checked at every reading of the news
+        self.token = token
         self.states: dict[str, str] = {}
         self.games: set[str] = set()
         self.since = time.time()
@@ -115,6 +123,8 @@ class Events:
         """The frames the bot is due: challenges new or changed, games started."""
         out: list[ChallengeFrame | GameFrame] = []
         service = self.service
+        if self.token is not None and await service.token_account(self.token) is None:
+            raise Revoked
         found: list[Challenge] = await service.db(
             service.bots.challenges_of, self.account.id, self.since - 60
         )
@@ -171,12 +181,17 @@ async def bot_events(ws: WebSocket, hub: HubDep, service: AccountsDep, client: C
         return
     hub.client_conns[client] += 1
     try:
-        account = await service.current(ws) if bearer(ws) is not None else None
+        token = bearer(ws)
+        account = await service.current(ws) if token is not None else None
         if account is None:
             err = GameError("bad-token", "connect with a bot account's API token (Bearer)")
             await refuse(ws, hub, err, 4403)
             return
-        await serve(ws, Events(hub, service, account))
+        try:
+            await serve(ws, Events(hub, service, account, token))
+        except Revoked:
+            err = GameError("bad-token", "this API token was revoked: it opens nothing any more")
+            await refuse(ws, hub, err, 4403)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -226,6 +226,8 @@ class GameSeat:
         self.events: list[list[dict[str, Any]]] = []
         #: the program's answer at a step (sent again after a drop if still due)
         self.answers: dict[int, str] = {}
+        #: answers the server refused (other than for the message rate)
+        self.refusals = 0
         self.over = False
 
     async def run(self) -> None:
@@ -257,10 +259,7 @@ class GameSeat:
 
     async def _frame(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
         if frame.get("type") == "error":
-            code = frame.get("code")
-            self.say(f"game {self.game_id}: refused: {code}: {frame.get('message')}")
-            if code in FATAL_JOIN:
-                self.over = True
+            await self._refused(ws, frame)
             return
         if frame.get("type") != "view":
             return
@@ -281,6 +280,28 @@ class GameSeat:
                     return
                 self.answers = {seq: action}
             await ws.send(json.dumps({"type": "move", "seq": seq, "action": action}))
+
+    async def _refused(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
+        """A message refused by the server. Over the message rate (the page's limit: a
+        fast program can pass it), the move was dropped: wait a second and ask for the view
+        again, which sends the same answer. Another refusal of an answer (the server's
+        checks are the judge) asks the program again; a second one ends the bridge's part
+        in the game as a fault does."""
+        code = frame.get("code")
+        if code == "rate-limited":
+            await asyncio.sleep(1.0)
+            await ws.send(json.dumps({"type": "sync"}))
+            return
+        self.say(f"game {self.game_id}: refused: {code}: {frame.get('message')}")
+        if code in FATAL_JOIN:
+            self.over = True
+            return
+        seq = frame.get("seq")
+        if isinstance(seq, int) and self.answers.pop(seq, None) is not None:
+            self.refusals += 1
+            if self.refusals >= 2:
+                await asyncio.to_thread(self._hand_over)
+                self.over = True
 
     async def _hear(self, log: list[dict[str, Any]], reset: bool) -> None:
         """Hand the program the steps it has not heard (all again if the log changed)."""

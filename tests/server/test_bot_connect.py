@@ -19,6 +19,7 @@ import httpx
 
 from accounting import Player
 from support.serving import LiveServer, ServerProcess, postgres_or_skip
+from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
 PASSWORD = "correct horse battery"
@@ -109,6 +110,26 @@ def test_two_bridged_programs_play_a_rated_game(tmp_path: Path) -> None:
         for out in (out_one, out_two):
             assert one_token not in out and two_token not in out
         assert "accepting" in out_two and "is over" in out_one
+
+
+def test_a_program_faster_than_the_message_rate_finishes_its_game(tmp_path: Path) -> None:
+    limits = Limits(messages_per_second=3, message_burst=2)
+    with LiveServer(
+        data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/t.sqlite3", limits=limits
+    ) as srv:
+        _, one_token = make_bot(srv.url, "Nippur")
+        two, two_token = make_bot(srv.url, "Eridu")
+        second = bridge(srv.url, two_token, tmp_path / "logs", "--stop-after", "1")
+        first = bridge(
+            srv.url, one_token, tmp_path / "logs", "--challenge", two, "--stop-after", "1"
+        )
+        (code_one, out_one), (code_two, out_two) = finish(first), finish(second)
+        assert code_one == 0 and code_two == 0, out_one + out_two
+        summary = httpx.get(f"{srv.url}/api/games/{game_of(srv.url, one_token)}").json()
+        assert summary["status"] == "over"
+        # the page's rate was passed and the bridges waited for it
+        hits = srv.app.state.hub.metrics.limits_hit.labels("messages_per_second")._value.get()
+        assert hits > 0
 
 
 def test_a_failing_program_is_started_again_then_its_seat_goes_to_the_fallback(

@@ -7,7 +7,10 @@ game the server's own log times say how long each action took from the previous 
 program's decision, its line to the bridge, the move over the game websocket, the server's
 checks and store, the view back to both bridges, the events and the next ``decide`` to the
 next program. The same level decides in-process in a fraction of it (timed apart on the same
-positions), so the difference is what the bridge and the server add to an action.
+positions), so the difference is what the bridge and the server add to an action. A fast
+program sends its moves faster than the game websocket's message rate (the page's limit):
+the moves over it are dropped and sent again a second later (``rate_waits``), which the mean
+shows and the median does not.
 
     .venv/bin/python bench/botbridge.py --games 4 --level random
 
@@ -131,6 +134,9 @@ def main() -> None:
         "actions": len(steps) + a.games,
         "ms_per_action_median": round(per_action * 1000, 2),
         "ms_per_action_p90": round(statistics.quantiles(steps, n=10)[-1] * 1000, 2),
+        "ms_per_action_mean": round(statistics.mean(steps) * 1000, 2),
+        # a seat sending faster than the page's message rate waits a second, then resends
+        "rate_waits": sum(1 for x in steps if x >= 0.9),
         "ms_level_in_process": round(own * 1000, 3),
         "ms_added_per_action": round((per_action - own) * 1000, 2),
     }

@@ -6,9 +6,11 @@ field replaced by a value of another type, a huge or nested one, text with lone
 surrogates, control characters or unicode digits, a key dropped or added, raw bytes, bad
 JSON, a binary frame, an oversized one. They reach every route that reads a path, a query
 string or a body (games, seats, rematch, moves, accounts, players, leaderboard, catalogues,
-unsubscribe, the tutorial's lessons) and every websocket message (join with a token or an
-account's seat, move, undo, sync, ping, chat, hint). ``Campaign`` sends them to a live
-server and checks what a user cares about:
+unsubscribe, the tutorial's lessons, bot accounts: tokens, challenges, the bots' leaderboard,
+with API tokens good and bad) and every websocket message (join with a token or an
+account's seat, move, undo, sync, ping, chat, hint; a bot account's event socket: accept,
+decline, challenge, ping). ``Campaign`` sends them to a live server and checks what a user
+cares about:
 
 - no answer is a 5xx, and no error frame says ``server-error``;
 - every refused input gets a 4xx with a message, or an error frame naming the problem;
@@ -161,6 +163,9 @@ class Target:
     other_id: str
     other_creator: str
     other_token: str
+    #: a bot account's name and API token (the campaign's client holds it)
+    bot_name: str = ""
+    bot_token: str = ""
 
 
 @dataclass
@@ -208,6 +213,7 @@ class Campaign:
             if r.status_code == 200:
                 self.tally.signed_in = True
                 break
+        bot_name, bot_token = self._bot_account()
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         game = self.http.post("/api/games", json={"seats": seats}).json()
         other = self.http.post("/api/games", json={"seats": seats}).json()
@@ -218,19 +224,38 @@ class Campaign:
             other["id"],
             other["creator_token"],
             other["seats"][0]["token"],
+            bot_name,
+            bot_token,
         )
+
+    def _bot_account(self) -> tuple[str, str]:
+        """A bot account (``HostileBot``, signed up or in by a client of its own) and a new
+        API token of it; ``("", "")`` if the limits refused its sign-up and sign-in."""
+        with httpx.Client(base_url=self.url, timeout=30) as owner:
+            csrf = {"X-CSRF-Token": str(owner.get("/api/account").json()["csrf"])}
+            for path in ("/api/account/signup", "/api/account/signin"):
+                body = {"name": "HostileBot", "password": PASSWORD}
+                if owner.post(path, json=body, headers=csrf).status_code == 200:
+                    break
+            else:
+                return "", ""
+            owner.post("/api/account/bot", json={"confirm": True}, headers=csrf)
+            made = owner.post("/api/account/tokens", json={"name": "hostile"}, headers=csrf)
+            return "HostileBot", str(made.json()["token"])
 
     # --- REST ---------------------------------------------------------------------------
 
     def rest_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
-        """One hostile request ``(method, path, headers, body)``: an eighteenth each of the
+        """One hostile request ``(method, path, headers, body)``: a nineteenth each of the
         kinds below (two for game creation, seat changes, game pages, accounts and
         lessons)."""
         rng = self.rng
         gid = rng.choice([t.game_id] * 4 + ["nope", "0" * 12, "x" * 40, "a%00b", "%ff", "-"])
         seat = rng.choice(["0", "1", "2", "4", "-1", "99999999999", "x", "1.5"])
         json_headers = {"content-type": "application/json"}
-        kind = rng.randrange(18)
+        kind = rng.randrange(19)
+        if kind == 18:
+            return self.bot_case(t)
         if kind <= 1:
             base: dict[str, Any] = {
                 "seats": [
@@ -407,6 +432,52 @@ class Campaign:
             what = "signout-everywhere"
         return "POST", f"/api/account/{what}", headers, _encode(rng, mutate(rng, base))
 
+    def bot_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
+        """A request of the bot account routes, with the bot's API token, a broken one, or
+        this client's session (a person: no token of its own). Never one that revokes the
+        bot's token (ids far from the few made) or makes this client a bot."""
+        rng = self.rng
+        headers = {"content-type": "application/json"}
+        auth = rng.choice(
+            [
+                f"Bearer {t.bot_token}",
+                f"Bearer {t.bot_token}",
+                f"Bearer {t.bot_token[:-1]}",
+                "Bearer tneb_" + "A" * 43,
+                "Bearer",
+                "Basic abc",
+                "Bearer " + _quoted(rng.choice(WEIRD_TEXT)),
+                "",
+            ]
+        )
+        if auth and t.bot_token:
+            headers["Authorization"] = auth
+        else:
+            headers["X-CSRF-Token"] = self.csrf
+        cid = rng.choice(["0" * 12, "abc", "f" * 12, _quoted(weird_value(rng)), "%00"])
+        tid = rng.choice(["0", "-1", "99999999", "2147483648", "x", "1.5", _quoted("٣")])
+        what = rng.randrange(9)
+        if what == 0 and "Authorization" in headers:
+            body = mutate(rng, {"confirm": True})
+            return "POST", "/api/account/bot", headers, _encode(rng, body)
+        if what <= 1:
+            return "GET", rng.choice(["/api/account/tokens", "/api/challenges"]), headers, None
+        if what == 2:
+            body = mutate(rng, {"name": rng.choice(["laptop", "x" * 41, "a/b"])})
+            return "POST", "/api/account/tokens", headers, _encode(rng, body)
+        if what == 3:
+            return "DELETE", f"/api/account/tokens/{tid}", headers, None
+        if what in (4, 5):
+            base = {"to": t.bot_name or "HostileBot", "options": {"ruleset": "classic"}}
+            body = mutate(rng, {**base, "rated": rng.random() < 0.3})
+            return "POST", "/api/challenges", headers, _encode(rng, body)
+        if what in (6, 7):
+            verb = rng.choice(["accept", "decline", "cancel"])
+            body = mutate(rng, {"reason": rng.choice(["busy", "x" * 300, ""])})
+            return "POST", f"/api/challenges/{cid}/{verb}", headers, _encode(rng, body)
+        value = rng.choice(["true", "false", _quoted(weird_value(rng))])
+        return "GET", f"/api/leaderboard?bots={value}", headers, None
+
     def rest(self, t: Target, n: int) -> None:
         for _ in range(n):
             method, path, headers, content = self.rest_case(t)
@@ -506,6 +577,64 @@ class Campaign:
                 self._check(frame, answers)
         finally:
             for ws in conns.values():
+                with contextlib.suppress(Exception):
+                    ws.close()
+
+    def bot_frame(self) -> str | bytes:
+        """A hostile message for a bot's event socket: broken from a valid one, or raw. A
+        challenge goes to ``Hostile`` (a person: refused), an accept or decline to no
+        challenge, so that none makes a game."""
+        rng = self.rng
+        if rng.randrange(10) <= 1:
+            return raw_text(rng)
+        base = rng.choice(
+            [
+                {"type": "accept", "id": "0" * 12},
+                {"type": "decline", "id": "f" * 12, "reason": "busy"},
+                {"type": "challenge", "to": "Hostile", "options": {}, "rated": False},
+                {"type": "ping", "t": 1},
+            ]
+        )
+        return json.dumps(mutate(rng, base))
+
+    def bot_sockets(self, t: Target, n: int) -> None:
+        """``n`` hostile messages on the bot account's event socket: each is answered (an
+        error frame, or a pong for a valid ping) and the socket stays open unless the
+        websocket layer closes it (not UTF-8, over the size limit)."""
+        if not t.bot_token:
+            return
+        ws: ClientConnection | None = None
+        marker = 2 * 10**6
+        try:
+            for _ in range(n):
+                if ws is None:
+                    ws = connect(
+                        f"{self.ws_url}/ws/bot",
+                        additional_headers={"Authorization": f"Bearer {t.bot_token}"},
+                        open_timeout=20,
+                    ).__enter__()
+                    assert json.loads(ws.recv(timeout=20))["type"] == "hello"
+                frame = self.bot_frame()
+                marker += 1
+                self.tally.inputs += 1
+                self.tally.routes["ws/bot"] += 1
+                try:
+                    send(ws, frame)
+                    answers = self._answers(ws, marker)
+                except ConnectionClosed:
+                    code = ws.close_code or 0
+                    self.tally.closes[code] += 1
+                    assert code == _protocol_close(frame), ("closed", code, repr(frame)[:200])
+                    ws = None
+                    continue
+                errors = [m for m in answers if m["type"] == "error"]
+                for msg in errors:
+                    self.tally.frames[msg["code"]] += 1
+                    assert msg["code"] != "server-error" and msg["message"], msg
+                if not _bot_ping(frame):
+                    assert errors, (repr(frame)[:200], answers[:2])
+        finally:
+            if ws is not None:
                 with contextlib.suppress(Exception):
                     ws.close()
 
@@ -646,15 +775,34 @@ def _expected(frame: str | bytes) -> str:
     return "error"
 
 
+def _bot_ping(frame: str | bytes) -> bool:
+    """Whether ``frame`` is a valid ping of the bot's event socket (answered by a pong)."""
+    try:
+        msg = json.loads(frame)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(msg, dict) or msg.get("type") != "ping" or set(msg) - {"type", "t"}:
+        return False
+    t = msg.get("t")
+    return (
+        t is None
+        or (isinstance(t, str) and len(t) <= 64)
+        or (isinstance(t, int | float) and not isinstance(t, bool))
+    )
+
+
 def _is_join(frame: str | bytes) -> bool:
     msg = _parsed(frame)
     return msg is not None and msg.type == "join"
 
 
-def run(url: str, ws_url: str, seed: int, rest: int, frames: int, first: int) -> Tally:
+def run(
+    url: str, ws_url: str, seed: int, rest: int, frames: int, first: int, bot_frames: int = 0
+) -> Tally:
     """A whole campaign against the server at ``url``: ``rest`` requests, ``frames``
-    websocket frames in play and ``first`` first frames; the game under attack is then
-    checked unchanged. Returns the tally."""
+    websocket frames in play, ``first`` first frames and ``bot_frames`` messages on a bot
+    account's event socket; the game under attack is then checked unchanged. Returns the
+    tally."""
     campaign = Campaign(url, ws_url, seed)
     start = time.monotonic()
     try:
@@ -663,6 +811,7 @@ def run(url: str, ws_url: str, seed: int, rest: int, frames: int, first: int) ->
         campaign.rest(t, rest)
         campaign.sockets(t, frames)
         campaign.first_frames(t, first)
+        campaign.bot_sockets(t, bot_frames)
         after = campaign.http.get(f"/api/games/{t.game_id}").json()
         assert after["seq"] == before["seq"] == 0, (before, after)
         assert [(s["kind"], s["name"]) for s in after["seats"]] == [

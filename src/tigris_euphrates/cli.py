@@ -5,6 +5,7 @@ tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
 tne export BACKUP.jsonl                  the server's games, accounts and ratings (import: back)
 tne admin grant NAME                     moderation on the server's database (admin_cli.py)
+tne bot connect --server URL -- ./mybot  a tne-bot/1 program plays on a server (bot_cli.py)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from . import (
 from .admin_cli import admin
 from .ai import split_specs
 from .backup_cli import export, import_, set_password
+from .bot_cli import bot
 from .botproto import check_fallback, check_spec, make_player
 from .display import game_panel
 from .serve_cli import serve
@@ -272,6 +274,7 @@ app.command("export")(export)
 app.command("import")(import_)
 app.command("set-password")(set_password)
 app.add_typer(admin, name="admin")
+app.add_typer(bot, name="bot")
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ LIMITS = {
     "bot_games_per_client": 3,
     "connections_per_client": 1000,
     # every sign-up or sign-in let through costs a password hash (argon2, ~0.1 s of CPU)
-    "sign_ups_per_client": 2,
+    "sign_ups_per_client": 3,
     "sign_in_failures_per_client": 2,
 }
 
@@ -43,6 +43,8 @@ ROUTES = [
     "catalogues",
     "unsubscribe",
     "lessons",
+    "challenges",
+    "ws/bot",
 ]
 
 
@@ -62,8 +64,10 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
 
 
 def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
-    tally = hostile.run(server.url, server.ws_url, seed=2026, rest=2250, frames=6000, first=500)
-    assert tally.inputs == 8750 and tally.signed_in
+    tally = hostile.run(
+        server.url, server.ws_url, seed=2026, rest=2500, frames=6000, first=500, bot_frames=600
+    )
+    assert tally.inputs == 9600 and tally.signed_in
     assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
     for route in ROUTES:
         assert tally.routes[route] >= 40, (route, tally.routes)

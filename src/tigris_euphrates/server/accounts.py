@@ -9,6 +9,7 @@ form post carries the CSRF token (``sessions.py``): ``AccountService.check_csrf`
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,9 @@ from fastapi import Request, Response
 from starlette.requests import HTTPConnection
 
 from ..store.accounts import Account, AccountGame, Accounts, name_key
+from ..store.bots import Bots
 from ..store.ratings import Ratings
+from .apitokens import TOKEN_PATTERN, bearer, token_digest
 from .errors import GameError
 from .hub import Hub
 from .live import LiveGame
@@ -27,15 +30,16 @@ from .sessions import SESSION_SECONDS, Sessions, new_session, same_origin
 
 @dataclass
 class AccountService:
-    """What the account endpoints share: the store's account and rating tables, the
-    password hasher, the session signer, and ``run``, which runs a blocking store call off
-    the event loop (the hub's database workers)."""
+    """What the account endpoints share: the store's account, rating and bot account
+    tables, the password hasher, the session signer, and ``run``, which runs a blocking
+    store call off the event loop (the hub's database workers)."""
 
     accounts: Accounts
     ratings: Ratings
     passwords: Passwords
     sessions: Sessions
     run: Callable[..., Awaitable[Any]]
+    bots: Bots
 
     async def db(self, fn: Any, *args: Any) -> Any:
         return await self.run(fn, *args)
@@ -43,7 +47,11 @@ class AccountService:
     async def current(self, conn: HTTPConnection) -> Account | None:
         """The signed-in account of a request or websocket (``None``: a guest, a session
         signed out since, here or everywhere, or a websocket opened by another site's
-        page)."""
+        page). A request with an ``Authorization`` header is the bot account of its API
+        token, whatever cookie it carries (``None`` if the token opens none)."""
+        given = bearer(conn)
+        if given is not None:
+            return await self.token_account(given)
         if conn.scope["type"] == "websocket" and not same_origin(conn):
             return None
         session = self.sessions.read(conn)
@@ -59,6 +67,14 @@ class AccountService:
         ):
             return None
         return account
+
+    async def token_account(self, token: str) -> Account | None:
+        """The bot account an API token opens (``None``: malformed, unknown or revoked, or
+        its account is banned)."""
+        if re.fullmatch(TOKEN_PATTERN, token) is None:
+            return None
+        found = await self.db(self.bots.token_account, token_digest(token))
+        return None if found is None else found[0]
 
     async def sign_in(self, conn: HTTPConnection, response: Response, account: Account) -> None:
         """Open a session of the account (kept by the server) and set its cookie, and
@@ -78,13 +94,16 @@ class AccountService:
     async def signed_in(self, conn: HTTPConnection) -> Account:
         """The signed-in account; raises ``GameError`` (``sign-in``) for a guest."""
         account = await self.current(conn)
+        if account is None and bearer(conn) is not None:
+            raise GameError("bad-token", "this API token opens no account (revoked?)")
         if account is None:
             raise GameError("sign-in", "sign in first")
         return account
 
     def check_csrf(self, request: Request) -> None:
-        """Raises ``GameError`` (``csrf``) unless the post carries the page's CSRF token."""
-        if not self.sessions.csrf_ok(request):
+        """Raises ``GameError`` (``csrf``) unless the post carries the page's CSRF token
+        or an API token (``Authorization``: no cookie counts then)."""
+        if bearer(request) is None and not self.sessions.csrf_ok(request):
             raise GameError(
                 "csrf",
                 "this form was not sent by the game's page (missing or wrong CSRF token): "
@@ -100,7 +119,7 @@ async def start_accounts(hub: Hub) -> AccountService:
     accounts, ratings = store.accounts, store.ratings
     passwords = await asyncio.to_thread(Passwords)
     key = await hub.db(accounts.secret, "session-key")
-    service = AccountService(accounts, ratings, passwords, Sessions(key), hub.db)
+    service = AccountService(accounts, ratings, passwords, Sessions(key), hub.db, store.bots)
     store.games.finish_hooks.append(ratings.rate_game)
     for game_id in await hub.db(ratings.unrated_finished):
         await hub.db(ratings.rate_game, game_id)
@@ -108,7 +127,23 @@ async def start_accounts(hub: Hub) -> AccountService:
 
 
 def public_account(account: Account) -> dict[str, Any]:
-    return {"id": account.id, "name": account.name, "created": account.created}
+    return {
+        "id": account.id,
+        "name": account.name,
+        "created": account.created,
+        "bot": account.is_bot,
+    }
+
+
+def bot_seat_refused(account: Account, rated: bool, owner: int | None) -> GameError | None:
+    """Why a bot account may not take a seat of a rated game it is not bound to already
+    (only a bots' challenge binds a bot to a rated game's seat); ``None`` if it may."""
+    if account.is_bot and rated and owner != account.id:
+        return GameError(
+            "bot-rated",
+            "a bot account plays rated games only against bots, through challenges",
+        )
+    return None
 
 
 async def bind_on_join(
@@ -131,6 +166,9 @@ async def bind_on_join(
     if game.rated and any(a == account.id and s != seat for s, a in bound.items()):
         raise GameError("one-seat", "in a rated game an account takes one seat only")
     owner = bound.get(seat)
+    refused = bot_seat_refused(account, game.rated, owner)
+    if refused is not None:
+        raise refused
     if owner is None:
         owner = await service.db(service.accounts.bind_seat, game.id, seat, account.id)
     if game.rated and owner != account.id:

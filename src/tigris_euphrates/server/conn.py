@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 from .frames import OutFrame
 from .limits import CHAT_BURST, CHAT_PER_SECOND, Limits, TokenBucket
@@ -25,6 +26,9 @@ class Conn:
         #: the signed-in account that opened it (``None``: a guest): a muted or banned
         #: account may not write in the chat
         self.account: int | None = None
+        #: for a connection opened with an API token: whether the token still opens its
+        #: account (checked before each change it asks for: a revoked token stops there)
+        self.still_valid: Callable[[], Awaitable[bool]] | None = None
         self.frames: deque[OutFrame] = deque()
         self.view_due = False
         self.full_log = False

@@ -45,6 +45,16 @@ STATUS = {
     "lesson-over": 409,
     "rated": 403,
     "busy": 503,
+    "bot-rated": 403,
+    "not-a-bot": 403,
+    "rated-person": 409,
+    "no-bot": 404,
+    "no-token": 404,
+    "too-many-tokens": 429,
+    "no-challenge": 404,
+    "not-challenged": 403,
+    "challenge-closed": 409,
+    "too-many-challenges": 429,
 }
 
 

@@ -13,6 +13,10 @@ The client's frames are read in one place too (``inputs.read_message``: ``Join``
 - ``HintFrame``: a suggested move for the asking seat's decision at step ``seq``, and why
   (``server/hints.py``), to that connection only.
 
+A bot account's event socket (``/ws/bot``, ``routes/botsocket.py``) sends ``HelloFrame``
+first, then ``ChallengeFrame`` and ``GameFrame`` as challenges and games come (and pongs and
+error frames).
+
 The frames are ``TypedDict``\\ s: JSON objects whose keys keep the order written here, so
 that the bytes on the wire stay what the page and the bots have always read.
 """
@@ -115,8 +119,41 @@ class HintFrame(TypedDict):
     left: int
 
 
+class HelloFrame(TypedDict):
+    """The bot account an event socket opened."""
+
+    type: Literal["hello"]
+    account: JsonObject
+
+
+class ChallengeFrame(TypedDict):
+    """A challenge of the bot account, new or in a new state (``Challenge.public``)."""
+
+    type: Literal["challenge"]
+    challenge: JsonObject
+
+
+class GameFrame(TypedDict):
+    """An unfinished game of the bot account: its program plays ``seat`` of it."""
+
+    type: Literal["game"]
+    game: str
+    seat: int
+    rated: bool
+    options: JsonObject
+
+
 #: Every frame the server sends.
-OutFrame = ViewFrame | ChatFrame | ErrorFrame | PongFrame | HintFrame
+OutFrame = (
+    ViewFrame
+    | ChatFrame
+    | ErrorFrame
+    | PongFrame
+    | HintFrame
+    | HelloFrame
+    | ChallengeFrame
+    | GameFrame
+)
 
 
 def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:

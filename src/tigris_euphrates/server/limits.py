@@ -86,6 +86,10 @@ class Limits:
     #: name or address exists or not, taken before the work.
     reset_requests_per_client: int = 10
     reset_requests_per_target: int = 3
+    #: API tokens a bot account may hold, and open challenges an account may have sent
+    #: (both counted in the database under a lock on the account: atomic across processes).
+    tokens_per_account: int = 10
+    challenges_per_account: int = 10
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -47,6 +47,8 @@ FIELDS: dict[str, dict[str, Any]] = {
     },
     "end": {"games": int, "accounts": int, "ratings": int},
 }  # fmt: skip
+#: Fields a line may lack (an export of an older version): a bot account's ``bot``.
+OPTIONAL: dict[str, dict[str, Any]] = {"account": {"bot": (*_NUMBER, _NONE)}}
 
 
 class RestoreError(Exception):
@@ -94,7 +96,12 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             ratings.append(line)
         elif kind == "rating_change":
             changes.append(line)
-    store.accounts.restore([{k: a[k] for k in ("id", "name", "created")} for a in accounts])
+    store.accounts.restore(
+        [
+            {"id": a["id"], "name": a["name"], "created": a["created"], "bot": a.get("bot")}
+            for a in accounts
+        ]
+    )
     for account in accounts:
         if account["notify"] is not None:
             store.notifications.restore(account["id"], account["notify"])
@@ -181,7 +188,11 @@ def _check_fields(path: Path, number: int, kind: str, line: dict[str, Any]) -> N
             raise RestoreError(f"{path}, line {number}: the {kind} has no {name!r}")
         if not isinstance(line[name], types):
             raise RestoreError(f"{path}, line {number}: the {kind}'s {name!r} has the wrong type")
-    extra = set(line) - set(fields) - {"kind"}
+    optional = OPTIONAL.get(kind, {})
+    for name, types in optional.items():
+        if name in line and not isinstance(line[name], types):
+            raise RestoreError(f"{path}, line {number}: the {kind}'s {name!r} has the wrong type")
+    extra = set(line) - set(fields) - set(optional) - {"kind"}
     if extra:
         raise RestoreError(f"{path}, line {number}: the {kind} has unknown fields {sorted(extra)}")
 

@@ -38,6 +38,12 @@ class Account:
     password_hash: str
     created: float
     generation: int
+    #: when it became a bot account (``None``: a person's account)
+    bot: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
 
 
 @dataclass
@@ -239,18 +245,25 @@ class Accounts:
     # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
 
     def dump(self) -> list[dict[str, Any]]:
-        """Every account without its secrets: ``id``, ``name`` and ``created`` (no password
-        hash, no session generation), in the order of their ids."""
+        """Every account without its secrets: ``id``, ``name``, ``created`` and ``bot``
+        (when it became a bot account, else ``None``; no password hash, no session
+        generation, no API token), in the order of their ids."""
         a = self.t.accounts.c
-        query = select(a.id, a.name, a.created).order_by(a.id)
+        query = select(a.id, a.name, a.created, a.bot).order_by(a.id)
         with self.engine.connect() as conn:
             return [
-                {"id": int(r.id), "name": str(r.name), "created": float(r.created)}
+                {
+                    "id": int(r.id),
+                    "name": str(r.name),
+                    "created": float(r.created),
+                    "bot": None if r.bot is None else float(r.bot),
+                }
                 for r in conn.execute(query)
             ]
 
     def restore(self, accounts: list[dict[str, Any]]) -> None:
-        """Write the accounts ``dump`` read, with their ids and ``NO_PASSWORD``: each signs
+        """Write the accounts ``dump`` read (a bot account stays one), with their ids and
+        ``NO_PASSWORD``: each signs
         in once the operator has set it a password (``set_password_hash``). On PostgreSQL
         the ids' sequence then continues after the highest id."""
         if not accounts:
@@ -271,6 +284,7 @@ class Accounts:
                 "password_hash": NO_PASSWORD,
                 "created": x["created"],
                 "generation": 0,
+                "bot": x.get("bot"),
             }
             for x, shape in zip(accounts, skeletons, strict=True)
         ]
@@ -377,4 +391,5 @@ def _account(row: Any) -> Account:
         str(row.password_hash),
         float(row.created),
         int(row.generation),
+        None if row.bot is None else float(row.bot),
     )

@@ -103,6 +103,14 @@ class Ratings:
             log = conn.execute(
                 select(a.c.seat, a.c.action).where(a.c.game_id == game_id).order_by(a.c.seq)
             ).all()
+            kinds = {
+                x is not None
+                for x in conn.execute(
+                    select(self.t.accounts.c.bot).where(
+                        self.t.accounts.c.id.in_(list(bound.values()))
+                    )
+                ).scalars()
+            }
         options = json.loads(row.options)
         result = json.loads(row.result)
         players = len(json.loads(row.seats))
@@ -116,7 +124,7 @@ class Ratings:
         family, size = family_of(options), size_of(players)
         try:
             with self.engine.begin() as conn:
-                if not verdict.counted:
+                if not verdict.counted or len(kinds) > 1:
                     conn.execute(update(g).where(g.c.id == game_id).values(rated=0))
                     return False
                 self._serialise(conn)
@@ -206,6 +214,16 @@ class Ratings:
         r, a = self.t.ratings, self.t.accounts
         return select(r, a.c.name).join(a, a.c.id == r.c.account_id)
 
+    def _kind(self, bots: bool) -> Any:
+        """The accounts of one leaderboard: bot accounts or people's."""
+        bot = self.t.accounts.c.bot
+        return bot.isnot(None) if bots else bot.is_(None)
+
+    def _count(self, *where: Any) -> Any:
+        """How many ratings match ``where`` (which may name the accounts' columns)."""
+        r, a = self.t.ratings, self.t.accounts
+        return select(func.count()).select_from(r.join(a, a.c.id == r.c.account_id)).where(*where)
+
     @staticmethod
     def _rating(x: Any, rank: int = 0) -> Rating:
         return Rating(
@@ -221,27 +239,32 @@ class Ratings:
         )
 
     def of_account(self, account_id: int) -> list[Rating]:
-        r = self.t.ratings
-        query = self._ratings_query().where(r.c.account_id == account_id)
+        """The account's ratings, each with its rank on its board (people's or bots')."""
+        r, a = self.t.ratings, self.t.accounts
+        query = self._ratings_query().add_columns(a.c.bot).where(r.c.account_id == account_id)
         with self.engine.connect() as conn:
             rows = conn.execute(query.order_by(r.c.family, r.c.size)).all()
             out = []
             for x in rows:
                 better = conn.execute(
-                    select(func.count())
-                    .select_from(r)
-                    .where(r.c.family == x.family, r.c.size == x.size, r.c.ordinal > x.ordinal)
+                    self._count(
+                        r.c.family == x.family,
+                        r.c.size == x.size,
+                        r.c.ordinal > x.ordinal,
+                        self._kind(x.bot is not None),
+                    )
                 ).scalar()
                 out.append(self._rating(x, int(better or 0) + 1))
         return out
 
     def board(
-        self, family: str, size: str, limit: int = 20, offset: int = 0
+        self, family: str, size: str, limit: int = 20, offset: int = 0, bots: bool = False
     ) -> tuple[list[Rating], int]:
         """A page of the leaderboard, best first (rank = 1 + players with a higher ordinal,
-        so equal ratings share a rank), and how many players it has."""
+        so equal ratings share a rank), and how many players it has (``bots``: the bot
+        accounts' board, else the people's)."""
         r = self.t.ratings
-        where = and_(r.c.family == family, r.c.size == size)
+        where = and_(r.c.family == family, r.c.size == size, self._kind(bots))
         query = (
             self._ratings_query()
             .where(where)
@@ -251,16 +274,14 @@ class Ratings:
         )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-            total = int(conn.execute(select(func.count()).select_from(r).where(where)).scalar_one())
+            total = int(conn.execute(self._count(where)).scalar_one())
             out = []
             for x in rows:
-                better = conn.execute(
-                    select(func.count()).select_from(r).where(where, r.c.ordinal > x.ordinal)
-                ).scalar()
+                better = conn.execute(self._count(where, r.c.ordinal > x.ordinal)).scalar()
                 out.append(self._rating(x, int(better or 0) + 1))
         return out, total
 
-    def position(self, account_id: int, family: str, size: str) -> int | None:
+    def position(self, account_id: int, family: str, size: str, bots: bool = False) -> int | None:
         """The account's 0-based row in the board's order (``None``: not on it)."""
         r = self.t.ratings
         with self.engine.connect() as conn:
@@ -272,11 +293,10 @@ class Ratings:
             if mine is None:
                 return None
             ahead = conn.execute(
-                select(func.count())
-                .select_from(r)
-                .where(
+                self._count(
                     r.c.family == family,
                     r.c.size == size,
+                    self._kind(bots),
                     (r.c.ordinal > mine.ordinal)
                     | and_(r.c.ordinal == mine.ordinal, r.c.account_id < account_id),
                 )

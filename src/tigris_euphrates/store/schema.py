@@ -45,6 +45,8 @@ class Tables:
     resets: Table
     email_changes: Table
     hints: Table
+    bot_tokens: Table
+    challenges: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -105,6 +107,8 @@ def make_tables(prefix: str = "") -> Tables:
         # it is unique (NULL: an account made before it, whose look-alike came first)
         Column("name_skeleton", String(128), nullable=True),
         Index(f"ux_{prefix}accounts_name_skeleton", "name_skeleton", unique=True),
+        # when the account became a bot account (NULL: a person's); never undone
+        Column("bot", Float, nullable=True),
     )
     account_seats = Table(
         f"{prefix}account_seats",
@@ -274,6 +278,34 @@ def make_tables(prefix: str = "") -> Tables:
         Column("email", String(254), nullable=False),
         Column("created", Float, nullable=False),
     )
+    bot_tokens = Table(
+        f"{prefix}bot_tokens",
+        meta,
+        # a bot account's API token: the SHA-256 of its secret (the secret is shown once)
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("account_id", Integer, nullable=False, index=True),
+        Column("name", String(40), nullable=False),
+        Column("digest", String(64), nullable=False, unique=True),
+        Column("created", Float, nullable=False),
+        Column("last_used", Float, nullable=True),
+    )
+    challenges = Table(
+        f"{prefix}challenges",
+        meta,
+        # an account's challenge to another one (store/bots.py): the game's options, rated
+        # or not; "open" until the challenged accepts ("accepted", with its game) or
+        # declines ("declined", with a reason), the challenger cancels or it expires
+        Column("id", String(16), primary_key=True),
+        Column("challenger", Integer, nullable=False, index=True),
+        Column("challenged", Integer, nullable=False, index=True),
+        Column("options", Text, nullable=False),
+        Column("rated", Integer, nullable=False),
+        Column("state", String(16), nullable=False),
+        Column("reason", String(200), nullable=True),
+        Column("game_id", String(32), nullable=True),
+        Column("created", Float, nullable=False),
+        Column("updated", Float, nullable=False),
+    )
     return Tables(
         meta=meta,
         games=games,
@@ -294,4 +326,6 @@ def make_tables(prefix: str = "") -> Tables:
         resets=resets,
         email_changes=email_changes,
         hints=hints,
+        bot_tokens=bot_tokens,
+        challenges=challenges,
     )

@@ -4,14 +4,16 @@ Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
 ``notifications`` (e-mail settings), ``accounts``, ``ratings``, ``moderation`` (admins,
 bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``credentials``
-(password-reset links, address changes) and ``hints`` (the hints each seat of a game asked
-for). The calls block; the server runs them on its database thread (``Hub.db``).
+(password-reset links, address changes), ``hints`` (the hints each seat of a game asked
+for) and ``bots`` (bot accounts, their API tokens, challenges). The calls block; the server
+runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
 from .attempts import Attempts
+from .bots import Bots
 from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .credentials import Credentials
@@ -38,6 +40,7 @@ class Store:
         self.attempts = Attempts(self.db)
         self.credentials = Credentials(self.db)
         self.hints = Hints(self.db)
+        self.bots = Bots(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -7,6 +7,8 @@ from fastapi import APIRouter
 
 from . import (
     accounts,
+    bots,
+    botsocket,
     catalogues,
     credentials,
     games,
@@ -32,6 +34,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     play.router,
     tutorial.router,
     moderation.router,
+    bots.router,
+    botsocket.router,
     health.router,
 )
 

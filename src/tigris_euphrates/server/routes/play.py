@@ -30,6 +30,7 @@ import time
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..accounts import AccountService, bind_on_join, seat_of_account
+from ..apitokens import bearer
 from ..conn import Conn
 from ..deps import AccountsDep, Client, HubDep
 from ..errors import GameError
@@ -54,7 +55,7 @@ from ..live import LiveGame
 log = logging.getLogger("tigris_euphrates.server")
 
 #: The refusals of a join that close the websocket as "forbidden" (4403).
-FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned")
+FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned", "bot-rated")
 #: How long a new connection has to send its join message.
 JOIN_SECONDS = 30
 #: Messages that are not a join, answered with an error frame, before a join is given up.
@@ -112,6 +113,13 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
         return
     key, conn = hub.attach(game, seat)
     conn.account = account
+    token = bearer(ws)
+    if token is not None:
+
+        async def still_valid() -> bool:
+            return await service.token_account(token) is not None
+
+        conn.still_valid = still_valid
     send_task = asyncio.create_task(writer(ws, game, conn))
     try:
         await read_loop(ws, hub, game, seat, conn)
@@ -279,7 +287,12 @@ async def answer(
     conn: Conn,
     msg: Message,
 ) -> None:
-    """Carry out one message of a joined connection; raises ``GameError``."""
+    """Carry out one message of a joined connection; raises ``GameError``. A connection
+    opened with an API token that was revoked since is closed (4403) at its next change."""
+    if isinstance(msg, Move | Undo | Chat) and conn.still_valid and not await conn.still_valid():
+        conn.send(error_frame("bad-token", "this API token was revoked: it opens nothing any more"))
+        conn.close(4403, "bad-token")
+        return
     if isinstance(msg, Move):
         await hub.submit(game, seat, msg.seq, msg.action)
     elif isinstance(msg, Undo):

@@ -91,16 +91,18 @@ async def leaderboard(
     size: Annotated[str, Query(pattern="^(2p|multi)$")] = "2p",
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    bots: bool = False,
 ) -> dict[str, Any]:
     """A page of the leaderboard (best first) and, for a signed-in player on it, their
-    neighbourhood: the five above and the five below."""
-    top, total = await service.db(service.ratings.board, family, size, limit, offset)
+    neighbourhood: the five above and the five below. ``bots``: the bot accounts' board
+    (bots are rated only against bots, never on the people's)."""
+    board = service.ratings.board
+    top, total = await service.db(board, family, size, limit, offset, bots)
     around: list[Any] = []
     if account is not None:
-        at = await service.db(service.ratings.position, account.id, family, size)
+        at = await service.db(service.ratings.position, account.id, family, size, bots)
         if at is not None:
-            start = max(0, at - 5)
-            around, _ = await service.db(service.ratings.board, family, size, 11, start)
+            around, _ = await service.db(board, family, size, 11, max(0, at - 5), bots)
 
     def line(r: Any) -> dict[str, Any]:
         return {
@@ -116,6 +118,7 @@ async def leaderboard(
     return {
         "family": family,
         "size": size,
+        "bots": bots,
         "families": list(FAMILIES),
         "sizes": list(SIZES),
         "total": total,

@@ -5,6 +5,7 @@ import { CAT, loadCatalogue, tx, txOr } from "./words.js";
 import { factsOf } from "./rules.js";
 import { reportControl } from "./report.js";
 import { emailCard, forgotCard, passwordCard } from "./credentials.js";
+import { botCard } from "./botcard.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
 export const signedIn = api("/api/account").catch(() => ({ account: null }));
@@ -61,7 +62,7 @@ export async function accountPage() {
       h("p", {}, h("button", { id: "everywhere", onclick: async () => {
         await api("/api/account/signout-everywhere", {}); location.href = "/";
       } }, tx("sign_out_everywhere"))),
-      h("p", { class: "muted" }, tx("sign_out_everywhere_text"))), passwordCard(), await emailCard()));
+      h("p", { class: "muted" }, tx("sign_out_everywhere_text"))), passwordCard(), await emailCard(), botCard(account)));
     return;
   }
   const form = (id, title, button, path, hint) => {
@@ -120,17 +121,33 @@ export async function leaderboardPage() {
   titled(tx("leaderboard"));
   const q = new URLSearchParams(location.search);
   const fam = q.get("family") || factsOf(null).family, sz = q.get("size") || "2p";
-  const b = await api(`/api/leaderboard?family=${encodeURIComponent(fam)}&size=${encodeURIComponent(sz)}&limit=50`);
+  // the people's boards, or the bot accounts' (bots are rated only against bots)
+  const bots = q.get("bots") === "true";
+  const b = await api(`/api/leaderboard?family=${encodeURIComponent(fam)}&size=${encodeURIComponent(sz)}&limit=50&bots=${bots}`);
   const tabs = h("p", { class: "tabs" }, b.families.flatMap(f => b.sizes.map(s =>
-    h("a", { href: `/leaderboard?family=${f}&size=${s}`, class: f === fam && s === sz ? "on" : null }, `${family(f)} · ${size(s)}`))));
+    h("a", { href: `/leaderboard?family=${f}&size=${s}${bots ? "&bots=true" : ""}`, class: f === fam && s === sz ? "on" : null }, `${family(f)} · ${size(s)}`))));
+  const kinds = h("p", { class: "tabs", id: "board-kind" }, [false, true].map(k =>
+    h("a", { href: `/leaderboard?family=${fam}&size=${sz}${k ? "&bots=true" : ""}`, class: k === bots ? "on" : null }, tx(k ? "board_bots" : "board_people"))));
   const table = (rows, id) => h("table", { id }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("rating")), h("th", {}, tx("games")))),
     h("tbody", {}, rows.map(r => h("tr", { class: r.me ? "me" : null, "data-name": r.name },
       h("td", {}, r.rank), h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
       h("td", { class: "rating", title: `μ ${num(r.mu)}, σ ${num(r.sigma)}` }, num(r.ordinal)), h("td", {}, r.games)))));
-  app.replaceChildren(h("div", { class: "card" }, h("h2", {}, tx("leaderboard")), tabs,
+  app.replaceChildren(h("div", { class: "card" }, h("h2", {}, tx("leaderboard")), kinds, tabs,
     b.top.length ? table(b.top, "top") : h("p", { class: "muted" }, tx("no_rated_kind")),
     b.around.length && !b.top.some(r => r.me) ? [h("h3", {}, tx("around_you")), table(b.around, "around")] : null,
     h("p", { class: "muted" }, tx("rating_note"))));
+}
+
+// a signed-in player challenges a bot account to a casual game (a bot's challenges may be
+// rated, from its program); the game shows in "My games" once the bot accepts
+function challengeControl(name) {
+  const said = h("span", { class: "muted", role: "status" });
+  const button = h("button", { id: "challenge", onclick: async () => {
+    button.disabled = true;
+    try { await api("/api/challenges", { to: name }); said.textContent = " " + tx("challenge_sent"); }
+    catch (err) { said.textContent = " " + err.message; button.disabled = false; }
+  } }, tx("challenge_bot"));
+  return h("p", { id: "challengebot" }, button, said);
 }
 
 function historyPlot(history) {
@@ -171,6 +188,8 @@ export async function profilePage(name) {
   app.replaceChildren(h("div", { class: "lobby" },
     h("div", {}, h("div", { class: "card", id: "profile" }, h("h2", { id: "name" }, p.account.name + (mine ? " " + tx("you_mark") : "")),
       h("p", { class: "muted" }, tx("playing_since", { date: new Date(p.account.created * 1000).toLocaleDateString() })),
+      p.account.bot ? h("p", { id: "botmark" }, h("b", {}, tx("bot_mark")), " " + tx("bot_profile_text")) : null,
+      p.account.bot && account && !mine ? challengeControl(p.account.name) : null,
       // another signed-in player may report this account to the moderators
       account && !mine ? h("p", { id: "reportplayer" }, reportControl("account:" + p.account.name, tx("report_player"),
         tx("report_player_label", { name: p.account.name }), { kind: "account", name: p.account.name })) : null,

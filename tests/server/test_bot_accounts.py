@@ -1,0 +1,382 @@
+"""Bot accounts through real HTTP and websockets, on SQLite and on the real PostgreSQL: an
+account turned into a bot, its API tokens (shown once, kept hashed, listed, revoked and then
+refused), challenges from people and from bots offered on the event socket and accepted or
+declined, a rated bots' game on the bots' leaderboard and never on the people's, and the
+seats of people's rated games closed to bots."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from accounting import AccountSeat, Player, play_to_end
+from support.serving import LiveServer, SeatClient, postgres_or_skip
+from tigris_euphrates.server.limits import Limits
+from tigris_euphrates.store import Store
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[LiveServer]:
+    data = tmp_path_factory.mktemp("bots")
+    limits = Limits(
+        games_per_minute=1000,
+        games_per_client=1000,
+        sign_ups_per_client=1000,
+        tokens_per_account=3,
+        challenges_per_account=3,
+    )
+    if request.param == "sqlite":
+        with LiveServer(
+            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
+        ) as srv:
+            yield srv
+        return
+    url = postgres_or_skip()
+    prefix = f"b{uuid.uuid4().hex[:10]}_"
+    try:
+        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
+            yield srv
+    finally:
+        Store(url, prefix).drop_all()
+
+
+def unique(stem: str) -> str:
+    return f"{stem}{uuid.uuid4().hex[:6]}"
+
+
+class Bot:
+    """A bot account: its owner signed in on the page, and one API token."""
+
+    def __init__(self, server: LiveServer, stem: str = "Bot") -> None:
+        self.server = server
+        self.owner = Player(server)
+        self.name = unique(stem)
+        self.owner.sign_up(self.name, PASSWORD)
+        r = self.owner.post("/api/account/bot", {"confirm": True})
+        assert r.status_code == 200, r.text
+        made = self.owner.post("/api/account/tokens", {"name": "laptop"})
+        assert made.status_code == 200, made.text
+        self.token: str = made.json()["token"]
+        self.token_id: int = made.json()["id"]
+        self.api = httpx.Client(
+            base_url=server.url,
+            timeout=30,
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+
+    def events(self) -> Events:
+        return Events(self.server.ws_url, self.token)
+
+
+class Events:
+    """A bot's event socket."""
+
+    def __init__(self, ws_url: str, token: str) -> None:
+        self._cm = connect(
+            f"{ws_url}/ws/bot",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            open_timeout=20,
+        )
+        self.ws = self._cm.__enter__()
+
+    def recv(self, timeout: float = 15) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        return data
+
+    def wait(self, kind: str, timeout: float = 15) -> dict[str, Any]:
+        while True:
+            frame = self.recv(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+class BotSeat(SeatClient):
+    """A game websocket opened with an API token, joining the account's seat."""
+
+    def __init__(self, ws_url: str, game_id: str, token: str, seat: int) -> None:
+        self._cm = connect(
+            f"{ws_url}/ws/games/{game_id}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            max_size=2**24,
+            open_timeout=20,
+        )
+        self.ws = self._cm.__enter__()
+        self.ws.send(json.dumps({"type": "join", "seat": seat}))
+        self.frames: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
+
+
+def test_a_token_is_shown_once_kept_hashed_listed_and_refused_once_revoked(
+    server: LiveServer,
+) -> None:
+    bot = Bot(server)
+    me = bot.api.get("/api/account")
+    assert me.status_code == 200 and me.json()["account"]["name"] == bot.name
+    assert me.json()["account"]["bot"] is True
+    listed = bot.owner.http.get("/api/account/tokens").json()["tokens"]
+    assert [t["name"] for t in listed] == ["laptop"] and "token" not in listed[0]
+    assert bot.api.get("/api/account/tokens").json()["tokens"][0]["last_used"] is not None
+    store = server.app.state.hub.store
+    with store.db.engine.connect() as conn:
+        rows = [dict(r._mapping) for r in conn.execute(store.db.tables.bot_tokens.select())]
+    assert rows and all(bot.token not in json.dumps(r, default=str) for r in rows)
+    # a token cannot make tokens; the limit counts
+    assert bot.api.post("/api/account/tokens", json={"name": "more"}).status_code == 401
+    for n in range(2):
+        assert bot.owner.post("/api/account/tokens", {"name": f"t{n}"}).status_code == 200
+    full = bot.owner.post("/api/account/tokens", {"name": "one too many"})
+    assert full.status_code == 429 and full.json()["error"] == "too-many-tokens"
+    # revoked with the token itself: refused over HTTP and on both websockets
+    r = bot.api.delete(f"/api/account/tokens/{bot.token_id}")
+    assert r.status_code == 200
+    refused = bot.api.get("/api/account/tokens")
+    assert refused.status_code == 403 and refused.json()["error"] == "bad-token"
+    assert bot.api.get("/api/account").json()["account"] is None
+    with connect(
+        f"{server.ws_url}/ws/bot",
+        additional_headers={"Authorization": f"Bearer {bot.token}"},
+        open_timeout=20,
+    ) as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad-token"
+    assert [t["name"] for t in bot.owner.http.get("/api/account/tokens").json()["tokens"]] == [
+        "t1",
+        "t0",
+    ]
+
+
+def test_a_person_cannot_make_tokens_and_a_rated_person_cannot_become_a_bot(
+    server: LiveServer,
+) -> None:
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    r = ann.post("/api/account/tokens", {"name": "x"})
+    assert r.status_code == 403 and r.json()["error"] == "not-a-bot"
+    assert ann.post("/api/account/bot", {}).status_code == 422  # no confirmation
+    assert ann.post("/api/account/bot", {"confirm": True}, csrf=False).status_code == 403
+    nobody = httpx.post(
+        f"{server.url}/api/account/bot",
+        json={"confirm": True},
+        headers={"Authorization": "Bearer tneb_" + "A" * 43},
+    )
+    assert nobody.status_code == 403 and nobody.json()["error"] == "bad-token"
+    store = server.app.state.hub.store
+    account = store.accounts.by_name(ann.me()["name"])
+    with store.db.engine.begin() as conn:
+        conn.execute(
+            store.db.tables.ratings.insert().values(
+                account_id=account.id,
+                family="classic",
+                size="2p",
+                mu=25.0,
+                sigma=8.0,
+                ordinal=1.0,
+                games=1,
+                updated=0.0,
+            )
+        )
+    r = ann.post("/api/account/bot", {"confirm": True})
+    assert r.status_code == 409 and r.json()["error"] == "rated-person"
+
+
+def test_a_person_challenges_a_bot_to_a_casual_game_and_plays_it(server: LiveServer) -> None:
+    bot = Bot(server)
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    events = bot.events()
+    assert events.wait("hello")["account"]["name"] == bot.name
+    rated = ann.post("/api/challenges", {"to": bot.name, "rated": True})
+    assert rated.status_code == 403 and rated.json()["error"] == "bot-rated"
+    assert ann.post("/api/challenges", {"to": ann.me()["name"]}).json()["error"] == "no-bot"
+    made = ann.post("/api/challenges", {"to": bot.name, "options": {"ruleset": "classic"}})
+    assert made.status_code == 200, made.text
+    offered = events.wait("challenge")["challenge"]
+    assert offered["id"] == made.json()["id"] and offered["from"]["bot"] is False
+    assert offered["rated"] is False and offered["state"] == "open"
+    # only the challenged accepts
+    assert ann.post(f"/api/challenges/{offered['id']}/accept").json()["error"] == "not-challenged"
+    events.send({"type": "accept", "id": offered["id"]})
+    started = events.wait("game")
+    events.send({"type": "accept", "id": offered["id"]})
+    assert events.wait("error")["code"] == "challenge-closed"
+    game_id = started["game"]
+    assert ann.http.get("/api/challenges").json()["challenges"][0]["game"] == game_id
+    seats = ann.http.get(f"/api/account/seats/{game_id}").json()["seats"]
+    assert seats == [1 - started["seat"]]
+    person = AccountSeat(server.ws_url, game_id, ann.cookie_header(), {"seat": seats[0]})
+    machine = BotSeat(server.ws_url, game_id, bot.token, started["seat"])
+    last = play_to_end([person, machine])
+    assert last["view"]["over"]
+    summary = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert summary["rated"] is False
+    events.close()
+
+
+def test_a_bot_declines_and_a_bot_never_takes_a_seat_of_a_peoples_rated_game(
+    server: LiveServer,
+) -> None:
+    bot = Bot(server)
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    made = ann.post("/api/challenges", {"to": bot.name}).json()
+    r = bot.api.post(f"/api/challenges/{made['id']}/decline", json={"reason": "busy"})
+    assert r.status_code == 200 and r.json()["state"] == "declined"
+    assert ann.http.get("/api/challenges").json()["challenges"][0]["reason"] == "busy"
+    for _ in range(3):
+        assert ann.post("/api/challenges", {"to": bot.name}).status_code == 200
+    full = ann.post("/api/challenges", {"to": bot.name})
+    assert full.status_code == 429 and full.json()["error"] == "too-many-challenges"
+    # a people's rated game: the bot's token opens no seat of it
+    game = ann.post(
+        "/api/games", {"seats": [{"kind": "human"}, {"kind": "human"}], "rated": True}
+    ).json()
+    with connect(
+        f"{server.ws_url}/ws/games/{game['id']}",
+        additional_headers={"Authorization": f"Bearer {bot.token}"},
+        open_timeout=20,
+    ) as ws:
+        ws.send(json.dumps({"type": "join", "token": game["seats"][1]["token"]}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "bot-rated"
+
+
+def test_two_bots_play_a_rated_game_on_the_bots_leaderboard_only(server: LiveServer) -> None:
+    one, two = Bot(server, "Alpha"), Bot(server, "Beta")
+    events_one, events_two = one.events(), two.events()
+    events_one.send({"type": "challenge", "to": two.name, "rated": True})
+    offered = events_two.wait("challenge")["challenge"]
+    assert offered["rated"] is True and offered["from"]["name"] == one.name
+    assert events_one.wait("challenge")["challenge"]["id"] == offered["id"]
+    events_two.send({"type": "accept", "id": offered["id"]})
+    g1, g2 = events_one.wait("game"), events_two.wait("game")
+    assert g1["game"] == g2["game"] and {g1["seat"], g2["seat"]} == {0, 1}
+    assert g1["rated"] is True
+    seats = [
+        BotSeat(server.ws_url, g["game"], bot.token, g["seat"])
+        for g, bot in sorted([(g1, one), (g2, two)], key=lambda x: x[0]["seat"])
+    ]
+    play_to_end(seats)
+    bots_board = _board(server, bots=True)
+    people_board = _board(server, bots=False)
+    assert {one.name, two.name} <= bots_board
+    assert not {one.name, two.name} & people_board
+    profile = httpx.get(f"{server.url}/api/players/{one.name}").json()
+    assert profile["account"]["bot"] is True and profile["ratings"][0]["games"] == 1
+    for e in (events_one, events_two):
+        e.close()
+
+
+def _board(server: LiveServer, *, bots: bool) -> set[str]:
+    def names() -> set[str]:
+        r = httpx.get(
+            f"{server.url}/api/leaderboard",
+            params={"bots": str(bots).lower(), "limit": 100},
+        )
+        return {line["name"] for line in r.json()["top"]}
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # the game's end is rated just after its last view
+        found = names()
+        if not bots or found:
+            return found
+        time.sleep(0.1)
+    return names()
+
+
+class OpenTable:
+    """An offer source as open tables that allow bots will be: one table, offered to every
+    bot account, seated by ``accept`` (a game against a server bot)."""
+
+    def __init__(self) -> None:
+        self.taken: dict[str, str] = {}
+
+    async def offers(self, hub: Any, service: Any, account: Any) -> list[dict[str, Any]]:
+        state = "accepted" if account.name in self.taken else "open"
+        return [
+            {
+                "id": "table:one",
+                "from": {"name": "the open table", "bot": False},
+                "to": {"name": account.name, "bot": True},
+                "options": {"players": 2},
+                "rated": False,
+                "state": state,
+                "reason": None,
+                "game": self.taken.get(account.name),
+                "created": 0.0,
+            }
+        ]
+
+    async def accept(self, hub: Any, service: Any, account: Any, offer_id: str) -> str | None:
+        if offer_id != "table:one":
+            return None
+        seats = [{"kind": "human", "name": account.name}, {"kind": "bot", "level": "random"}]
+        game, _, _ = await hub.create({"players": 2}, seats)
+        await service.db(service.accounts.bind_seat, game.id, 0, account.id)
+        self.taken[account.name] = game.id
+        return str(game.id)
+
+
+def test_an_offer_source_offers_its_tables_on_the_event_socket(server: LiveServer) -> None:
+    from tigris_euphrates.server import botaccounts
+
+    table = OpenTable()
+    botaccounts.OFFER_SOURCES.append(table)
+    try:
+        bot = Bot(server)
+        events = bot.events()
+        offered = events.wait("challenge")["challenge"]
+        assert offered["id"] == "table:one" and offered["state"] == "open"
+        events.send({"type": "accept", "id": "table:nope"})
+        assert events.wait("error")["code"] == "no-challenge"
+        events.send({"type": "accept", "id": "table:one"})
+        frames = [events.recv(), events.recv()]  # the offer's new state, then its game
+        assert frames[0]["challenge"]["state"] == "accepted"
+        started = frames[1]
+        assert started["type"] == "game" and started["seat"] == 0
+        assert started["game"] == table.taken[bot.name]
+        seat = BotSeat(server.ws_url, started["game"], bot.token, 0)
+        assert seat.wait_view()["seat"] == 0
+        seat.close()
+        events.close()
+    finally:
+        botaccounts.OFFER_SOURCES.remove(table)
+
+
+def test_a_revoked_token_closes_the_sockets_it_opened(server: LiveServer) -> None:
+    bot = Bot(server)
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    events = bot.events()
+    events.wait("hello")
+    made = ann.post("/api/challenges", {"to": bot.name}).json()
+    accepted = bot.api.post(f"/api/challenges/{made['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    started = events.wait("game")
+    seat = BotSeat(server.ws_url, started["game"], bot.token, started["seat"])
+    view = seat.wait_view()
+    r = bot.owner.http.delete(
+        f"/api/account/tokens/{bot.token_id}", headers={"X-CSRF-Token": bot.owner.csrf}
+    )
+    assert r.status_code == 200
+    assert events.wait("error")["code"] == "bad-token"
+    seat.send({"type": "chat", "text": "still here?"})
+    while (frame := seat.recv())["type"] != "error":
+        pass
+    assert frame["code"] == "bad-token"
+    with pytest.raises(ConnectionClosed):
+        seat.recv(timeout=10)
+    assert view["seat"] == started["seat"]

@@ -2,11 +2,10 @@
 
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
-``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``moderation``
-(admins, bans, mutes, reports). The calls block; the server
-``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``attempts`` (the limits of
-the account endpoints). The calls block; the server
-runs them on its database thread (``Hub.db``).
+``notifications`` (e-mail settings), ``accounts``, ``ratings``, ``moderation`` (admins,
+bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``tables`` (open
+tables), ``matches`` (the quick-match queue) and ``social`` (follows, blocks, invitations,
+presence). The calls block; the server runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
@@ -18,7 +17,10 @@ from .clocks import Clocks, Notifications
 from .database import Database
 from .games import Games
 from .moderation import Moderation
+from .matches import Matches
 from .ratings import Ratings
+from .social import Social
+from .tables import Tables
 
 
 class Store:
@@ -35,6 +37,9 @@ class Store:
         self.ratings = Ratings(self.db)
         self.moderation = Moderation(self.db)
         self.attempts = Attempts(self.db)
+        self.tables = Tables(self.db, self.games)
+        self.matches = Matches(self.db, self.games)
+        self.social = Social(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -33,10 +33,12 @@ from .dbthread import DatabaseThread
 from .errors import GameError
 from .limits import Limits
 from .live import UNDO, Entry, LiveGame
+from .lobbyfeed import LobbyFeed
 from .mail import Mailer
+from .meeting import Meeting
 from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
-from .notices import Claim, Gone, Step, Who, encode
+from .notices import Claim, Gone, LobbyNote, Step, Who, encode
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
@@ -102,6 +104,9 @@ class Hub:
         self.seats = Seats(self)
         self.newgames = NewGames(self, client_seeds)
         self.sync = None if self.cluster is None else ClusterSync(self, self.cluster)
+        #: the live lobby, and the open tables, quick match and invitations
+        self.lobby = LobbyFeed(store, self.db, self.cluster, clock, self._accounts_at_games)
+        self.meeting = Meeting(store, self.db, self.lobby, clock, mailer, self._started)
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -113,6 +118,8 @@ class Hub:
         every few seconds takes the games whose process died."""
         if multiprocess_mode():
             self.spawn(self._census_loop())
+        self.spawn(self.meeting.run())
+        self.spawn(self.lobby.keep_presence())
         if self.sync is not None:
             await self.sync.start()
             return
@@ -233,6 +240,27 @@ class Hub:
             return
         self.timekeeper.arm(game)
         self.bots.kick(game)
+
+    def lobby_heard(self, notice: LobbyNote) -> None:
+        """Another process changed what the lobby shows."""
+        self.lobby.heard(notice)
+
+    def _accounts_at_games(self) -> set[int]:
+        """The accounts connected to a game of this process."""
+        return {
+            c.account
+            for game in self.games.values()
+            for c in game.conns.values()
+            if c.account is not None
+        }
+
+    async def _started(self, game_id: str) -> None:
+        """A table or a match became ``game_id``: load it, so that its clock and its bots
+        start (on PostgreSQL the process that takes its lock runs them)."""
+        try:
+            self.changed(await self.get(game_id))
+        except Exception:
+            log.exception("cannot load the new game %s", game_id, extra={"game": game_id})
 
     def locks_lost(self) -> None:
         """The session holding the games' locks ended: stop running their bots and

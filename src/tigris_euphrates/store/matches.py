@@ -27,8 +27,8 @@ from .database import Database
 from .games import GameRow, Games
 from .tables import start_game
 
-#: What quick match offers: the paces.
-MATCH_PACES = ("realtime", "turn")
+#: A newcomer's rating (openskill's default mu).
+NEWCOMER_MU = 25.0
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,17 @@ class Matches:
             None if r.seat is None else int(r.seat),
         )
 
+    def mu_of(self, account_id: int, family: str, size: str) -> float:
+        """The account's rating (openskill's mu) in the family and player count: 25, a
+        newcomer's, when it has none."""
+        r = self.t.ratings
+        query = select(r.c.mu).where(
+            r.c.account_id == account_id, r.c.family == family, r.c.size == size
+        )
+        with self.engine.connect() as conn:
+            value = conn.execute(query).scalar()
+        return NEWCOMER_MU if value is None else float(value)
+
     def seen(self, account_ids: list[int], now: float) -> None:
         """The pages of these accounts are still open: they stay in the queue."""
         if not account_ids:
@@ -237,9 +248,7 @@ class Matches:
                 if claimed != len(players):
                     raise RuntimeError("a waiting player was claimed twice")
                 for seat, p in enumerate(players):
-                    conn.execute(
-                        update(q).where(q.c.account_id == p.account_id).values(seat=seat)
-                    )
+                    conn.execute(update(q).where(q.c.account_id == p.account_id).values(seat=seat))
                 bound = {seat: p.account_id for seat, p in enumerate(players)}
                 start_game(conn, self.t, self.games, row, pace, bound)
                 made.append((row.id, [p.account_id for p in players]))
@@ -258,4 +267,3 @@ def _waiting(r: Any) -> Waiting:
         str(r.token),
         str(r.name),
     )
-

@@ -9,7 +9,6 @@ recent, whichever process it is connected to.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -176,6 +175,3 @@ def _insert_new(conn: Connection, p: Table, new: list[int], now: float) -> None:
         except IntegrityError:
             conn.execute(update(p).where(p.c.account_id == account_id).values(seen=now))
 
-
-def names_of(rows: list[tuple[int, str]]) -> list[dict[str, Any]]:
-    return [{"id": i, "name": n} for i, n in rows]

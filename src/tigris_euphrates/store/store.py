@@ -16,8 +16,8 @@ from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .database import Database
 from .games import Games
-from .moderation import Moderation
 from .matches import Matches
+from .moderation import Moderation
 from .ratings import Ratings
 from .social import Social
 from .tables import Tables

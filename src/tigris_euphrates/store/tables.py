@@ -168,6 +168,25 @@ class Tables:
         with self.engine.connect() as conn:
             return [(str(r.id), str(r.game_id)) for r in conn.execute(query)]
 
+    def ratings_at(self, tables: list[OpenTable]) -> dict[tuple[str, int], tuple[float, int]]:
+        """(table, account) -> (ordinal, games) of each seated account rated in its table's
+        family and player count."""
+        r = self.t.ratings
+        out: dict[tuple[str, int], tuple[float, int]] = {}
+        with self.engine.connect() as conn:
+            for table in tables:
+                ids = [s.account_id for s in table.seats if s.account_id is not None]
+                if not ids:
+                    continue
+                query = select(r.c.account_id, r.c.ordinal, r.c.games).where(
+                    r.c.account_id.in_(ids),
+                    r.c.family == family_of(table.options),
+                    r.c.size == size_of(table.players),
+                )
+                for x in conn.execute(query):
+                    out[(table.id, int(x.account_id))] = (float(x.ordinal), int(x.games))
+        return out
+
     def seat_of(self, table_id: str, token: str) -> TableSeat | None:
         """The seat of the table whose token hashes to ``token``."""
         s = self.t.table_seats
@@ -246,9 +265,7 @@ class Tables:
                 )
             )
             o = self.t.open_tables
-            conn.execute(
-                update(o).where(o.c.id == table_id).values(expires=now + ttl, updated=now)
-            )
+            conn.execute(update(o).where(o.c.id == table_id).values(expires=now + ttl, updated=now))
             game_id = None
             if len(free) == 1:
                 table.seats.append(TableSeat(seat, account_id, name, now, token))
@@ -380,4 +397,3 @@ def _table(r: Any) -> OpenTable:
         state=str(r.state),
         game_id=None if r.game_id is None else str(r.game_id),
     )
-

@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
+from . import (
+    accounts,
+    catalogues,
+    games,
+    health,
+    meet,
+    meta,
+    moderation,
+    notify,
+    pages,
+    play,
+    players,
+    social,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -16,6 +29,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     meta.router,
     games.router,
     play.router,
+    meet.router,
+    social.router,
     moderation.router,
     health.router,
 )

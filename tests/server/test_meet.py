@@ -16,7 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, Player
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from support.serving import LiveServer, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
@@ -95,7 +95,9 @@ def test_the_creator_starts_early_with_bots_and_the_game_is_not_rated(server: Li
     t = ok(ann.post("/api/tables", {"players": 3}))
     g = ok(Player(server).post(f"/api/tables/{t['table']}/sit", {"name": "Gus"}))
     assert g["game"] is None
-    refused(Player(server).post(f"/api/tables/{t['table']}/start", {"token": g["token"]}), "not-creator")
+    refused(
+        Player(server).post(f"/api/tables/{t['table']}/start", {"token": g["token"]}), "not-creator"
+    )
     s = ok(ann.post(f"/api/tables/{t['table']}/start", {"token": t["token"]}))
     game = ok(ann.http.get(f"/api/games/{s['game']}"))
     assert not game["rated"]
@@ -129,7 +131,9 @@ def test_leaving_and_expiry(server: LiveServer) -> None:
     refused(bob.post(f"/api/tables/{t['table']}/leave", {"token": "x" * 20}), "bad-token")
     assert ok(bob.post(f"/api/tables/{t['table']}/leave", {"token": b["token"]}))["state"] == "open"
     assert listed(server, t["table"])["free"] == 2  # type: ignore[index]
-    assert ok(ann.post(f"/api/tables/{t['table']}/leave", {"token": t["token"]}))["state"] == "closed"
+    assert (
+        ok(ann.post(f"/api/tables/{t['table']}/leave", {"token": t["token"]}))["state"] == "closed"
+    )
     assert listed(server, t["table"]) is None
     meeting = server.app.state.hub.meeting
     meeting.table_seconds = 0.5
@@ -190,12 +194,18 @@ def test_quick_match_never_pairs_blocked_accounts_and_a_bot_fills_in_time(
 def test_invitations_friends_and_blocks(server: LiveServer) -> None:
     ann, bob, cy = person(server, "ann"), person(server, "bob"), person(server, "cy")
     t = ok(ann.post("/api/tables", {"players": 2}))
-    refused(ann.post(f"/api/tables/{t['table']}/invite", {"token": t["token"], "name": "nobody-here"}), "no-account")
+    refused(
+        ann.post(f"/api/tables/{t['table']}/invite", {"token": t["token"], "name": "nobody-here"}),
+        "no-account",
+    )
     ok(ann.post(f"/api/tables/{t['table']}/invite", {"token": t["token"], "name": bob.name}))  # type: ignore[attr-defined]
     me = ok(bob.http.get("/api/social"))
     assert [(i["table"], i["by"]) for i in me["invites"]] == [(t["table"], ann.name)]  # type: ignore[attr-defined]
     ok(cy.post("/api/social/block", {"name": ann.name}))  # type: ignore[attr-defined]
-    refused(ann.post(f"/api/tables/{t['table']}/invite", {"token": t["token"], "name": cy.name}), "blocked")  # type: ignore[attr-defined]
+    refused(
+        ann.post(f"/api/tables/{t['table']}/invite", {"token": t["token"], "name": cy.name}),
+        "blocked",
+    )  # type: ignore[attr-defined]
     assert ok(cy.http.get("/api/social"))["invites"] == []
     assert ok(cy.http.get("/api/social"))["blocked"] == [ann.name]  # type: ignore[attr-defined]
     ok(bob.post(f"/api/invites/{me['invites'][0]['id']}/decline"))
@@ -213,8 +223,9 @@ def test_invitations_friends_and_blocks(server: LiveServer) -> None:
 
 def lobby(server: LiveServer, p: Player | None) -> Any:
     headers = {"Cookie": p.cookie_header()} if p is not None else None
-    return connect(f"{server.ws_url}/ws/lobby", open_timeout=20, additional_headers=headers,
-                   origin=server.url)  # type: ignore[arg-type]
+    return connect(
+        f"{server.ws_url}/ws/lobby", open_timeout=20, additional_headers=headers, origin=server.url
+    )  # type: ignore[arg-type]
 
 
 def frames_until(ws: Any, pred: Any, timeout: float = 10) -> dict[str, Any]:
@@ -239,6 +250,9 @@ def test_the_lobby_socket_tells_tables_and_invitations_as_they_happen(server: Li
         me = frames_until(ws, lambda m: m["type"] == "me" and m["invites"])
         assert me["invites"][0]["by"] == ann.name  # type: ignore[attr-defined]
         guest.send(json.dumps({"type": "ping", "t": 7}))
-        assert frames_until(guest, lambda m: m["type"] in ("pong", "error")) == {"type": "pong", "t": 7}
+        assert frames_until(guest, lambda m: m["type"] in ("pong", "error")) == {
+            "type": "pong",
+            "t": 7,
+        }
         guest.send(json.dumps({"type": "chat", "text": "hi"}))
         assert frames_until(guest, lambda m: m["type"] == "error")["code"] == "lobby-pings-only"

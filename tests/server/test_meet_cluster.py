@@ -58,7 +58,9 @@ def test_fifty_players_queue_at_once_through_two_processes(
         clients = [client(servers[i % 2]) for i in range(PLAYERS)]
 
         def sign_up(i: int) -> None:
-            r = clients[i].post("/api/account/signup", json={"name": names[i], "password": PASSWORD})
+            r = clients[i].post(
+                "/api/account/signup", json={"name": names[i], "password": PASSWORD}
+            )
             assert r.status_code == 200, r.text
 
         with ThreadPoolExecutor(8) as pool:

@@ -174,4 +174,3 @@ def _insert_new(conn: Connection, p: Table, new: list[int], now: float) -> None:
                 conn.execute(insert(p).values(account_id=account_id, seen=now))
         except IntegrityError:
             conn.execute(update(p).where(p.c.account_id == account_id).values(seen=now))
-

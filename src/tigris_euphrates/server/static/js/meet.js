@@ -49,10 +49,11 @@ function playNowCard(meta, account) {
   const status = h("p", { id: "match-status", role: "status" });
   const go = h("button", { id: "play-now", class: "primary" }, tx("play_now"));
   const cancel = h("button", { id: "match-cancel", hidden: true }, tx("cancel"));
-  let token = null, timer = 0;
+  let token = null, timer = 0, last = null;
   go.onclick = async () => {
     const body = { family: family.value, players: +players.value, pace: pace.value, bot_after: botOk.checked ? Math.max(0, +botAfter.value || 0) : null };
     try { token = (await api("/api/match", body)).token; sessionStorage.setItem("tne-match", token); } catch (e) { toast(e.message); }
+    if (last) show(last); // the match may have been told before the answer came
   };
   cancel.onclick = () => api("/api/match/cancel", {}).catch(e => toast(e.message));
   const form = account ? [h("p", {}, h("label", {}, tx("match_family") + " ", family), " ", players, " ", pace),
@@ -60,6 +61,7 @@ function playNowCard(meta, account) {
     : [h("p", { class: "muted" }, tx("match_sign_in"))];
   const el = h("div", { class: "card", id: "playnow" }, h("h2", {}, tx("play_now")), ...form, status);
   const show = match => {
+    last = match;
     clearInterval(timer);
     const waiting = match && match.state === "waiting";
     go.hidden = waiting; cancel.hidden = !waiting;
@@ -82,11 +84,14 @@ function seatText(s) {
 }
 function tablesCard(meta, account) {
   const list = h("tbody", { id: "open-tables" });
+  // a guest sits under a nickname (tables that are not rated)
+  const nick = account ? null : h("input", { id: "guest-name", placeholder: tx("your_name"), maxlength: 40 });
   const el = h("div", { class: "card", id: "opentables" }, h("h2", {}, tx("open_tables")), h("p", { class: "muted" }, tx("open_tables_text")),
+    nick ? h("p", {}, h("label", {}, tx("your_name") + " ", nick)) : null,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_options")), h("th", {}, tx("col_players")), h("th", {}, tx("free_seats")), h("th", {}))), list),
     account ? openTableForm(meta) : h("p", { class: "muted" }, tx("open_table_sign_in")));
   const sitAt = async id => {
-    const name = account ? "" : (prompt(tx("your_name")) || "").trim(); // eslint-disable-line no-alert
+    const name = nick ? nick.value.trim() : "";
     try {
       const t = await api(`/api/tables/${id}/sit`, name ? { name } : {});
       seats.set(id, { seat: t.seat, token: t.token });

@@ -256,3 +256,30 @@ def test_the_lobby_socket_tells_tables_and_invitations_as_they_happen(server: Li
         }
         guest.send(json.dumps({"type": "chat", "text": "hi"}))
         assert frames_until(guest, lambda m: m["type"] == "error")["code"] == "lobby-pings-only"
+
+
+def test_the_chat_of_a_blocked_account_is_hidden_for_the_blocker(server: LiveServer) -> None:
+    ann, bob, cy = person(server, "ann"), person(server, "bob"), person(server, "cy")
+    t = ok(ann.post("/api/tables", {"players": 3}))
+    ok(bob.post(f"/api/tables/{t['table']}/sit", {}))
+    game = ok(cy.post(f"/api/tables/{t['table']}/sit", {}))["game"]
+    ok(ann.post("/api/social/block", {"name": cy.name}))  # type: ignore[attr-defined]
+    seats = [
+        AccountSeat(server.ws_url, game, p.cookie_header(), {"seat": i})
+        for i, p in enumerate((ann, bob, cy))
+    ]
+    for s in seats:
+        s.wait_view()
+    seats[2].send({"type": "chat", "text": "from cy"})
+    seats[1].send({"type": "chat", "text": "from bob"})
+
+    def said(s: AccountSeat) -> list[str]:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            s.try_recv(0.2)
+        return [x["text"] for f in s.frames if f["type"] == "chat" for x in f["lines"]]
+
+    assert sorted(said(seats[1])) == ["from bob", "from cy"]
+    assert said(seats[0]) == ["from bob"]  # Ann blocked Cy: Cy's line never reaches her
+    for s in seats:
+        s.close()

@@ -25,6 +25,9 @@ class Conn:
         #: the signed-in account that opened it (``None``: a guest): a muted or banned
         #: account may not write in the chat
         self.account: int | None = None
+        #: the seats whose chat lines this connection is not sent: their accounts are
+        #: blocked by its account
+        self.hidden: frozenset[int] = frozenset()
         self.frames: deque[OutFrame] = deque()
         self.view_due = False
         self.full_log = False

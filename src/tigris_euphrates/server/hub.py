@@ -25,7 +25,7 @@ from typing import Any
 from .. import IllegalAction, InvalidAction, apply, result, to_action
 from ..store import StepTaken, Store, UnknownGame
 from .bots import BotRunner
-from .chat import TableChat, chat_frame
+from .chat import TableChat, chat_for
 from .clocks import Pace, pace_from_dict
 from .cluster import Cluster
 from .conn import Conn
@@ -371,10 +371,13 @@ class Hub:
 
     # --- connections ----------------------------------------------------------------------
 
-    def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
+    def attach(
+        self, game: LiveGame, seat: int | None, hidden: frozenset[int] = frozenset()
+    ) -> tuple[int, Conn]:
         """A new connection of ``seat`` (``None``: a spectator): it takes the seat over from
         older ones, the others see the seat come online, and its first view and the chat
-        so far are due."""
+        so far are due (without the lines of the seats in ``hidden``: their accounts are
+        blocked by the connection's)."""
         conn = Conn(seat, self.limits)
         key = id(conn)
         online = game.online()
@@ -384,8 +387,9 @@ class Hub:
         if game.online() != online:
             game.broadcast(exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
+        conn.hidden = hidden
         if game.chat:
-            conn.send(chat_frame(game.chat, reset=True))  # the chat so far (none: no frame)
+            conn.send(chat_for(conn, game.chat, reset=True))  # the chat so far (none: no frame)
         if self.sync is not None and seat is not None:
             self.sync.tell(Claim(self.sync.proc, game.id, seat, conn.cid))
         return key, conn

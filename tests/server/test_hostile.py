@@ -42,6 +42,11 @@ ROUTES = [
     "leaderboard",
     "catalogues",
     "unsubscribe",
+    "tables",
+    "match",
+    "social",
+    "invites",
+    "lobby",
 ]
 
 
@@ -61,11 +66,14 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
 
 
 def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
-    tally = hostile.run(server.url, server.ws_url, seed=2026, rest=2000, frames=6000, first=500)
-    assert tally.inputs == 8500 and tally.signed_in
+    tally = hostile.run(
+        server.url, server.ws_url, seed=2026, rest=3000, frames=6000, first=500, lobby=500
+    )
+    assert tally.inputs == 10_000 and tally.signed_in
     assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
     for route in ROUTES:
         assert tally.routes[route] >= 40, (route, tally.routes)
     assert tally.frames["bad-message"] > 1000 and tally.frames["bad-json"] > 300
     assert tally.frames["text-only"] > 50 and tally.frames["too-large"] > 50
     assert tally.frames["chat"] > 50 and tally.frames["chat-closed"] > 20
+    assert tally.frames["lobby-bad-message"] > 50 and tally.frames["lobby-lobby-pings-only"] > 50

@@ -43,7 +43,8 @@ from .mail import Mailer
 
 log = logging.getLogger("tigris_euphrates.server")
 
-#: An open table nobody joins is closed this long after it was opened or last joined.
+#: An open table nobody joins is closed this long after it was opened or last joined (the
+#: setting ``table_minutes`` replaces it).
 TABLE_SECONDS = 30 * 60.0
 #: How often each process runs the matchmaker (and expires the tables).
 MATCH_SECONDS = 1.0
@@ -54,7 +55,8 @@ MATCH_PACES: dict[str, Pace] = {
     "turn": Pace("turn", 86400.0),
 }
 #: How close the ratings of matched players must be (openskill's mu, 25 for a newcomer):
-#: within 3 at once, 0.25 more for every second waited (so anybody after about 90 s).
+#: within 3 at once, 0.25 more for every second waited (so anybody after about 90 s); the
+#: settings ``match_window`` and ``match_widen`` replace these.
 MATCH_POLICY = Policy(window=3.0, widen=0.25, stale=90.0)
 #: The longest "a bot may fill my table after N seconds".
 MAX_BOT_AFTER = 600.0
@@ -103,6 +105,16 @@ class Meeting:
         self.policy = MATCH_POLICY
         self.table_seconds = TABLE_SECONDS
         self.kick = asyncio.Event()
+
+    def configure(self, table_seconds: float, window: float, widen: float) -> None:
+        """The settings ``table_minutes`` (in seconds), ``match_window`` and
+        ``match_widen``."""
+        if table_seconds <= 0 or window < 0 or widen < 0:
+            raise ValueError(
+                "table_minutes must be above 0, match_window and match_widen 0 or more"
+            )
+        self.table_seconds = table_seconds
+        self.policy = Policy(window=window, widen=widen, stale=MATCH_POLICY.stale)
 
     # --- the games made -------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import pytest
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, Player
+from mailing import Mailbox
 from support.serving import LiveServer, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -283,3 +284,37 @@ def test_the_chat_of_a_blocked_account_is_hidden_for_the_blocker(server: LiveSer
     assert said(seats[0]) == ["from bob"]  # Ann blocked Cy: Cy's line never reaches her
     for s in seats:
         s.close()
+
+
+def test_an_invitation_goes_by_e_mail_to_an_account_that_asked_for_e_mails(
+    tmp_path: Any,
+) -> None:
+    box = Mailbox()
+    box.controller.start()
+    limits = Limits(games_per_minute=1000, sign_ups_per_client=1000)
+    try:
+        with LiveServer(
+            data_dir=tmp_path,
+            database_url=f"sqlite:///{tmp_path}/t.sqlite3",
+            limits=limits,
+            mail=box.settings("http://tne.test"),
+        ) as srv:
+            ann, bob, cy = person(srv, "ann"), person(srv, "bob"), person(srv, "cy")
+            store = srv.app.state.hub.store
+            for p, address in ((bob, "bob@example.org"), (cy, "cy@example.org")):
+                account = store.accounts.by_name(p.name)  # type: ignore[attr-defined]
+                store.notifications.set(account.id, address, True)
+                if p is bob:
+                    store.notifications.confirm(account.id, address)  # Cy never confirmed
+            t = ok(ann.post("/api/tables", {"players": 3}))
+            invite = f"/api/tables/{t['table']}/invite"
+            sent = ok(ann.post(invite, {"token": t["token"], "name": bob.name}))  # type: ignore[attr-defined]
+            assert sent["mailed"] is True
+            assert ok(ann.post(invite, {"token": t["token"], "name": cy.name}))["mailed"] is False  # type: ignore[attr-defined]
+    finally:
+        box.controller.stop()
+    assert [m["To"] for m in box.messages] == ["bob@example.org"]
+    body = box.messages[0].get_content()
+    assert ann.name in box.messages[0]["Subject"]  # type: ignore[attr-defined]
+    assert f"http://tne.test/?table={t['table']}" in body
+    assert t["token"] not in body

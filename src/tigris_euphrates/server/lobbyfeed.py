@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..store import Store
 from ..store.tables import OpenTable
 from .dbthread import DatabaseThread
-from .frames import LobbyFrame, MeFrame, TableInfo, TablesFrame
+from .frames import FriendInfo, LobbyFrame, MeFrame, TableInfo, TablesFrame
 from .notices import LobbyNote
 
 if TYPE_CHECKING:
@@ -49,6 +49,8 @@ class LobbyConn:
         self.frames: deque[LobbyFrame] = deque()
         self.wake = asyncio.Event()
         self.closed = False
+        #: the friends (and who of them is online) in the last corner sent
+        self.last_friends: list[FriendInfo] = []
 
     def send(self, frame: LobbyFrame) -> None:
         if self.closed:
@@ -86,11 +88,17 @@ class LobbyFeed:
     async def attach(self, account: int | None) -> tuple[int, LobbyConn]:
         """A new lobby connection, sent the tables (and its corner) at once."""
         key, conn = next(self._keys), LobbyConn(account)
+        first = account is not None and not any(c.account == account for c in self.conns.values())
         self.conns[key] = conn
         conn.send(await self.tables_frame())
         if account is not None:
             await self.db(self.store.social.seen, [account], self.clock())
-            conn.send(await self.me_frame(account))
+            me = await self.me_frame(account)
+            conn.last_friends = me["friends"]
+            conn.send(me)
+            if first:  # its followers see it online now
+                for follower in await self.db(self.store.social.followers, account):
+                    self.announce(follower, "friends")
         return key, conn
 
     def detach(self, key: int) -> None:
@@ -141,6 +149,7 @@ class LobbyFeed:
             return
         for conn in list(self.conns.values()):
             if conn.account == account:
+                conn.last_friends = frame["friends"]
                 conn.send(frame)
 
     # --- the frames -----------------------------------------------------------------------
@@ -192,15 +201,27 @@ class LobbyFeed:
 
     async def keep_presence(self) -> None:
         """Write, every ``PRESENCE_SECONDS``, that the connected accounts are online and
-        that their quick-match pages are still open."""
+        that their quick-match pages are still open; then send each account in the lobby
+        here its corner again if a friend came or went since the last one."""
         while True:
             await asyncio.sleep(PRESENCE_SECONDS)
             try:
                 accounts, now = self.connected_accounts(), self.clock()
                 await self.db(self.store.social.seen, accounts, now)
                 await self.db(self.store.matches.seen, accounts, now)
+                await self._friends_moved()
             except Exception:
                 log.exception("cannot write who is online")
+
+    async def _friends_moved(self) -> None:
+        lobby = {c.account for c in self.conns.values() if c.account is not None}
+        for account in sorted(lobby):
+            frame = await self.me_frame(account)
+            conns = [c for c in self.conns.values() if c.account == account]
+            if any(c.last_friends != frame["friends"] for c in conns):
+                for c in conns:
+                    c.last_friends = frame["friends"]
+                    c.send(frame)
 
 
 def table_info(t: OpenTable, ratings: dict[tuple[str, int], tuple[float, int]]) -> TableInfo:

@@ -216,7 +216,12 @@ class Matches:
         q, a, b = self.t.match_queue, self.t.accounts, self.t.blocks
         made: list[tuple[str, list[int]]] = []
         with self.engine.begin() as conn:
-            conn.execute(delete(q).where(q.c.state == "waiting", q.c.seen < now - policy.stale))
+            stale = select(q.c.account_id).where(
+                q.c.state == "waiting", q.c.seen < now - policy.stale
+            )
+            if not self.db.is_sqlite:  # rows another round holds are its own to judge
+                stale = stale.with_for_update(skip_locked=True)
+            conn.execute(delete(q).where(q.c.account_id.in_(stale.scalar_subquery())))
             query = (
                 select(q, a.c.name)
                 .join(a, a.c.id == q.c.account_id)

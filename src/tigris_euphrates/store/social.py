@@ -73,6 +73,13 @@ class Social:
         """(id, name) of the accounts ``account_id`` follows, by name."""
         return self._list(self.t.follows, account_id)
 
+    def followers(self, account_id: int) -> list[int]:
+        """The accounts that follow ``account_id``."""
+        f = self.t.follows
+        query = select(f.c.account_id).where(f.c.other_id == account_id)
+        with self.engine.connect() as conn:
+            return [int(x) for x in conn.execute(query).scalars()]
+
     def block(self, account_id: int, other_id: int, now: float) -> bool:
         """Block ``other_id``: it is unfollowed too, and its invitations go."""
         added = self._add(self.t.blocks, account_id, other_id, now)

@@ -106,13 +106,18 @@ function tablesCard(meta, account) {
   };
   return { el, show, sitAt };
 }
+// the table an invitation's e-mail links to (/?table=ID): marked and brought into view once
+const linked = new URLSearchParams(location.search).get("table");
+let shownLinked = false;
 function tableRow(t, sitAt) {
   const mine = seats.get(t.id);
   const chips = [...optionChips(t.options || {}), tx("n_players", { n: t.players }), ...(t.rated ? [tx("rated_chip")] : []), ...(t.pace ? [paceText(t.pace)] : [])];
   if (t.min_rating !== null || t.max_rating !== null) chips.push(tx("rating_range", { low: t.min_rating ?? "–", high: t.max_rating ?? "–" }));
   const actions = mine ? tableActions(t, mine) : [h("button", { class: "sit", onclick: () => sitAt(t.id) }, tx("sit"))];
-  return h("tr", { "data-table": t.id }, h("td", { class: "muted" }, chips.join(", ")),
+  const row = h("tr", { "data-table": t.id, class: t.id === linked ? "linked" : null }, h("td", { class: "muted" }, chips.join(", ")),
     h("td", { class: "seated" }, t.seats.map(seatText).join(", ")), h("td", {}, t.free), h("td", {}, ...actions));
+  if (t.id === linked && !shownLinked) { shownLinked = true; setTimeout(() => row.scrollIntoView({ block: "center" }), 0); }
+  return row;
 }
 function tableActions(t, mine) {
   const post = async (verb, body = {}) => {

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
 from .games import GameRow, Games
@@ -30,7 +31,8 @@ TABLE_STATES = ("open", "started", "expired", "closed")
 
 class TableRefused(Exception):
     """The table refuses the request: ``code`` says why (``no-table``, ``table-full``,
-    ``table-closed``, ``already-seated``, ``rating-range``, ``blocked``, ``not-creator``)."""
+    ``seat-taken``, ``table-closed``, ``sign-in``, ``already-seated``, ``rating-range``,
+    ``blocked``, ``not-creator``, ``no-bots``)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -247,6 +249,23 @@ class Tables:
         """Take the first free seat of the table; returns the table (as it was before), the
         seat and the game's id when this seat filled the table (the game is stored in the
         same transaction). Raises ``TableRefused``."""
+        try:
+            return self._sit(table_id, account_id, name, token, now, ttl, make)
+        except IntegrityError:  # SQLite without the row lock: the key refused the second
+            raise TableRefused(
+                "seat-taken", "another player took this seat at the same moment: try again"
+            ) from None
+
+    def _sit(
+        self,
+        table_id: str,
+        account_id: int | None,
+        name: str,
+        token: str,
+        now: float,
+        ttl: float,
+        make: GameMaker,
+    ) -> tuple[OpenTable, int, str | None]:
         with self.engine.begin() as conn:
             table = self._open(conn, table_id, now)
             free = table.free()

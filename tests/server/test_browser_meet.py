@@ -71,7 +71,9 @@ def test_a_third_person_joins_an_open_table_and_everybody_plays(
 ) -> None:
     ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
     cy = person(browser, server, None)
+    ann.click("#open-table-box summary")
     ann.select_option("#table-players", "3")
+    ann.select_option("#table-pace", "turn")
     ann.click("#open-table-go")
     row = "#open-tables tr[data-table]"
     # the table appears in the others' lobbies by itself, with Ann seated and two free seats
@@ -88,7 +90,7 @@ def test_a_third_person_joins_an_open_table_and_everybody_plays(
     assert len(games) == 1
     game = httpx.get(f"{server.url}/api/games/{games.pop()}").json()
     assert [s["name"] for s in game["seats"]] == [ann.name, bob.name, "Cy"]
-    assert not game["rated"]
+    assert not game["rated"] and game["clock"]["pace"]["kind"] == "turn"
     for p in (ann, bob, cy):
         assert p.errors == []
         p.context.close()

@@ -15,8 +15,9 @@ export async function lobby() {
   const list = h("tbody");
   const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, tx("mygames_title")),
     h("p", { class: "muted" }, tx("mygames_text")), h("table", {}, mineList));
-  app.replaceChildren(h("div", { class: "lobby" }, h("div", {}, ...meetCards(meta, account), newGameCard(meta, account)),
-    h("div", {}, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
+  const meet = meetCards(meta, account);
+  app.replaceChildren(h("div", { class: "lobby" }, h("div", {}, ...meet.left, newGameCard(meta, account)),
+    h("div", {}, ...meet.right, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list)))));
   const mineIds = new Set(store.games());
   notifyCard().then(card => { if (card) $(".lobby").append(card); });

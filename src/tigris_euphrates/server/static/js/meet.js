@@ -6,6 +6,8 @@ import { api, h, store, toast } from "./dom.js";
 import { optionChips, term, tx } from "./words.js";
 import { paceText } from "./clocks.js";
 import { friendsCard } from "./friends.js";
+import { ruleFields } from "./newgame.js";
+import { paceFields } from "./pacefields.js";
 
 const seats = {
   get(id) { try { return JSON.parse(localStorage.getItem("tne-table:" + id)); } catch { return null; } },
@@ -37,7 +39,8 @@ export function meetCards(meta, account) {
     if (m.type === "tables") tables.show(m);
     else if (m.type === "me") { play.show(m.match); friends?.show(m, tables.sitAt); }
   });
-  return [play.el, tables.el, friends?.el].filter(Boolean);
+  // "Play now" beside the new game's form; the tables and the people in the wide column
+  return { left: [play.el], right: [tables.el, friends?.el].filter(Boolean) };
 }
 function familiesOf(meta) { return [...new Set(meta.rulesets.map(r => r.family))]; }
 function playNowCard(meta, account) {
@@ -58,7 +61,7 @@ function playNowCard(meta, account) {
   cancel.onclick = () => api("/api/match/cancel", {}).catch(e => toast(e.message));
   const form = account ? [h("p", {}, h("label", {}, tx("match_family") + " ", family), " ", players, " ", pace),
     h("p", {}, h("label", {}, botOk, " ", tx("match_bot_after") + " "), botAfter, " " + tx("seconds")), h("p", {}, go, " ", cancel)]
-    : [h("p", { class: "muted" }, tx("match_sign_in"))];
+    : [h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("match_sign_in"))];
   const el = h("div", { class: "card", id: "playnow" }, h("h2", {}, tx("play_now")), ...form, status);
   const show = match => {
     last = match;
@@ -89,7 +92,7 @@ function tablesCard(meta, account) {
   const el = h("div", { class: "card", id: "opentables" }, h("h2", {}, tx("open_tables")), h("p", { class: "muted" }, tx("open_tables_text")),
     nick ? h("p", {}, h("label", {}, tx("your_name") + " ", nick)) : null,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_options")), h("th", {}, tx("col_players")), h("th", {}, tx("free_seats")), h("th", {}))), list),
-    account ? openTableForm(meta) : h("p", { class: "muted" }, tx("open_table_sign_in")));
+    account ? openTableForm(meta) : h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("open_table_sign_in")));
   const sitAt = async id => {
     const name = nick ? nick.value.trim() : "";
     try {
@@ -134,21 +137,25 @@ function tableActions(t, mine) {
   return out;
 }
 function openTableForm(meta) {
+  // the same choices as a new game's (newgame.js, pacefields.js), under ids of their own
+  const rules = ruleFields(meta, "table-"), pace = paceFields(meta, "table-");
   const players = h("select", { id: "table-players" }, [2, 3, 4].map(n => h("option", { value: n }, tx("n_players", { n }))));
-  const ruleset = h("select", { id: "table-ruleset" }, meta.rulesets.map(r => h("option", { value: r.name }, term("ruleset", r.name))));
-  ruleset.value = meta.default_ruleset;
   const rated = h("input", { type: "checkbox", id: "table-rated" });
   const low = h("input", { type: "number", id: "table-min", class: "short", step: "any" });
   const high = h("input", { type: "number", id: "table-max", class: "short", step: "any" });
   const bots = h("input", { type: "checkbox", id: "table-bots", checked: true });
+  const chat = h("select", { id: "table-chat" }, h("option", { value: "players" }, tx("chat_players")),
+    h("option", { value: "everyone" }, tx("chat_everyone")), h("option", { value: "off" }, tx("chat_nobody")));
   const submit = async e => {
     e.preventDefault();
-    const body = { players: +players.value, options: ruleset.value === meta.default_ruleset ? {} : { ruleset: ruleset.value },
-      rated: rated.checked, allow_bots: bots.checked, min_rating: low.value === "" ? null : +low.value, max_rating: high.value === "" ? null : +high.value };
+    const body = { players: +players.value, options: rules.options(), rated: rated.checked, allow_bots: bots.checked, chat: chat.value,
+      min_rating: low.value === "" ? null : +low.value, max_rating: high.value === "" ? null : +high.value };
+    if (pace.value()) body.pace = pace.value();
     try { const t = await api("/api/tables", body); seats.set(t.table, { seat: t.seat, token: t.token }); } catch (err) { toast(err.message); }
   };
-  return h("form", { id: "open-table", onsubmit: submit }, h("h3", {}, tx("open_a_table")),
-    h("p", {}, ruleset, " ", players, " ", h("label", {}, rated, " ", tx("rated_game"))),
-    h("p", {}, h("label", {}, tx("rating_from") + " ", low), " ", h("label", {}, tx("rating_to") + " ", high)),
-    h("p", {}, h("label", {}, bots, " ", tx("allow_bots"))), h("p", {}, h("button", { id: "open-table-go" }, tx("open_table"))));
+  return h("details", { id: "open-table-box" }, h("summary", {}, tx("open_a_table")),
+    h("form", { id: "open-table", onsubmit: submit }, h("p", {}, players, " ", h("label", {}, rated, " ", tx("rated_game"))), rules.el, pace.el,
+      h("p", {}, h("label", {}, tx("rating_from") + " ", low), " ", h("label", {}, tx("rating_to") + " ", high)),
+      h("p", {}, h("label", {}, tx("chat_label") + " ", chat)),
+      h("p", {}, h("label", {}, bots, " ", tx("allow_bots"))), h("p", {}, h("button", { id: "open-table-go", class: "primary" }, tx("open_table")))));
 }

@@ -114,3 +114,41 @@ def test_two_strangers_meet_through_quick_match_in_a_rated_game(
     assert len(seats) == 2 or None in seats
     for p in (dee, eve):
         p.context.close()
+
+
+def test_an_invitation_by_name_reaches_the_lobby_live_and_friends_show_online(
+    server: LiveServer, browser: Any
+) -> None:
+    ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
+    # Bob follows Ann: she is in the lobby, so online
+    bob.fill("#social-name", ann.name)
+    bob.click("#follow")
+    bob.wait_for_selector(f"#friends li.online:has-text('{ann.name}')")
+    # Ann opens a table and invites Bob by name; the invitation appears in his lobby
+    ann.click("#open-table-box summary")
+    ann.select_option("#table-players", "2")
+    ann.click("#open-table-go")
+    ann.wait_for_selector("#open-tables .invite-name")
+    ann.fill("#open-tables .invite-name", bob.name)
+    ann.click("#open-tables form.invite button")
+    bob.wait_for_selector(f"#invites li:has-text('{ann.name}')")
+    shot(bob, "meet-invitation")
+    bob.click("#invites button.accept")
+    assert game_of(bob) == game_of(ann)
+    for p in (ann, bob):
+        assert p.errors == []
+        p.context.close()
+
+
+def test_blocking_from_the_lobby_lists_the_account_and_unblocking_removes_it(
+    server: LiveServer, browser: Any
+) -> None:
+    ann, bob = person(browser, server, "Ann"), person(browser, server, "Bob")
+    ann.fill("#social-name", bob.name)
+    ann.click("#block")
+    ann.wait_for_selector(f"#blocked li:has-text('{bob.name}')")
+    ann.click("#blocked button.unblock")
+    ann.wait_for_function("() => !document.querySelector('#blocked li')")
+    for p in (ann, bob):
+        assert p.errors == []
+        p.context.close()

@@ -82,6 +82,9 @@ class LobbyFeed:
         self._keys = itertools.count(1)
         self._tables_due: asyncio.Task[None] | None = None
         self._again = False
+        #: each account's corner being read now, and the accounts to read again after it
+        self._accounts_due: dict[int, asyncio.Task[None]] = {}
+        self._accounts_again: set[int] = set()
 
     # --- connections ----------------------------------------------------------------------
 
@@ -118,7 +121,13 @@ class LobbyFeed:
         if notice.account == 0:
             self._refresh_tables()
         elif any(c.account == notice.account for c in self.conns.values()):
-            asyncio.get_running_loop().create_task(self._refresh_account(notice.account))
+            account = notice.account
+            running = self._accounts_due.get(account)
+            if running is not None and not running.done():
+                self._accounts_again.add(account)  # read again once this read is sent
+                return
+            task = asyncio.get_running_loop().create_task(self._refresh_account(account))
+            self._accounts_due[account] = task
 
     def _refresh_tables(self) -> None:
         """Read the tables once for every change announced while a read is under way."""
@@ -142,15 +151,23 @@ class LobbyFeed:
             log.exception("cannot send the lobby its tables")
 
     async def _refresh_account(self, account: int) -> None:
+        """Send the account's connections its corner; read once more if a change was
+        announced while this read was under way (frames go out in the order read)."""
         try:
-            frame = await self.me_frame(account)
+            while True:
+                self._accounts_again.discard(account)
+                frame = await self.me_frame(account)
+                for conn in list(self.conns.values()):
+                    if conn.account == account:
+                        conn.last_friends = frame["friends"]
+                        conn.send(frame)
+                if account not in self._accounts_again:
+                    return
         except Exception:
             log.exception("cannot send an account its lobby")
-            return
-        for conn in list(self.conns.values()):
-            if conn.account == account:
-                conn.last_friends = frame["friends"]
-                conn.send(frame)
+        finally:
+            if self._accounts_due.get(account) is asyncio.current_task():
+                del self._accounts_due[account]
 
     # --- the frames -----------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import { paceFields } from "./pacefields.js";
 
 const seats = {
   get(id) { try { return JSON.parse(localStorage.getItem("tne-table:" + id)); } catch { return null; } },
-  set(id, v) { localStorage.setItem("tne-table:" + id, JSON.stringify(v)); },
+  set(id, v) { localStorage.setItem("tne-table:" + id, JSON.stringify({ ...v, at: Date.now() })); },
   drop(id) { localStorage.removeItem("tne-table:" + id); },
   all() { return Object.keys(localStorage).filter(k => k.startsWith("tne-table:")).map(k => k.slice(10)); },
 };
@@ -92,19 +92,25 @@ function tablesCard(meta, account) {
   const el = h("div", { class: "card", id: "opentables" }, h("h2", {}, tx("open_tables")), h("p", { class: "muted" }, tx("open_tables_text")),
     nick ? h("p", {}, h("label", {}, tx("your_name") + " ", nick)) : null,
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_options")), h("th", {}, tx("col_players")), h("th", {}, tx("free_seats")), h("th", {}))), list),
-    account ? openTableForm(meta) : h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("open_table_sign_in")));
+    account ? openTableForm(meta, () => redraw()) : h("p", { class: "muted" }, h("a", { href: "/account" }, tx("sign_in")), tx("open_table_sign_in")));
   const sitAt = async id => {
     const name = nick ? nick.value.trim() : "";
     try {
       const t = await api(`/api/tables/${id}/sit`, name ? { name } : {});
       seats.set(id, { seat: t.seat, token: t.token });
-      if (t.game) goTo(t.game, t.token);
+      if (t.game) goTo(t.game, t.token); else redraw();
     } catch (e) { toast(e.message); }
   };
+  // the tables again as last told (a seat taken here may have been told before the answer)
+  let last = null;
+  const redraw = () => { if (last) show(last); };
   const show = m => {
+    last = m;
     for (const { table, game } of m.started) { const mine = seats.get(table); if (mine) { seats.drop(table); goTo(game, mine.token); return; } }
     const open = new Set(m.tables.map(t => t.id));
-    for (const id of seats.all()) if (!open.has(id) && !m.started.some(s => s.table === id)) seats.drop(id);
+    // a seat of a table gone (expired, closed) is forgotten; a frame sent before a table
+    // just taken reached the server may still lack it
+    for (const id of seats.all()) if (!open.has(id) && !m.started.some(s => s.table === id) && Date.now() - (seats.get(id)?.at || 0) > 60_000) seats.drop(id);
     list.replaceChildren(...(m.tables.length ? m.tables.map(t => tableRow(t, sitAt)) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, tx("no_open_tables")))]));
   };
   return { el, show, sitAt };
@@ -136,7 +142,7 @@ function tableActions(t, mine) {
   } }, who, h("button", {}, tx("invite"))));
   return out;
 }
-function openTableForm(meta) {
+function openTableForm(meta, redraw) {
   // the same choices as a new game's (newgame.js, pacefields.js), under ids of their own
   const rules = ruleFields(meta, "table-"), pace = paceFields(meta, "table-");
   const players = h("select", { id: "table-players" }, [2, 3, 4].map(n => h("option", { value: n }, tx("n_players", { n }))));
@@ -151,7 +157,7 @@ function openTableForm(meta) {
     const body = { players: +players.value, options: rules.options(), rated: rated.checked, allow_bots: bots.checked, chat: chat.value,
       min_rating: low.value === "" ? null : +low.value, max_rating: high.value === "" ? null : +high.value };
     if (pace.value()) body.pace = pace.value();
-    try { const t = await api("/api/tables", body); seats.set(t.table, { seat: t.seat, token: t.token }); } catch (err) { toast(err.message); }
+    try { const t = await api("/api/tables", body); seats.set(t.table, { seat: t.seat, token: t.token }); redraw(); } catch (err) { toast(err.message); }
   };
   return h("details", { id: "open-table-box" }, h("summary", {}, tx("open_a_table")),
     h("form", { id: "open-table", onsubmit: submit }, h("p", {}, players, " ", h("label", {}, rated, " ", tx("rated_game"))), rules.el, pace.el,

@@ -318,3 +318,17 @@ def test_an_invitation_goes_by_e_mail_to_an_account_that_asked_for_e_mails(
     assert ann.name in box.messages[0]["Subject"]  # type: ignore[attr-defined]
     assert f"http://tne.test/?table={t['table']}" in body
     assert t["token"] not in body
+
+
+def test_a_table_sends_a_bounded_number_of_invitations(server: LiveServer) -> None:
+    ann = person(server, "ann")
+    store = server.app.state.hub.store
+    names = [f"inv{uuid.uuid4().hex[:8]}" for _ in range(13)]
+    for name in names:
+        store.accounts.create(name, "not a real hash")
+    t = ok(ann.post("/api/tables", {"players": 4}))
+    invite = f"/api/tables/{t['table']}/invite"
+    for name in names[:12]:
+        ok(ann.post(invite, {"token": t["token"], "name": name}))
+    r = ann.post(invite, {"token": t["token"], "name": names[12]})
+    assert r.status_code == 429 and r.json()["error"] == "too-many-invites"

@@ -32,6 +32,7 @@ from ..store import GameRow, Store
 from ..store.accounts import Account
 from ..store.matches import Policy, Waiting
 from ..store.ratings import size_of
+from ..store.social import TooManyInvites
 from ..store.tables import OpenTable, TableRefused, TableSeat
 from .bots import default_level
 from .clocks import Pace
@@ -58,6 +59,8 @@ MATCH_PACES: dict[str, Pace] = {
 #: within 3 at once, 0.25 more for every second waited (so anybody after about 90 s); the
 #: settings ``match_window`` and ``match_widen`` replace these.
 MATCH_POLICY = Policy(window=3.0, widen=0.25, stale=90.0)
+#: The invitations one table may send (each may be an e-mail).
+INVITES_PER_TABLE = 12
 #: The longest "a bot may fill my table after N seconds".
 MAX_BOT_AFTER = 600.0
 
@@ -264,7 +267,15 @@ class Meeting:
             raise GameError("no-account", "there is no other account of this name")
         if await self.db(self.store.social.blocks_either, by.id, other.id):
             raise GameError("blocked", "this account cannot be invited by you")
-        if not await self.db(self.store.social.invite, table_id, by.id, other.id, self.clock()):
+        try:
+            invited = await self.db(
+                self.store.social.invite, table_id, by.id, other.id, self.clock(), INVITES_PER_TABLE
+            )
+        except TooManyInvites:
+            raise GameError(
+                "too-many-invites", f"at most {INVITES_PER_TABLE} invitations to one table"
+            ) from None
+        if not invited:
             return False
         self.feed.announce(other.id, "invite")
         return await self._mail_invite(other, by, table_id)

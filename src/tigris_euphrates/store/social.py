@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
+
+
+class TooManyInvites(Exception):
+    """The table has as many invitations as it may."""
 
 
 @dataclass
@@ -108,10 +112,17 @@ class Social:
 
     # --- invitations ----------------------------------------------------------------------
 
-    def invite(self, table_id: str, from_id: int, to_id: int, now: float) -> bool:
-        """Invite ``to_id`` to the table; ``False`` if it was invited there already."""
+    def invite(self, table_id: str, from_id: int, to_id: int, now: float, most: int) -> bool:
+        """Invite ``to_id`` to the table; ``False`` if it was invited there already. Raises
+        ``TooManyInvites`` when the table has ``most`` invitations already."""
+        i = self.t.invites
         try:
             with self.engine.begin() as conn:
+                have = conn.execute(
+                    select(func.count()).select_from(i).where(i.c.table_id == table_id)
+                ).scalar_one()
+                if have >= most:
+                    raise TooManyInvites(table_id)
                 conn.execute(
                     insert(self.t.invites).values(
                         table_id=table_id, from_id=from_id, to_id=to_id, created=now

@@ -7,17 +7,19 @@ lobby socket that tells it all without polling."""
 from __future__ import annotations
 
 import json
+import signal
 import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, Player
 from mailing import Mailbox
-from support.serving import LiveServer, postgres_or_skip
+from support.serving import LiveServer, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
@@ -332,3 +334,18 @@ def test_a_table_sends_a_bounded_number_of_invitations(server: LiveServer) -> No
         ok(ann.post(invite, {"token": t["token"], "name": name}))
     r = ann.post(invite, {"token": t["token"], "name": names[12]})
     assert r.status_code == 429 and r.json()["error"] == "too-many-invites"
+
+
+def test_a_stopping_process_tells_the_lobby_to_connect_again(tmp_path: Any) -> None:
+    """SIGTERM: the lobby's sockets are closed with 1012 ("service restart"), which the page
+    answers by connecting again (to another process behind a load balancer)."""
+    with ServerProcess(tmp_path) as srv:
+        ws = connect(f"{srv.ws_url}/ws/lobby", open_timeout=20)
+        assert json.loads(ws.recv(10))["type"] == "tables"
+        assert srv.proc is not None
+        srv.proc.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                ws.recv(20)
+        assert ws.close_code == 1012
+        assert srv.proc.wait(30) in (0, -15)  # uvicorn ends by its signal once it stopped

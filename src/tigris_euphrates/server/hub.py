@@ -144,6 +144,7 @@ class Hub:
         self.timekeeper.closing = True
         self.timekeeper.disarm_all()
         await self.bots.stop()
+        self.lobby.close_all(*RESTART)
         for game in list(self.games.values()):
             async with game.lock:  # a move under way is stored and its views due first
                 for conn in game.conns.values():
@@ -165,6 +166,7 @@ class Hub:
         for task in self._background:
             task.cancel()
         self.bots.closing = True
+        self.lobby.close_all(1001, "the server is shutting down")
         for game in list(self.games.values()):
             for conn in game.conns.values():
                 conn.close(1001, "the server is shutting down")

@@ -49,6 +49,8 @@ class LobbyConn:
         self.frames: deque[LobbyFrame] = deque()
         self.wake = asyncio.Event()
         self.closed = False
+        #: the close to send (the process stops: the page connects again, elsewhere)
+        self.closing: tuple[int, str] | None = None
         #: the friends (and who of them is online) in the last corner sent
         self.last_friends: list[FriendInfo] = []
 
@@ -106,6 +108,13 @@ class LobbyFeed:
 
     def detach(self, key: int) -> None:
         self.conns.pop(key, None)
+
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every lobby connection of this process with ``code`` (a stopping process:
+        1012, which the page answers by connecting again)."""
+        for conn in self.conns.values():
+            conn.closing = (code, reason)
+            conn.wake.set()
 
     # --- what changed ---------------------------------------------------------------------
 

@@ -239,10 +239,13 @@ async def _lobby_writer(ws: WebSocket, conn: LobbyConn) -> None:
             return
         while conn.frames:
             await ws.send_text(encode(conn.frames.popleft()))
+        if conn.closing is not None:
+            await ws.close(*conn.closing)
+            return
 
 
 async def _lobby_reader(ws: WebSocket, hub: Hub, conn: LobbyConn) -> None:
-    while not conn.closed:
+    while not conn.closed and conn.closing is None:
         text = await receive_text(ws)
         try:
             msg = parse_frame(text, hub.limits)

@@ -24,12 +24,13 @@ export function friendsCard() {
       h("button", { class: "decline", onclick: () => post(`/api/invites/${i.id}/decline`, {}) }, tx("decline"))))
       : [h("li", { class: "muted" }, tx("no_invitations"))]));
     friends.replaceChildren(...(m.friends.length ? m.friends.map(f => h("li", { class: f.online ? "online" : "offline" },
-      h("span", { class: "dot", "aria-hidden": "true" }, f.online ? "●" : "○"), " ", h("a", { href: "/players/" + encodeURIComponent(f.name) }, f.name),
+      h("span", { class: "dot", "aria-hidden": "true" }), " ", h("a", { href: "/players/" + encodeURIComponent(f.name) }, f.name),
       " ", h("span", { class: "muted" }, f.online ? tx("online") : tx("offline")), " ",
       h("button", { class: "unfollow", onclick: () => post("/api/social/unfollow", { name: f.name }) }, tx("unfollow"))))
       : [h("li", { class: "muted" }, tx("no_friends"))]));
-    blocked.replaceChildren(...m.blocked.map(name => h("li", {}, name, " ",
-      h("button", { class: "unblock", onclick: () => post("/api/social/unblock", { name }) }, tx("unblock")))));
+    blocked.replaceChildren(...(m.blocked.length ? m.blocked.map(name => h("li", {}, name, " ",
+      h("button", { class: "unblock", onclick: () => post("/api/social/unblock", { name }) }, tx("unblock"))))
+      : [h("li", { class: "muted none" }, tx("no_blocked"))]));
   };
   return { el, show };
 }

@@ -9,6 +9,7 @@ recent, whichever process it is connected to.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -109,6 +110,39 @@ class Social:
         )
         with self.engine.connect() as conn:
             return conn.execute(query).first() is not None
+
+    def dump(self) -> list[dict[str, Any]]:
+        """Each account's follows and blocks (``tne export``), by account: ``{account_id,
+        follows, blocks}`` for the accounts with any."""
+        out: dict[int, dict[str, Any]] = {}
+        with self.engine.connect() as conn:
+            for kind, table in (("follows", self.t.follows), ("blocks", self.t.blocks)):
+                rows = conn.execute(
+                    select(table.c.account_id, table.c.other_id).order_by(
+                        table.c.account_id, table.c.other_id
+                    )
+                )
+                for a, b in rows:
+                    entry = out.setdefault(
+                        int(a), {"account_id": int(a), "follows": [], "blocks": []}
+                    )
+                    entry[kind].append(int(b))
+        return [out[a] for a in sorted(out)]
+
+    def restore(self, rows: list[dict[str, Any]], now: float) -> None:
+        """Store the follows and blocks of an export (``dump``'s rows)."""
+        values = {
+            kind: [
+                {"account_id": r["account_id"], "other_id": other, "created": now}
+                for r in rows
+                for other in r[kind]
+            ]
+            for kind in ("follows", "blocks")
+        }
+        with self.engine.begin() as conn:
+            for kind, table in (("follows", self.t.follows), ("blocks", self.t.blocks)):
+                if values[kind]:
+                    conn.execute(insert(table), values[kind])
 
     # --- invitations ----------------------------------------------------------------------
 

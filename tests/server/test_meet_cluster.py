@@ -1,10 +1,13 @@
-"""Quick match on two server processes sharing one PostgreSQL database: 50 players queue at
-once, half through each process, some of them having blocked another. Every player lands in
-exactly one game, never with themselves, never with an account they blocked; the figures
-(players matched, time to match) are printed and written to ``bench/results/meet.txt``."""
+"""Meeting people on two server processes sharing one PostgreSQL database. Quick match: 50
+players queue at once, half through each process, some of them having blocked another.
+Every player lands in exactly one game, never with themselves, never with an account they
+blocked; the figures (players matched, time to match) are printed and written to
+``bench/results/meet.txt``. The lobby: a table opened, an invitation sent and a table
+started through one process reach a lobby socket of the other."""
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 import uuid
@@ -16,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import select
+from websockets.sync.client import connect
 
 from support.serving import ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
@@ -127,3 +131,40 @@ def report(waits: list[float], games: int) -> None:
     print(line)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(line + "\n")
+
+
+def test_the_lobby_hears_of_tables_and_invitations_made_through_another_process(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    with a, b:
+        ann, bob = client(a), client(b)
+        names = [f"x{uuid.uuid4().hex[:6]}" for _ in range(2)]
+        for http, name in ((ann, names[0]), (bob, names[1])):
+            r = http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200, r.text
+        cookie = "; ".join(f"{c.name}={c.value}" for c in bob.cookies.jar)
+        with connect(
+            f"{b.ws_url}/ws/lobby", open_timeout=20, additional_headers={"Cookie": cookie},
+            origin=b.url,  # type: ignore[arg-type]
+        ) as ws:  # fmt: skip
+            t = ann.post("/api/tables", json={"players": 2}).json()
+            until(ws, lambda m: m["type"] == "tables" and t["table"] in str(m["tables"]))
+            body = {"token": t["token"], "name": names[1]}
+            r = ann.post(f"/api/tables/{t['table']}/invite", json=body)
+            assert r.status_code == 200, r.text
+            me = until(ws, lambda m: m["type"] == "me" and m["invites"])
+            assert me["invites"][0]["by"] == names[0]
+            sat = bob.post(f"/api/tables/{t['table']}/sit", json={}).json()
+            started = until(ws, lambda m: m["type"] == "tables" and m["started"])
+            assert {"table": t["table"], "game": sat["game"]} in started["started"]
+
+
+def until(ws: Any, pred: Any, timeout: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        m = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
+        if pred(m):
+            return dict(m)

@@ -8,7 +8,8 @@ then reads the tables (or the account's corner) once from the database and pushe
 frame to its own connections. The page never polls.
 
 Presence is kept here too: every ``PRESENCE_SECONDS`` this process writes that the accounts
-connected to it (a lobby or a game) are online, and keeps their quick-match rows alive.
+connected to it (a lobby or a game) are online, and keeps the quick-match rows of the
+accounts in its lobby alive.
 """
 
 from __future__ import annotations
@@ -227,14 +228,16 @@ class LobbyFeed:
 
     async def keep_presence(self) -> None:
         """Write, every ``PRESENCE_SECONDS``, that the connected accounts are online and
-        that their quick-match pages are still open; then send each account in the lobby
+        that the lobby pages waiting for a match are still open; then send each account in the lobby
         here its corner again if a friend came or went since the last one."""
         while True:
             await asyncio.sleep(PRESENCE_SECONDS)
             try:
                 accounts, now = self.connected_accounts(), self.clock()
                 await self.db(self.store.social.seen, accounts, now)
-                await self.db(self.store.matches.seen, accounts, now)
+                # only a lobby page waits for its match (it goes to the game when made)
+                lobby = sorted({c.account for c in self.conns.values() if c.account is not None})
+                await self.db(self.store.matches.seen, lobby, now)
                 await self._friends_moved()
             except Exception:
                 log.exception("cannot write who is online")

@@ -2,7 +2,7 @@
 players queue at once, half through each process, some of them having blocked another.
 Every player lands in exactly one game, never with themselves, never with an account they
 blocked; the figures (players matched, time to match) are printed and written to
-``bench/results/meet.txt``. The lobby: a table opened, an invitation sent and a table
+``test-artifacts/meet-quick-match.txt``. The lobby: a table opened, an invitation sent and a table
 started through one process reach a lobby socket of the other."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ LIMITS = {
     "games_per_client": 1000,
     "connections_per_client": 1000,
 }
-RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "meet.txt"
+RESULTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "meet-quick-match.txt"
 
 
 @pytest.fixture

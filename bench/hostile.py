@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--rest", type=int, default=5000)
     ap.add_argument("--frames", type=int, default=10000)
     ap.add_argument("--first", type=int, default=1000)
+    ap.add_argument("--lobby", type=int, default=1000, help="frames on the lobby's socket")
     ap.add_argument("--database-url", default=None)
     ap.add_argument("--out", default=str(OUT))
     a = ap.parse_args()
@@ -59,7 +60,7 @@ def main() -> None:
         ServerProcess(tmp, a.database_url, prefix, limits=LIMITS) as srv,
     ):
         for seed in range(a.seeds):
-            tally = hostile.run(srv.url, srv.ws_url, seed, a.rest, a.frames, a.first)
+            tally = hostile.run(srv.url, srv.ws_url, seed, a.rest, a.frames, a.first, a.lobby)
             rest.update(tally.rest)
             frames.update(tally.frames)
             closes.update(tally.closes)

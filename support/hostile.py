@@ -7,10 +7,11 @@ surrogates, control characters or unicode digits, a key dropped or added, raw by
 JSON, a binary frame, an oversized one. They reach every route that reads a path, a query
 string or a body (games, seats, rematch, moves, accounts, players, leaderboard, catalogues,
 unsubscribe, the tutorial's lessons, bot accounts: tokens, challenges, the bots' leaderboard,
-with API tokens good and bad) and every websocket message (join with a token or an
+with API tokens good and bad, and the meeting routes of ``hostile_meet``: open tables, quick
+match, friends, blocks, invitations) and every websocket message (join with a token or an
 account's seat, move, undo, sync, ping, chat, hint; a bot account's event socket: accept,
-decline, challenge, ping). ``Campaign`` sends them to a live server and checks what a user
-cares about:
+decline, challenge, ping; the lobby's socket too). ``Campaign`` sends them to a live server
+and checks what a user cares about:
 
 - no answer is a 5xx, and no error frame says ``server-error``;
 - every refused input gets a 4xx with a message, or an error frame naming the problem;
@@ -29,128 +30,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from support.hostile_meet import lobby_frames, meet_case, table_unchanged
+from support.hostile_values import WEIRD_TEXT, mutate, raw_text, send, weird_value
+from support.hostile_values import encode_body as _encode
+from support.hostile_values import protocol_close as _protocol_close
+from support.hostile_values import quoted as _quoted
 from tigris_euphrates.server.inputs import BadMessage, Chat, Ping, Sync, read_message
 
-WEIRD_TEXT = [
-    "",
-    " ",
-    "\ud83d",
-    "a\udc00b",
-    "\x00",
-    "x\x1b[31m",
-    "\u202eevil",
-    "e\u0301",
-    "²",
-    "¹²³",
-    "٣",
-    "Ⅻ",
-    "🀄",
-    "null",
-    "true",
-    "0",
-    "-1",
-    "1e400",
-    "NaN",
-    "' OR 1=1 --",
-    "<script>alert(1)</script>",
-    "../../etc/passwd",
-    "%00",
-    "tile red e4",
-    "commit ²",
-    "swap red=¹",
-    "swap red=1,red=1",
-    "commit 99999999999999999999999999",
-    "monument red-blue a1",
-    "undo",
-    "seat 1 bot random",
-]
-COLOURS = ["red", "blue", "green", "black", "purple", "RED", ""]
 PASSWORD = "correct horse battery"
-
-
-def weird_value(rng: random.Random, depth: int = 0) -> Any:
-    """A JSON value of any type, often odd."""
-    kind = rng.randrange(14)
-    if kind == 0:
-        return rng.choice(WEIRD_TEXT)
-    if kind == 1:
-        return rng.choice([0, -1, 1, 2**31, 2**63, 2**64, 2**128, 2**200, -(2**63)])
-    if kind == 2:
-        return rng.choice([0.5, -0.0, 1e308, 3.0])
-    if kind == 3:
-        return rng.choice([True, False, None])
-    if kind == 4:
-        return "x" * rng.choice([41, 201, 1000, 5000])
-    if kind == 5 and depth < 3:
-        return [weird_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    if kind == 6 and depth < 3:
-        return {rng.choice([*WEIRD_TEXT, "type", "seq"]): weird_value(rng, depth + 1)}
-    if kind == 7:
-        nest = rng.choice([5, 100, 300])
-        return json.loads("[" * nest + "]" * nest)
-    if kind == 8:
-        return "".join(chr(rng.randrange(0x20, 0x3000)) for _ in range(rng.randrange(1, 20)))
-    if kind == 9:
-        return f"{rng.choice(['tile', 'leader', 'catastrophe', 'swap', 'commit'])} " + rng.choice(
-            WEIRD_TEXT
-        )
-    if kind == 10:
-        return rng.choice(COLOURS)
-    if kind == 11:
-        return rng.randrange(-5, 300)
-    if kind == 12:
-        return {"type": rng.choice(["tile", "commit", "swap", "x"]), "n": weird_value(rng, 3)}
-    return rng.choice(WEIRD_TEXT)
-
-
-def mutate(rng: random.Random, base: dict[str, Any]) -> Any:
-    """``base`` broken in one or a few ways (or, rarely, left valid)."""
-    out: Any = json.loads(json.dumps(base))
-    for _ in range(rng.randrange(1, 4)):
-        if not isinstance(out, dict):
-            break
-        op = rng.randrange(6)
-        keys = list(out)
-        if op == 0 and keys:
-            out[rng.choice(keys)] = weird_value(rng)
-        elif op == 1 and keys:
-            del out[rng.choice(keys)]
-        elif op == 2:
-            out[rng.choice(["extra", "type", "seq", "token", "seats", "pad"])] = weird_value(rng)
-        elif op == 3 and keys:  # reach inside a nested value
-            key = rng.choice(keys)
-            inner = out[key]
-            if isinstance(inner, list) and inner:
-                i = rng.randrange(len(inner))
-                inner[i] = mutate(rng, inner[i]) if isinstance(inner[i], dict) else weird_value(rng)
-            elif isinstance(inner, dict):
-                out[key] = mutate(rng, inner)
-        elif op == 4:
-            out = weird_value(rng)
-        # op 5: unchanged this round
-    return out
-
-
-def raw_text(rng: random.Random) -> str | bytes:
-    """Text that is not JSON, or not text at all."""
-    kind = rng.randrange(6)
-    if kind == 0:
-        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
-    if kind == 1:
-        return "[" * rng.choice([10, 1000, 3000])
-    if kind == 2:
-        return "{" + '"a":' * rng.randrange(1, 50)
-    if kind == 3:
-        return rng.choice(WEIRD_TEXT)
-    if kind == 4:
-        return '{"type": "move", "seq": 0, "action": "' + "x" * rng.choice([5000, 20000]) + '"}'
-    return "".join(chr(rng.randrange(1, 0x800)) for _ in range(rng.randrange(1, 40)))
 
 
 @dataclass
@@ -166,6 +58,9 @@ class Target:
     #: a bot account's name and API token (the campaign's client holds it)
     bot_name: str = ""
     bot_token: str = ""
+    #: the open table under attack (opened by the campaign's account) and its seat token
+    table_id: str = ""
+    table_token: str = ""
 
 
 @dataclass
@@ -218,6 +113,9 @@ class Campaign:
         game = self.http.post("/api/games", json={"seats": seats}).json()
         other = self.http.post("/api/games", json={"seats": seats}).json()
         self.tally.created += 2
+        table = self.http.post(
+            "/api/tables", json={"players": 3}, headers={"X-CSRF-Token": self.csrf}
+        ).json()
         return Target(
             game["id"],
             [s["token"] for s in game["seats"]],
@@ -226,6 +124,8 @@ class Campaign:
             other["seats"][0]["token"],
             bot_name,
             bot_token,
+            str(table.get("table", "")),
+            str(table.get("token", "")),
         )
 
     def _bot_account(self) -> tuple[str, str]:
@@ -246,16 +146,18 @@ class Campaign:
     # --- REST ---------------------------------------------------------------------------
 
     def rest_case(self, t: Target) -> tuple[str, str, dict[str, str], bytes | None]:
-        """One hostile request ``(method, path, headers, body)``: a nineteenth each of the
-        kinds below (two for game creation, seat changes, game pages, accounts and
-        lessons)."""
+        """One hostile request ``(method, path, headers, body)``: one in 22 each of the kinds
+        below (two for game creation, seat changes, game pages, accounts and lessons, three
+        for the meeting routes: ``hostile_meet``)."""
         rng = self.rng
         gid = rng.choice([t.game_id] * 4 + ["nope", "0" * 12, "x" * 40, "a%00b", "%ff", "-"])
         seat = rng.choice(["0", "1", "2", "4", "-1", "99999999999", "x", "1.5"])
         json_headers = {"content-type": "application/json"}
-        kind = rng.randrange(19)
-        if kind == 18:
+        kind = rng.randrange(22)
+        if kind == 21:
             return self.bot_case(t)
+        if 16 <= kind <= 18:
+            return meet_case(self, t)
         if kind <= 1:
             base: dict[str, Any] = {
                 "seats": [
@@ -713,42 +615,6 @@ def route_of(path: str) -> str:
     return parts[1]
 
 
-def send(ws: ClientConnection, frame: str | bytes) -> None:
-    """Send ``frame``; text holding lone surrogates goes out as the invalid UTF-8 it is."""
-    if isinstance(frame, str):
-        try:
-            frame.encode("utf-8")
-        except UnicodeEncodeError:
-            ws.send(frame.encode("utf-8", "surrogatepass"), text=True)
-            return
-    ws.send(frame)
-
-
-def _protocol_close(frame: str | bytes) -> int | None:
-    """The close code the websocket layer itself answers ``frame`` with, if any: 1007 for
-    a text frame that is not UTF-8, 1009 for one over ``Limits.ws_max_bytes``."""
-    if isinstance(frame, str):
-        try:
-            size = len(frame.encode("utf-8"))
-        except UnicodeEncodeError:
-            return 1007
-    else:
-        size = len(frame)
-    return 1009 if size > 64 * 1024 else None
-
-
-def _quoted(value: Any) -> str:
-    return quote(str(value).encode("utf-8", "surrogatepass"), safe="")
-
-
-def _encode(rng: random.Random, body: Any) -> bytes:
-    text = json.dumps(body, ensure_ascii=rng.random() < 0.5, allow_nan=True)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate sent raw: not UTF-8 at all
-        return text.encode("utf-8", "surrogatepass")
-
-
 def _parsed(frame: str | bytes) -> Any:
     if isinstance(frame, bytes):
         return None
@@ -797,12 +663,19 @@ def _is_join(frame: str | bytes) -> bool:
 
 
 def run(
-    url: str, ws_url: str, seed: int, rest: int, frames: int, first: int, bot_frames: int = 0
+    url: str,
+    ws_url: str,
+    seed: int,
+    rest: int,
+    frames: int,
+    first: int,
+    bot_frames: int = 0,
+    lobby: int = 0,
 ) -> Tally:
     """A whole campaign against the server at ``url``: ``rest`` requests, ``frames``
-    websocket frames in play, ``first`` first frames and ``bot_frames`` messages on a bot
-    account's event socket; the game under attack is then checked unchanged. Returns the
-    tally."""
+    websocket frames in play, ``first`` first frames, ``bot_frames`` messages on a bot
+    account's event socket and ``lobby`` frames on the lobby's socket; the game and the open
+    table under attack are then checked unchanged. Returns the tally."""
     campaign = Campaign(url, ws_url, seed)
     start = time.monotonic()
     try:
@@ -812,6 +685,7 @@ def run(
         campaign.sockets(t, frames)
         campaign.first_frames(t, first)
         campaign.bot_sockets(t, bot_frames)
+        lobby_frames(campaign, lobby)
         after = campaign.http.get(f"/api/games/{t.game_id}").json()
         assert after["seq"] == before["seq"] == 0, (before, after)
         assert [(s["kind"], s["name"]) for s in after["seats"]] == [
@@ -820,6 +694,7 @@ def run(
         for line in campaign.chat(t):
             assert line["seat"] == 1, line  # the seat that wrote; no spectator (``players``)
             assert read_message(json.dumps({"type": "chat", "text": line["text"]})), line
+        table_unchanged(campaign, t)
     finally:
         campaign.close()
     campaign.tally.seconds = time.monotonic() - start

@@ -91,11 +91,14 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Pl
 
 
 def play(srv: LiveServer, p: Played) -> None:
-    """A rated game between two accounts, a bot game, and an unfinished timed game with an
-    undo and two chat lines; what the server answered about them."""
+    """A rated game between two accounts (Ann follows Bob, Bob blocked Ann), a bot game,
+    and an unfinished timed game with an undo and two chat lines; what the server answered
+    about them."""
     ann, bob = Player(srv), Player(srv)
     ann.sign_up(p.names[0], PASSWORD)
     bob.sign_up(p.names[1], PASSWORD)
+    assert ann.post("/api/social/follow", {"name": p.names[1]}).status_code == 200
+    assert bob.post("/api/social/block", {"name": p.names[0]}).status_code == 200
     p.secrets += [ann.http.cookies["tne_session"], bob.http.cookies["tne_session"]]
     humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     rated = ann.post("/api/games", {"seats": humans, "rated": True}).json()
@@ -305,6 +308,12 @@ def test_an_export_moves_a_database_to_the_other_engine(played: Played) -> None:
     assert target.games.dump(limit=10) == source.games.dump(limit=10)
     assert target.ratings.dump() == source.ratings.dump()
     assert target.accounts.dump() == source.accounts.dump()
+    social = source.social.dump()
+    assert [(x["follows"] != [], x["blocks"] != []) for x in social] == [
+        (True, False),
+        (False, True),
+    ]
+    assert target.social.dump() == social
     source.close()
     target.close()
 

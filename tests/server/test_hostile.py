@@ -45,6 +45,11 @@ ROUTES = [
     "lessons",
     "challenges",
     "ws/bot",
+    "tables",
+    "match",
+    "social",
+    "invites",
+    "lobby",
 ]
 
 
@@ -65,9 +70,16 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
 
 def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
     tally = hostile.run(
-        server.url, server.ws_url, seed=2026, rest=2500, frames=6000, first=500, bot_frames=600
+        server.url,
+        server.ws_url,
+        seed=2026,
+        rest=3500,
+        frames=6000,
+        first=500,
+        bot_frames=600,
+        lobby=500,
     )
-    assert tally.inputs == 9600 and tally.signed_in
+    assert tally.inputs == 11_100 and tally.signed_in
     assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
     for route in ROUTES:
         assert tally.routes[route] >= 40, (route, tally.routes)
@@ -76,3 +88,4 @@ def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: Serve
     assert tally.frames["chat"] > 50 and tally.frames["chat-closed"] > 20
     # moves and hints from a spectator and from the seat not to act: refused
     assert tally.frames["spectator"] > 20 and tally.frames["not-your-turn"] > 20
+    assert tally.frames["lobby-bad-message"] > 50 and tally.frames["lobby-lobby-pings-only"] > 50

@@ -94,6 +94,9 @@ def lifespan(
             mailer=Mailer(mail) if mail is not None else None,
             metrics=metrics,
         )
+        hub.meeting.configure(
+            settings.table_minutes * 60, settings.match_window, settings.match_widen
+        )
         app.state.hub = hub
         app.state.accounts = await start_accounts(hub)
         await hub.start()

@@ -215,8 +215,8 @@ def game_row(game: dict[str, Any]) -> GameRow:
 
 
 def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
-    """The accounts (no password hash) with their notification settings, the ratings and
-    the rating changes."""
+    """The accounts (no password hash) with their notification settings, the ratings, the
+    rating changes, and whom each account follows and blocked."""
     notify = store.notifications.dump()
     for account in store.accounts.dump():
         _write(out, {"kind": "account", **account, "notify": notify.get(account["id"])})
@@ -227,6 +227,8 @@ def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
     for change in changes:
         _write(out, {"kind": "rating_change", **change})
     report.ratings = len(ratings)
+    for social in store.social.dump():
+        _write(out, {"kind": "social", **social})
 
 
 def _resume_point(

@@ -1,9 +1,10 @@
 """The table chat: short text lines per game, stored in the ``chat`` table and delivered over
 the game's websockets as ``{"type": "chat", "lines": [...], "reset": bool}`` frames.
 
-An account a moderator muted or banned writes nothing (``muted``): neither signed in nor
-from a seat bound to it. A moderator may hide a line: every connection then gets the chat
-anew without it (``refresh``: a ``reset`` frame).
+A connection is not sent the lines of the seats whose accounts its own account blocked
+(``chat_for``). An account a moderator muted or banned writes nothing (``muted``): neither
+signed in nor from a seat bound to it. A moderator may hide a line: every connection then
+gets the chat anew without it (``refresh``: a ``reset`` frame).
 
 Who may write is the table's ``chat`` setting, chosen by the game's creator: ``players``
 (the seated people; the default), ``everyone`` (spectators too) or ``off``. Everybody who
@@ -44,6 +45,14 @@ def chat_frame(lines: list[ChatLine], *, reset: bool = False) -> ChatFrame:
         for line in lines
     ]
     return {"type": "chat", "reset": reset, "lines": data}
+
+
+def chat_for(conn: Conn, lines: list[ChatLine], *, reset: bool = False) -> ChatFrame:
+    """The frame of ``lines`` for one connection: without the lines of the seats whose
+    accounts its account blocked (``Conn.hidden``)."""
+    if conn.hidden:
+        lines = [line for line in lines if line.seat not in conn.hidden]
+    return chat_frame(lines, reset=reset)
 
 
 def may_write(policy: str, seat: int | None) -> bool:
@@ -122,9 +131,8 @@ class TableChat:
                 return
             game.chat = [line for line in lines if not line.hidden]
             game.chat_n = max(game.chat_n, lines[-1].n if lines else 0)
-            frame = chat_frame(game.chat, reset=True)
             for conn in game.conns.values():
-                conn.send(frame)
+                conn.send(chat_for(conn, game.chat, reset=True))
 
 
 def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:
@@ -139,4 +147,6 @@ def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:
     game.chat = (game.chat + shown)[-HISTORY:]
     frame = chat_frame(shown)
     for conn in game.conns.values():
-        conn.send(frame)
+        mine = chat_for(conn, shown) if conn.hidden else frame
+        if mine["lines"]:
+            conn.send(mine)

@@ -29,6 +29,9 @@ class Conn:
         #: for a connection opened with an API token: whether the token still opens its
         #: account (checked before each change it asks for: a revoked token stops there)
         self.still_valid: Callable[[], Awaitable[bool]] | None = None
+        #: the seats whose chat lines this connection is not sent: their accounts are
+        #: blocked by its account
+        self.hidden: frozenset[int] = frozenset()
         self.frames: deque[OutFrame] = deque()
         self.view_due = False
         self.full_log = False

@@ -55,6 +55,19 @@ STATUS = {
     "not-challenged": 403,
     "challenge-closed": 409,
     "too-many-challenges": 429,
+    # meeting people (meeting.py, routes/meet.py, routes/social.py)
+    "no-table": 404,
+    "table-full": 409,
+    "seat-taken": 409,
+    "table-closed": 409,
+    "already-seated": 409,
+    "rating-range": 403,
+    "blocked": 403,
+    "not-creator": 403,
+    "no-bots": 409,
+    "no-account": 404,
+    "no-invite": 404,
+    "too-many-invites": 429,
 }
 
 

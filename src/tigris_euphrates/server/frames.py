@@ -17,6 +17,8 @@ A bot account's event socket (``/ws/bot``, ``routes/botsocket.py``) sends ``Hell
 first, then ``ChallengeFrame`` and ``GameFrame`` as challenges and games come (and pongs and
 error frames).
 
+The lobby's websocket (``lobbyfeed.py``) sends ``TablesFrame`` and ``MeFrame``.
+
 The frames are ``TypedDict``\\ s: JSON objects whose keys keep the order written here, so
 that the bytes on the wire stay what the page and the bots have always read.
 """
@@ -156,6 +158,64 @@ OutFrame = (
 )
 
 
+class TableInfo(TypedDict):
+    """An open table as the lobby lists it: its game, its rules of entry, the seated
+    players (name, whether an account, its rating and rated games there) and the free
+    seats."""
+
+    id: str
+    options: JsonObject
+    pace: JsonObject | None
+    players: int
+    rated: bool
+    min_rating: float | None
+    max_rating: float | None
+    allow_bots: bool
+    expires: float
+    seats: list[JsonObject]
+    free: int
+
+
+class StartedTable(TypedDict):
+    table: str
+    game: str
+
+
+class TablesFrame(TypedDict):
+    """The lobby's open tables, and the tables that started lately (their players' pages
+    go to the game)."""
+
+    type: Literal["tables"]
+    tables: list[TableInfo]
+    started: list[StartedTable]
+
+
+class InviteInfo(TypedDict):
+    id: int
+    table: str
+    by: str
+
+
+class FriendInfo(TypedDict):
+    name: str
+    online: bool
+
+
+class MeFrame(TypedDict):
+    """A signed-in account's own corner of the lobby: its invitations, whom it follows
+    (and who of them is online), whom it blocked, its quick match."""
+
+    type: Literal["me"]
+    invites: list[InviteInfo]
+    friends: list[FriendInfo]
+    blocked: list[str]
+    match: JsonObject | None
+
+
+#: Every frame the lobby's websocket sends.
+LobbyFrame = TablesFrame | MeFrame | ErrorFrame | PongFrame
+
+
 def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:
     """An error frame (``seq``: the game's step, when the connection is in a game)."""
     frame: ErrorFrame = {"type": "error", "code": code, "message": message}
@@ -164,7 +224,7 @@ def error_frame(code: str, message: str, seq: int | None = None) -> ErrorFrame:
     return frame
 
 
-def encode(frame: OutFrame) -> str:
+def encode(frame: OutFrame | LobbyFrame) -> str:
     """A frame as compact JSON text. orjson writes a view in about a tenth of the time of
     the standard library's encoder, whose share of a move's server time came next after the
     database's; what orjson refuses (an integer over 64 bits, a lone surrogate) goes through

@@ -25,7 +25,7 @@ from typing import Any
 from .. import IllegalAction, InvalidAction, apply, result, to_action
 from ..store import StepTaken, Store, UnknownGame
 from .bots import BotRunner
-from .chat import TableChat, chat_frame
+from .chat import TableChat, chat_for
 from .clocks import Pace, pace_from_dict
 from .cluster import Cluster
 from .conn import Conn
@@ -34,10 +34,12 @@ from .errors import GameError
 from .hints import HintDesk
 from .limits import Limits
 from .live import UNDO, Entry, LiveGame
+from .lobbyfeed import LobbyFeed
 from .mail import Mailer
+from .meeting import Meeting
 from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
-from .notices import Claim, Gone, Step, Who, encode
+from .notices import Claim, Gone, LobbyNote, Step, Who, encode
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
@@ -104,6 +106,9 @@ class Hub:
         self.seats = Seats(self)
         self.newgames = NewGames(self, client_seeds)
         self.sync = None if self.cluster is None else ClusterSync(self, self.cluster)
+        #: the live lobby, and the open tables, quick match and invitations
+        self.lobby = LobbyFeed(store, self.db, self.cluster, clock, self._accounts_at_games)
+        self.meeting = Meeting(store, self.db, self.lobby, clock, mailer, self._started)
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -115,6 +120,8 @@ class Hub:
         every few seconds takes the games whose process died."""
         if multiprocess_mode():
             self.spawn(self._census_loop())
+        self.spawn(self.meeting.run())
+        self.spawn(self.lobby.keep_presence())
         if self.sync is not None:
             await self.sync.start()
             return
@@ -139,6 +146,7 @@ class Hub:
         self.timekeeper.closing = True
         self.timekeeper.disarm_all()
         await self.bots.stop()
+        self.lobby.close_all(*RESTART)
         for game in list(self.games.values()):
             async with game.lock:  # a move under way is stored and its views due first
                 for conn in game.conns.values():
@@ -160,6 +168,7 @@ class Hub:
         for task in self._background:
             task.cancel()
         self.bots.closing = True
+        self.lobby.close_all(1001, "the server is shutting down")
         for game in list(self.games.values()):
             for conn in game.conns.values():
                 conn.close(1001, "the server is shutting down")
@@ -235,6 +244,27 @@ class Hub:
             return
         self.timekeeper.arm(game)
         self.bots.kick(game)
+
+    def lobby_heard(self, notice: LobbyNote) -> None:
+        """Another process changed what the lobby shows."""
+        self.lobby.heard(notice)
+
+    def _accounts_at_games(self) -> set[int]:
+        """The accounts connected to a game of this process."""
+        return {
+            c.account
+            for game in self.games.values()
+            for c in game.conns.values()
+            if c.account is not None
+        }
+
+    async def _started(self, game_id: str) -> None:
+        """A table or a match became ``game_id``: load it, so that its clock and its bots
+        start (on PostgreSQL the process that takes its lock runs them)."""
+        try:
+            self.changed(await self.get(game_id))
+        except Exception:
+            log.exception("cannot load the new game %s", game_id, extra={"game": game_id})
 
     def locks_lost(self) -> None:
         """The session holding the games' locks ended: stop running their bots and
@@ -345,10 +375,13 @@ class Hub:
 
     # --- connections ----------------------------------------------------------------------
 
-    def attach(self, game: LiveGame, seat: int | None) -> tuple[int, Conn]:
+    def attach(
+        self, game: LiveGame, seat: int | None, hidden: frozenset[int] = frozenset()
+    ) -> tuple[int, Conn]:
         """A new connection of ``seat`` (``None``: a spectator): it takes the seat over from
         older ones, the others see the seat come online, and its first view and the chat
-        so far are due."""
+        so far are due (without the lines of the seats in ``hidden``: their accounts are
+        blocked by the connection's)."""
         conn = Conn(seat, self.limits)
         key = id(conn)
         online = game.online()
@@ -358,8 +391,9 @@ class Hub:
         if game.online() != online:
             game.broadcast(exclude=key)  # the others see the seat come online
         conn.due(full_log=True)
+        conn.hidden = hidden
         if game.chat:
-            conn.send(chat_frame(game.chat, reset=True))  # the chat so far (none: no frame)
+            conn.send(chat_for(conn, game.chat, reset=True))  # the chat so far (none: no frame)
         if self.sync is not None and seat is not None:
             self.sync.tell(Claim(self.sync.proc, game.id, seat, conn.cid))
         return key, conn

@@ -20,6 +20,8 @@ during an upgrade: it is ignored, not misread).
 - ``hide``: a moderator hid (or showed again) chat line ``n`` of ``game``: read its chat
   again; ``expel``: ``seat`` of ``game`` belongs to a banned account: close its connections;
 - ``beat``: the process is alive.
+- ``lobby``: what the lobby shows changed: the open tables (``account`` 0), or what one
+  account's lobby shows (its invitations, its quick match: ``account``); ``what`` says which;
 - ``released``: the process let go of every game lock it held (it is stopping): the others
   take the games now instead of at their next scan.
 
@@ -120,6 +122,14 @@ class Beat:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyNote:
+    kind: ClassVar[str] = "lobby"
+    proc: str
+    account: int
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Released:
     kind: ClassVar[str] = "released"
     proc: str
@@ -138,6 +148,7 @@ Notice = (
     | Expel
     | Beat
     | Released
+    | LobbyNote
 )
 #: A seat's presence: a connection opened, still there, or closed.
 Presence = Claim | Here | Gone
@@ -156,6 +167,7 @@ _KINDS: dict[str, type[Notice]] = {
         Expel,
         Beat,
         Released,
+        LobbyNote,
     )
 }
 #: The Python types each field's JSON value must have (a bool is not an int here).

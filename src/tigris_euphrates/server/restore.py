@@ -13,6 +13,7 @@ signs in once the operator has set it one, ``tne set-password``) and the ratings
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ FIELDS: dict[str, dict[str, Any]] = {
         "mu_before": _NUMBER, "sigma_before": _NUMBER, "mu": _NUMBER, "sigma": _NUMBER,
         "created": _NUMBER,
     },
+    "social": {"account_id": int, "follows": list, "blocks": list},
     "end": {"games": int, "accounts": int, "ratings": int},
 }  # fmt: skip
 #: Fields a line may lack (an export of an older version): a bot account's ``bot``.
@@ -85,6 +87,7 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
     accounts: list[dict[str, Any]] = []
     ratings: list[dict[str, Any]] = []
     changes: list[dict[str, Any]] = []
+    social: list[dict[str, Any]] = []
     for _, line in lines(path):
         kind = line.pop("kind", None)
         if kind == "game" and line["id"] not in bad:
@@ -96,6 +99,8 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             ratings.append(line)
         elif kind == "rating_change":
             changes.append(line)
+        elif kind == "social":
+            social.append(line)
     store.accounts.restore(
         [
             {"id": a["id"], "name": a["name"], "created": a["created"], "bot": a.get("bot")}
@@ -106,6 +111,7 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
         if account["notify"] is not None:
             store.notifications.restore(account["id"], account["notify"])
     store.ratings.restore(ratings, changes)
+    store.social.restore(social, time.time())
     report.accounts, report.ratings = len(accounts), len(ratings)
     return report
 

@@ -129,6 +129,12 @@ class Settings:
     )
     #: How long the page holds the last step of a turn before sending it (0: at once).
     confirm_seconds: float = field(default=5.0, metadata=source("TNE_CONFIRM_SECONDS", float))
+    #: How long an open table waits for players after it was opened or last joined.
+    table_minutes: float = field(default=30.0, metadata=source("TNE_TABLE_MINUTES", float))
+    #: Quick match: the rating difference (openskill's mu) accepted at once, and how much
+    #: more each second waited.
+    match_window: float = field(default=3.0, metadata=source("TNE_MATCH_WINDOW", float))
+    match_widen: float = field(default=0.25, metadata=source("TNE_MATCH_WIDEN", float))
     #: Freeze the objects alive at start-up out of the garbage collector, and make young
     #: collections rarer: fewer pauses in the middle of a move (a process that only serves).
     tune_gc: bool = field(default=True, metadata=source("TNE_TUNE_GC", _flag))

@@ -9,7 +9,9 @@ database (``notices``), and what it does about it.
   moderator hid (``ChatHidden``), the seat of a banned account (``Expel``);
 - every few seconds a scan takes the games whose process died (their locks are free), and
   reads on the games whose log grew without a notification reaching this process; a process
-  that stops on purpose says it let go of its games (``Released``): the scan runs at once.
+  that stops on purpose says it let go of its games (``Released``): the scan runs at once;
+- the lobby changed (``LobbyNote``: the open tables, or one account's invitations and quick
+  match): the hub's ``lobby_heard`` tells this process's lobby connections.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .notices import (
     Expel,
     Gone,
     Here,
+    LobbyNote,
     Notice,
     Presence,
     Released,
@@ -67,6 +70,8 @@ class Games(Protocol):
     def locks_lost(self) -> None: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+    def lobby_heard(self, notice: LobbyNote) -> None: ...
 
 
 class ClusterSync:
@@ -137,6 +142,9 @@ class ClusterSync:
         """A message of another process (and this process's own claims, back in the common
         order)."""
         if isinstance(notice, Beat):
+            return
+        if isinstance(notice, LobbyNote):
+            self.hub.lobby_heard(notice)
             return
         if isinstance(notice, Released):
             # a process stopped and let go of its games: take them now, not at the next scan

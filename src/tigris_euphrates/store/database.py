@@ -82,7 +82,7 @@ class Database:
         count)."""
         t = self.tables
         tables = [t.games, t.actions, t.chat, t.clocks, t.accounts, t.account_seats]
-        tables += [t.ratings, t.rating_changes, t.notify]
+        tables += [t.ratings, t.rating_changes, t.notify, t.follows, t.blocks]
         with self.engine.connect() as conn:
             return [
                 table.name

@@ -135,25 +135,47 @@ class Games:
         with self.engine.begin() as conn:
             if rematch_of is not None:
                 self._claim_rematch(conn, rematch_of, game_id)
-            conn.execute(
-                insert(self.table).values(
-                    id=game_id,
-                    created=now,
-                    updated=now,
-                    options=json.dumps(options),
-                    seed=str(seed),
-                    seats=json.dumps(seats),
-                    status="active",
-                    result=None,
+            self.insert(
+                conn,
+                GameRow(
+                    game_id,
+                    options,
+                    seed,
+                    seats,
+                    "active",
+                    now,
                     creator=creator,
-                    seed_source=seed_source,
-                    client=client,
-                    bots=sum(1 for seat in seats if seat.get("kind") == "bot"),
-                    listed=1 if listed else 0,
-                    settings=json.dumps(settings or {}),
-                    rated=1 if rated else None,
-                )
+                    seed_source=seed_source or "server",
+                    client=client or "",
+                    rated=rated,
+                    listed=listed,
+                    settings=settings or {},
+                ),
+                seed_source=seed_source,
             )
+
+    def insert(self, conn: Connection, row: GameRow, seed_source: str | None = None) -> None:
+        """Insert the new game ``row`` in the caller's transaction (an open table that
+        fills, a quick match: the game is stored with the claim that makes it)."""
+        conn.execute(
+            insert(self.table).values(
+                id=row.id,
+                created=row.created,
+                updated=row.created,
+                options=json.dumps(row.options),
+                seed=str(row.seed),
+                seats=json.dumps(row.seats),
+                status="active",
+                result=None,
+                creator=row.creator,
+                seed_source=seed_source,
+                client=row.client or None,
+                bots=sum(1 for seat in row.seats if seat.get("kind") == "bot"),
+                listed=1 if row.listed else 0,
+                settings=json.dumps(row.settings),
+                rated=1 if row.rated else None,
+            )
+        )
 
     def _claim_rematch(self, conn: Connection, game_id: str, rematch: str) -> None:
         """Record ``rematch`` as the rematch of ``game_id`` in the caller's transaction, or

@@ -47,6 +47,13 @@ class Tables:
     hints: Table
     bot_tokens: Table
     challenges: Table
+    open_tables: Table
+    table_seats: Table
+    match_queue: Table
+    follows: Table
+    blocks: Table
+    invites: Table
+    presence: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -306,6 +313,7 @@ def make_tables(prefix: str = "") -> Tables:
         Column("created", Float, nullable=False),
         Column("updated", Float, nullable=False),
     )
+    meet = _meet_tables(meta, prefix)
     return Tables(
         meta=meta,
         games=games,
@@ -328,4 +336,103 @@ def make_tables(prefix: str = "") -> Tables:
         hints=hints,
         bot_tokens=bot_tokens,
         challenges=challenges,
+        **meet,
     )
+
+
+def _meet_tables(meta: MetaData, prefix: str) -> dict[str, Table]:
+    """The tables where people meet: open tables, the quick-match queue, follows, blocks,
+    invitations and presence (``store/tables.py``, ``store/matches.py``, ``store/social.py``)."""
+    open_tables = Table(
+        f"{prefix}open_tables",
+        meta,
+        # a table waiting for players: its game's options, pace and rules of entry; ``state``
+        # "open", then "started" (``game_id``), "expired" or "closed" (its creator left)
+        Column("id", String(32), primary_key=True),
+        Column("created", Float, nullable=False),
+        Column("expires", Float, nullable=False, index=True),
+        Column("creator", Integer, nullable=False),
+        Column("options", Text, nullable=False),
+        Column("pace", Text, nullable=True),
+        Column("players", Integer, nullable=False),
+        Column("rated", Integer, nullable=False),
+        Column("min_rating", Float, nullable=True),
+        Column("max_rating", Float, nullable=True),
+        Column("allow_bots", Integer, nullable=False),
+        Column("chat", String(16), nullable=False),
+        Column("state", String(16), nullable=False, index=True),
+        Column("game_id", String(32), nullable=True),
+        Column("updated", Float, nullable=False),
+    )
+    table_seats = Table(
+        f"{prefix}table_seats",
+        meta,
+        # a taken seat of an open table: the account (NULL: a guest), the name shown, and the
+        # SHA-256 of the seat's secret token (the game's seat token once it starts)
+        Column("table_id", String(32), primary_key=True),
+        Column("seat", Integer, primary_key=True, autoincrement=False),
+        Column("account_id", Integer, nullable=True),
+        Column("name", String(64), nullable=False),
+        Column("token", String(64), nullable=False),
+        Column("joined", Float, nullable=False),
+        UniqueConstraint("table_id", "account_id", name=f"uq_{prefix}table_seats_account"),
+    )
+    match_queue = Table(
+        f"{prefix}match_queue",
+        meta,
+        # an account waiting for a quick match (one row an account): what it wants, its
+        # rating's mu then, since when it waits, when its page was last heard, after how many
+        # seconds a bot may fill its table; "waiting", then "matched" (``game_id``, ``seat``)
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("family", String(16), nullable=False),
+        Column("players", Integer, nullable=False),
+        Column("pace", String(16), nullable=False),
+        Column("mu", Float, nullable=False),
+        Column("joined", Float, nullable=False),
+        Column("seen", Float, nullable=False),
+        Column("bot_after", Float, nullable=True),
+        Column("token", String(64), nullable=False),
+        Column("state", String(16), nullable=False, index=True),
+        Column("game_id", String(32), nullable=True),
+        Column("seat", Integer, nullable=True),
+        Column("matched", Float, nullable=True),
+    )
+    pairs = {
+        name: Table(
+            f"{prefix}{name}",
+            meta,
+            # ``account_id`` follows (or blocks) ``other_id``
+            Column("account_id", Integer, primary_key=True, autoincrement=False),
+            Column("other_id", Integer, primary_key=True, autoincrement=False, index=True),
+            Column("created", Float, nullable=False),
+        )
+        for name in ("follows", "blocks")
+    }
+    invites = Table(
+        f"{prefix}invites",
+        meta,
+        # ``from_id`` invited ``to_id`` to the open table ``table_id`` (once a table and account)
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("table_id", String(32), nullable=False),
+        Column("from_id", Integer, nullable=False),
+        Column("to_id", Integer, nullable=False, index=True),
+        Column("created", Float, nullable=False),
+        UniqueConstraint("table_id", "to_id", name=f"uq_{prefix}invites_table_to"),
+    )
+    presence = Table(
+        f"{prefix}presence",
+        meta,
+        # when a process last saw the account connected (the lobby or a game): online while
+        # recent (``store/social.py``)
+        Column("account_id", Integer, primary_key=True, autoincrement=False),
+        Column("seen", Float, nullable=False, index=True),
+    )
+    return {
+        "open_tables": open_tables,
+        "table_seats": table_seats,
+        "match_queue": match_queue,
+        "follows": pairs["follows"],
+        "blocks": pairs["blocks"],
+        "invites": invites,
+        "presence": presence,
+    }

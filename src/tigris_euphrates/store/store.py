@@ -5,8 +5,9 @@ their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times
 ``notifications`` (e-mail settings), ``accounts``, ``ratings``, ``moderation`` (admins,
 bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``credentials``
 (password-reset links, address changes), ``hints`` (the hints each seat of a game asked
-for) and ``bots`` (bot accounts, their API tokens, challenges). The calls block; the server
-runs them on its database thread (``Hub.db``).
+for), ``bots`` (bot accounts, their API tokens, challenges), ``tables`` (open tables),
+``matches`` (the quick-match queue) and ``social`` (follows, blocks, invitations,
+presence). The calls block; the server runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from .credentials import Credentials
 from .database import Database
 from .games import Games
 from .hints import Hints
+from .matches import Matches
 from .moderation import Moderation
 from .ratings import Ratings
+from .social import Social
+from .tables import Tables
 
 
 class Store:
@@ -41,6 +45,9 @@ class Store:
         self.credentials = Credentials(self.db)
         self.hints = Hints(self.db)
         self.bots = Bots(self.db)
+        self.tables = Tables(self.db, self.games)
+        self.matches = Matches(self.db, self.games)
+        self.social = Social(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

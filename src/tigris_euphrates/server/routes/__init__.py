@@ -13,12 +13,14 @@ from . import (
     credentials,
     games,
     health,
+    meet,
     meta,
     moderation,
     notify,
     pages,
     play,
     players,
+    social,
     tutorial,
 )
 
@@ -33,6 +35,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     games.router,
     play.router,
     tutorial.router,
+    meet.router,
+    social.router,
     moderation.router,
     bots.router,
     botsocket.router,

@@ -111,7 +111,8 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
             4429,
         )
         return
-    key, conn = hub.attach(game, seat)
+    hidden = await hidden_seats(hub, game, account)
+    key, conn = hub.attach(game, seat, hidden)
     conn.account = account
     token = bearer(ws)
     if token is not None:
@@ -128,6 +129,18 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
     finally:
         hub.detach(game, key)
         await stop_writer(ws, conn, send_task)
+
+
+async def hidden_seats(hub: Hub, game: LiveGame, account: int | None) -> frozenset[int]:
+    """The seats of the game held by accounts that ``account`` blocked (their chat is
+    hidden from it)."""
+    if account is None:
+        return frozenset()
+    blocked = {i for i, _ in await hub.db(hub.store.social.blocked, account)}
+    if not blocked:
+        return frozenset()
+    bound = await hub.db(hub.store.accounts.seats_of_game, game.id)
+    return frozenset(seat for seat, owner in bound.items() if owner in blocked)
 
 
 async def open_game(

@@ -1,5 +1,5 @@
-// The lobby: a new game's seats and options (newgame.js), this browser's own games and the
-// list of public games a page at a time.
+// The lobby: play now, the open tables and the people one knows (meet.js), a new game's seats
+// and options (newgame.js), this browser's own games and the list of public games a page at a time.
 import { $, api, app, h, store } from "./dom.js";
 import { CAT, loadCatalogue, optionChips, tx } from "./words.js";
 import { loadMeta } from "./rules.js";
@@ -7,6 +7,7 @@ import { paceText } from "./clocks.js";
 import { notifyCard } from "./notifycard.js";
 import { signedIn } from "./account.js";
 import { newGameCard } from "./newgame.js";
+import { meetCards } from "./meet.js";
 
 export async function lobby() {
   const [meta, { account }] = await Promise.all([loadMeta(), signedIn, loadCatalogue(null)]);
@@ -14,8 +15,9 @@ export async function lobby() {
   const list = h("tbody");
   const mineList = h("tbody"), mineCard = h("div", { class: "card", id: "mygames", hidden: true }, h("h2", {}, tx("mygames_title")),
     h("p", { class: "muted" }, tx("mygames_text")), h("table", {}, mineList));
-  app.replaceChildren(h("div", { class: "lobby" }, newGameCard(meta, account),
-    h("div", {}, tutorialCard(), mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
+  const meet = meetCards(meta, account);
+  app.replaceChildren(h("div", { class: "lobby" }, h("div", {}, ...meet.left, newGameCard(meta, account)),
+    h("div", {}, tutorialCard(), ...meet.right, mineCard, h("div", { class: "card", id: "publicgames" }, h("h2", {}, tx("public_games")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, tx("col_game")), h("th", {}, tx("col_players")), h("th", {}, tx("col_options")), h("th", {}, tx("col_state")), h("th", {}))), list)))));
   const mineIds = new Set(store.games());
   notifyCard().then(card => { if (card) $(".lobby").append(card); });

@@ -35,18 +35,19 @@ function seatFields(meta) {
   };
   return { el: [h("div", {}, count), box], kinds, seats };
 }
-function ruleFields(meta) {
+// `p`: a prefix of the fields' ids (the open-table form has the same choices)
+export function ruleFields(meta, p = "") {
   // each ruleset's facts (its boards, whether the wonder and the buildings apply) shape the form
-  const board = h("select", { id: "board" });
+  const board = h("select", { id: p + "board" });
   const drawBoards = rules => {
     const was = board.value;
     board.replaceChildren(...rules.boards.map(b => h("option", { value: b }, term("board", b))));
     if (rules.boards.includes(was)) board.value = was;
   };
-  const english = h("input", { type: "checkbox", id: "english" });
-  const open = h("input", { type: "checkbox", id: "open" });
-  const wonder = h("input", { type: "checkbox", id: "wonder" });
-  const buildings = h("input", { type: "checkbox", id: "buildings" });
+  const english = h("input", { type: "checkbox", id: p + "english" });
+  const open = h("input", { type: "checkbox", id: p + "open" });
+  const wonder = h("input", { type: "checkbox", id: p + "wonder" });
+  const buildings = h("input", { type: "checkbox", id: p + "buildings" });
   // RULES §11: a ruleset without monuments has neither the wonder nor the buildings
   const pickRuleset = () => {
     const rules = factsOf({ ruleset: ruleset.value });
@@ -55,7 +56,7 @@ function ruleFields(meta) {
     }
     drawBoards(rules);
   };
-  const ruleset = h("select", { id: "ruleset", onchange: pickRuleset },
+  const ruleset = h("select", { id: p + "ruleset", onchange: pickRuleset },
     meta.rulesets.map(r => h("option", { value: r.name }, term("ruleset", r.name))));
   ruleset.value = meta.default_ruleset;
   pickRuleset();

@@ -3,20 +3,21 @@
 import { h } from "./dom.js";
 import { term, tx } from "./words.js";
 
-export function paceFields(meta) {
+// `p`: a prefix of the fields' ids (a second clock choice on the same page)
+export function paceFields(meta, p = "") {
   const num = (id, value, attrs) => h("input", { type: "number", id, value, step: "any", class: "num", ...attrs });
-  const kind = h("select", { id: "pace", onchange: show }, [
+  const kind = h("select", { id: p + "pace", onchange: show }, [
     h("option", { value: "" }, tx("pace_none")),
     h("option", { value: "realtime" }, tx("pace_realtime_option")),
     h("option", { value: "turn" }, tx("pace_turn_option"))]);
-  const minutes = num("pace-minutes", 10, { min: 1, max: 180 });
-  const increment = num("pace-increment", 30, { min: 0, max: 600 });
-  const hours = num("pace-hours", 24, { min: 1, max: 720, list: "pace-hours-list" });
-  const level = h("select", { id: "pace-level" }, meta.bot_levels.map(l => h("option", { value: l }, term("level", l))));
+  const minutes = num(p + "pace-minutes", 10, { min: 1, max: 180 });
+  const increment = num(p + "pace-increment", 30, { min: 0, max: 600 });
+  const hours = num(p + "pace-hours", 24, { min: 1, max: 720, list: p + "pace-hours-list" });
+  const level = h("select", { id: p + "pace-level" }, meta.bot_levels.map(l => h("option", { value: l }, term("level", l))));
   level.value = meta.bot_levels.includes(meta.timeout_level) ? meta.timeout_level : meta.default_level;
   const realtime = h("span", { class: "pace-realtime" }, h("label", {}, minutes, " " + tx("pace_minutes")), " ", h("label", {}, "+ ", increment, " " + tx("pace_seconds")));
   const turn = h("span", { class: "pace-turn" }, h("label", {}, hours, " " + tx("pace_hours")),
-    h("datalist", { id: "pace-hours-list" }, [24, 48, 72].map(n => h("option", { value: n }))));
+    h("datalist", { id: p + "pace-hours-list" }, [24, 48, 72].map(n => h("option", { value: n }))));
   const out = h("span", { class: "pace-out" }, h("label", {}, " " + tx("pace_out") + " ", level, " " + tx("pace_out_plays")));
   function show() {
     realtime.hidden = kind.value !== "realtime";

@@ -1,0 +1,170 @@
+"""Meeting people on two server processes sharing one PostgreSQL database. Quick match: 50
+players queue at once, half through each process, some of them having blocked another.
+Every player lands in exactly one game, never with themselves, never with an account they
+blocked; the figures (players matched, time to match) are printed and written to
+``test-artifacts/meet-quick-match.txt``. The lobby: a table opened, an invitation sent and a table
+started through one process reach a lobby socket of the other."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+from websockets.sync.client import connect
+
+from support.serving import ServerProcess, postgres_or_skip
+from tigris_euphrates.store import Store
+
+PLAYERS = 50
+PASSWORD = "correct horse battery"
+LIMITS = {
+    "sign_ups_per_client": 1000,
+    "games_per_minute": 1000,
+    "games_per_client": 1000,
+    "connections_per_client": 1000,
+}
+RESULTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "meet-quick-match.txt"
+
+
+@pytest.fixture
+def pg() -> Iterator[tuple[str, str]]:
+    url = postgres_or_skip()
+    prefix = f"q{uuid.uuid4().hex[:10]}_"
+    yield url, prefix
+    Store(url, prefix).drop_all()
+
+
+def client(srv: ServerProcess) -> httpx.Client:
+    http = httpx.Client(base_url=srv.url, timeout=60)
+    csrf = http.get("/api/account").json()["csrf"]
+    http.headers["X-CSRF-Token"] = csrf
+    return http
+
+
+def test_fifty_players_queue_at_once_through_two_processes(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    with a, b:
+        servers = [a, b]
+        names = [f"q{i:02d}{uuid.uuid4().hex[:4]}" for i in range(PLAYERS)]
+        clients = [client(servers[i % 2]) for i in range(PLAYERS)]
+
+        def sign_up(i: int) -> None:
+            r = clients[i].post(
+                "/api/account/signup", json={"name": names[i], "password": PASSWORD}
+            )
+            assert r.status_code == 200, r.text
+
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(sign_up, range(PLAYERS)))
+        # every fifth player blocks the next one: they must never meet
+        blocked = {(i, i + 1) for i in range(0, PLAYERS - 1, 5)}
+        for i, j in blocked:
+            r = clients[i].post("/api/social/block", json={"name": names[j]})
+            assert r.status_code == 200, r.text
+
+        def queue(i: int) -> None:
+            r = clients[i].post("/api/match", json={"family": "classic", "players": 2})
+            assert r.status_code == 200, r.text
+
+        started = time.monotonic()
+        with ThreadPoolExecutor(PLAYERS) as pool:
+            list(pool.map(queue, range(PLAYERS)))
+        store = Store(url, prefix)
+        try:
+            rows = wait_all_matched(store, started)
+            seats = store.db.tables.account_seats
+            with store.db.engine.connect() as conn:
+                bound = conn.execute(select(seats.c.game_id, seats.c.account_id)).all()
+        finally:
+            store.close()
+    ids = {name: i for i, name in enumerate(names)}
+    games: dict[str, list[int]] = {}
+    for r in rows:
+        games.setdefault(str(r.game_id), []).append(int(r.account_id))
+    accounts = sorted(int(r.account_id) for r in rows)
+    assert len(accounts) == PLAYERS == len(set(accounts))  # every player, exactly once
+    assert all(len(p) == 2 and p[0] != p[1] for p in games.values())
+    by_game: dict[str, set[int]] = {}
+    for game_id, account in bound:
+        by_game.setdefault(str(game_id), set()).add(int(account))
+    assert {g: set(p) for g, p in games.items()} == by_game  # the games hold those players
+    index = {int(r.account_id): ids[str(r.name)] for r in rows}
+    for players in games.values():
+        pair = tuple(sorted(index[p] for p in players))
+        assert pair not in blocked
+    waits = sorted(float(r.matched) - float(r.joined) for r in rows)
+    report(waits, len(games))
+
+
+def wait_all_matched(store: Store, started: float, timeout: float = 60) -> list[Any]:
+    q, acc = store.db.tables.match_queue, store.db.tables.accounts
+    query = select(q.c.account_id, q.c.game_id, q.c.joined, q.c.matched, q.c.state, acc.c.name)
+    query = query.join(acc, acc.c.id == q.c.account_id)
+    while time.monotonic() - started < timeout:
+        with store.db.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        if len(rows) == PLAYERS and all(r.state == "matched" for r in rows):
+            return rows
+        time.sleep(0.2)
+    raise AssertionError("not every player was matched within a minute")
+
+
+def report(waits: list[float], games: int) -> None:
+    line = (
+        f"quick match, 2 processes, one PostgreSQL: {len(waits)} players queued at once, "
+        f"{len(waits)} matched into {games} games; time to match: median "
+        f"{statistics.median(waits):.2f} s, slowest {waits[-1]:.2f} s"
+    )
+    print(line)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(line + "\n")
+
+
+def test_the_lobby_hears_of_tables_and_invitations_made_through_another_process(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    with a, b:
+        ann, bob = client(a), client(b)
+        names = [f"x{uuid.uuid4().hex[:6]}" for _ in range(2)]
+        for http, name in ((ann, names[0]), (bob, names[1])):
+            r = http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200, r.text
+        cookie = "; ".join(f"{c.name}={c.value}" for c in bob.cookies.jar)
+        with connect(
+            f"{b.ws_url}/ws/lobby", open_timeout=20, additional_headers={"Cookie": cookie},
+            origin=b.url,  # type: ignore[arg-type]
+        ) as ws:  # fmt: skip
+            t = ann.post("/api/tables", json={"players": 2}).json()
+            until(ws, lambda m: m["type"] == "tables" and t["table"] in str(m["tables"]))
+            body = {"token": t["token"], "name": names[1]}
+            r = ann.post(f"/api/tables/{t['table']}/invite", json=body)
+            assert r.status_code == 200, r.text
+            me = until(ws, lambda m: m["type"] == "me" and m["invites"])
+            assert me["invites"][0]["by"] == names[0]
+            sat = bob.post(f"/api/tables/{t['table']}/sit", json={}).json()
+            started = until(ws, lambda m: m["type"] == "tables" and m["started"])
+            assert {"table": t["table"], "game": sat["game"]} in started["started"]
+
+
+def until(ws: Any, pred: Any, timeout: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        m = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
+        if pred(m):
+            return dict(m)

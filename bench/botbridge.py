@@ -38,10 +38,8 @@ import httpx
 from sqlalchemy import select
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from accounting import Player
 from support.runs import keep, shown
-from support.serving import LiveServer
+from support.serving import LiveServer, Player
 from tigris_euphrates import player_view, replay
 from tigris_euphrates.ai import make_bot
 
@@ -50,8 +48,8 @@ RUNS = HERE / "botbridge.json"
 PASSWORD = "correct horse battery"
 
 
-def bot_account(url: str, stem: str) -> tuple[str, str]:
-    owner = Player(type("Server", (), {"url": url})())  # type: ignore[arg-type]
+def bot_account(server: LiveServer, stem: str) -> tuple[str, str]:
+    owner = Player(server)
     name = f"{stem}{uuid.uuid4().hex[:6]}"
     owner.sign_up(name, PASSWORD)
     owner.post("/api/account/bot", {"confirm": True})
@@ -118,7 +116,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         with LiveServer(data_dir=data, database_url=f"sqlite:///{data}/b.sqlite3") as srv:
-            bots = [bot_account(srv.url, "Bench"), bot_account(srv.url, "Mark")]
+            bots = [bot_account(srv, "Bench"), bot_account(srv, "Mark")]
             for _ in range(a.games):
                 game = one_game(srv, bots, a.level, data / "logs")
                 steps += step_times(srv, game)

@@ -18,6 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 
 from tigris_euphrates.server import create_app
@@ -156,6 +157,39 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
+
+
+class Player:
+    """A browser's worth of HTTP state against a live server (a thread's or a process's):
+    cookies (session, CSRF) and the CSRF header."""
+
+    def __init__(self, server: LiveServer | ServerProcess) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.csrf = self.http.get("/api/account").json()["csrf"]
+
+    def post(self, path: str, body: Any = None, *, csrf: bool = True) -> httpx.Response:
+        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
+        return self.http.post(path, json=body if body is not None else {}, headers=headers)
+
+    def sign_up(self, name: str, password: str, seats: list[dict[str, str]] | None = None) -> Any:
+        r = self.post(
+            "/api/account/signup", {"name": name, "password": password, "seats": seats or []}
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def sign_in(self, name: str, password: str) -> httpx.Response:
+        return self.post("/api/account/signin", {"name": name, "password": password})
+
+    def me(self) -> Any:
+        return self.http.get("/api/account").json()["account"]
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
+
+    def close(self) -> None:
+        self.http.close()
 
 
 class SeatClient:

@@ -1,48 +1,15 @@
-"""Helpers for the account tests: a signed-in HTTP client, a websocket seat opened with the
-account's session cookie, a password hasher that counts its checks, and a scripted two-seat
-game played to its end quickly (every action swaps the largest set of tiles offered, or
-passes: the bag runs out in about 22 actions)."""
+"""Helpers for the account tests: a signed-in HTTP client (``support.serving.Player``, shared
+with the benchmarks), a websocket seat opened with the account's session cookie, a password
+hasher that counts its checks, and a scripted two-seat game played to its end quickly (every
+action swaps the largest set of tiles offered, or passes: the bag runs out in about 22
+actions)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-import httpx
-
-from support.serving import LiveServer, SeatClient
-
-
-class Player:
-    """A browser's worth of HTTP state: cookies (session, CSRF) and the CSRF header."""
-
-    def __init__(self, server: LiveServer) -> None:
-        self.server = server
-        self.http = httpx.Client(base_url=server.url, timeout=30)
-        self.csrf = self.http.get("/api/account").json()["csrf"]
-
-    def post(self, path: str, body: Any = None, *, csrf: bool = True) -> httpx.Response:
-        headers = {"X-CSRF-Token": self.csrf} if csrf else {}
-        return self.http.post(path, json=body if body is not None else {}, headers=headers)
-
-    def sign_up(self, name: str, password: str, seats: list[dict[str, str]] | None = None) -> Any:
-        r = self.post(
-            "/api/account/signup", {"name": name, "password": password, "seats": seats or []}
-        )
-        assert r.status_code == 200, r.text
-        return r.json()
-
-    def sign_in(self, name: str, password: str) -> httpx.Response:
-        return self.post("/api/account/signin", {"name": name, "password": password})
-
-    def me(self) -> Any:
-        return self.http.get("/api/account").json()["account"]
-
-    def cookie_header(self) -> str:
-        return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
-
-    def close(self) -> None:
-        self.http.close()
+from support.serving import SeatClient
 
 
 class AccountSeat(SeatClient):

@@ -15,9 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import Player
 from mailing import Mailbox
-from support.serving import LiveServer, ServerProcess
+from support.serving import LiveServer, Player, ServerProcess
 from tigris_euphrates import player_view
 from tigris_euphrates.server.clocks import Pace
 from tigris_euphrates.server.hub import Hub

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import AccountSeat, CountingHasher, Player, play_to_end
-from support.serving import LiveServer, postgres_or_skip
+from accounting import AccountSeat, CountingHasher, play_to_end
+from support.serving import LiveServer, Player, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

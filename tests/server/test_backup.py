@@ -20,8 +20,8 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from accounting import AccountSeat, Player, play_to_end
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from accounting import AccountSeat, play_to_end
+from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.cli import app
 from tigris_euphrates.server.backup import export
 from tigris_euphrates.server.limits import Limits

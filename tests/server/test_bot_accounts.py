@@ -17,8 +17,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from accounting import AccountSeat, Player, play_to_end
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from accounting import AccountSeat, play_to_end
+from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

@@ -17,8 +17,7 @@ from typing import Any
 
 import httpx
 
-from accounting import Player
-from support.serving import LiveServer, ServerProcess, postgres_or_skip
+from support.serving import LiveServer, Player, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from accounting import Player
 from browsing import chromium, shot
 from mailing import Mailbox
-from support.serving import LiveServer
+from support.serving import LiveServer, Player
 
 pytestmark = pytest.mark.browser
 PASSWORD = "tigris and euphrates"

@@ -11,9 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import Player
 from browsing import chromium, scripted_server
-from support.serving import LiveServer, SeatClient
+from support.serving import LiveServer, Player, SeatClient
 
 pytestmark = pytest.mark.browser
 

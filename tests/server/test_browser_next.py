@@ -12,9 +12,8 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from accounting import Player
 from browsing import chromium, scripted_server
-from support.serving import LiveServer
+from support.serving import LiveServer, Player
 
 pytestmark = pytest.mark.browser
 PASSWORD = "tigris and euphrates"

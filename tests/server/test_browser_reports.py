@@ -14,9 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import Player
 from browsing import chromium
-from support.serving import LiveServer, SeatClient
+from support.serving import LiveServer, Player, SeatClient
 from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser

@@ -16,9 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import Player
 from mailing import Mailbox
-from support.serving import LiveServer, ServerProcess, postgres_or_skip
+from support.serving import LiveServer, Player, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.server.recovery import reset_digest
 from tigris_euphrates.store import Store

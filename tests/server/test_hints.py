@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import AccountSeat, Player
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from accounting import AccountSeat
+from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates import apply, from_position, new_game, player_view
 from tigris_euphrates.ai import Budget
 from tigris_euphrates.ai.determinize import Determinizer

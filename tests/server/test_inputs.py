@@ -13,8 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import Player
-from support.serving import LiveServer
+from support.serving import LiveServer, Player
 from tigris_euphrates.store import Store
 
 

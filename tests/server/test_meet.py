@@ -17,9 +17,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from accounting import AccountSeat, Player
+from accounting import AccountSeat
 from mailing import Mailbox
-from support.serving import LiveServer, ServerProcess, postgres_or_skip
+from support.serving import LiveServer, Player, ServerProcess, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 
-from accounting import AccountSeat, Player
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from accounting import AccountSeat
+from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.cli import app as cli
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store

@@ -113,11 +113,12 @@ def public_account(account: Account) -> dict[str, Any]:
 
 async def bind_on_join(
     service: AccountService, conn: HTTPConnection, game: LiveGame, seat: int | None
-) -> None:
-    """A signed-in player who opens a seat binds it to their account. A rated game's seat
-    is taken by accounts only, one seat an account; raises ``GameError`` otherwise."""
+) -> bool:
+    """A signed-in player who opens a seat binds it to their account (returns whether it
+    is bound to theirs now). A rated game's seat is taken by accounts only, one seat an
+    account; raises ``GameError`` otherwise."""
     if seat is None:
-        return
+        return False
     account = await service.current(conn)
     if account is None:
         if game.rated:
@@ -126,7 +127,7 @@ async def bind_on_join(
                 "this is a rated game: sign in (or sign up) to take your seat, then open "
                 "the link again",
             )
-        return
+        return False
     bound = await service.db(service.accounts.seats_of_game, game.id)
     if game.rated and any(a == account.id and s != seat for s, a in bound.items()):
         raise GameError("one-seat", "in a rated game an account takes one seat only")
@@ -135,6 +136,7 @@ async def bind_on_join(
         owner = await service.db(service.accounts.bind_seat, game.id, seat, account.id)
     if game.rated and owner != account.id:
         raise GameError("not-your-seat", "another account holds this seat of the rated game")
+    return bool(owner == account.id)
 
 
 async def seat_of_account(

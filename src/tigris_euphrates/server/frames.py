@@ -36,6 +36,15 @@ class SeatInfo(TypedDict):
     online: bool
     away: bool
     offline_since: float | None
+    #: the name was chosen (else the page shows ``name`` translated: ``Player 2``, a bot)
+    named: bool
+    #: the account holding the seat, its displayed rating in the game's family (``None``:
+    #: a guest, a bot), and its rating change once the rated game is counted
+    account: str | None
+    rating: int | None
+    change: int | None
+    #: the seat's player resigned (it ranks last; a bot may play it out)
+    resigned: bool
 
 
 class LogLine(TypedDict):
@@ -72,8 +81,10 @@ class ViewFrame(TypedDict):
     log_reset: bool
     log: list[LogLine]
     stats: JsonObject | None
-    #: a moderator stopped the game (only in the frames of such a game)
+    #: the game was stopped (only in the frames of such a game): by a moderator, or by
+    #: the player of seat ``aborted_by`` before every player had moved
     aborted: NotRequired[bool]
+    aborted_by: NotRequired[int]
 
 
 class ChatLineData(TypedDict):

@@ -239,11 +239,32 @@ class Ping(Strict):
     t: int | float | Annotated[str, StringConstraints(max_length=64)] | None = None
 
 
-ClientMessage = Annotated[Join | Move | Undo | Sync | Ping | Chat, Field(discriminator="type")]
-MESSAGE: TypeAdapter[Join | Move | Undo | Sync | Ping | Chat] = TypeAdapter(ClientMessage)
+class Resign(Strict):
+    """The seat's player resigns (``endings.py``)."""
+
+    type: Literal["resign"]
 
 
-def read_message(text: str) -> Join | Move | Undo | Sync | Ping | Chat:
+class Abort(Strict):
+    """The seat's player stops the game, unrated, while a player has not moved yet."""
+
+    type: Literal["abort"]
+
+
+class Nickname(Strict):
+    """A guest names their seat (``people.nickname`` checks the text)."""
+
+    type: Literal["name"]
+    name: Annotated[str, StringConstraints(max_length=4 * MAX_NAME)]
+
+
+#: Every message of a websocket.
+Message = Join | Move | Undo | Sync | Ping | Chat | Resign | Abort | Nickname
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+
+
+def read_message(text: str) -> Message:
     """One websocket message; raises ``BadMessage`` naming the problem."""
     try:
         return MESSAGE.validate_json(text)

@@ -19,6 +19,8 @@ during an upgrade: it is ignored, not misread).
   ``rematch``;
 - ``hide``: a moderator hid (or showed again) chat line ``n`` of ``game``: read its chat
   again; ``expel``: ``seat`` of ``game`` belongs to a banned account: close its connections;
+- ``names``: a seat of ``game`` was bound to an account, or a guest named their seat:
+  read the table's names again (``people.py``);
 - ``beat``: the process is alive.
 - ``released``: the process let go of every game lock it held (it is stopping): the others
   take the games now instead of at their next scan.
@@ -114,6 +116,13 @@ class Expel:
 
 
 @dataclass(frozen=True, slots=True)
+class Names:
+    kind: ClassVar[str] = "names"
+    proc: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class Beat:
     kind: ClassVar[str] = "beat"
     proc: str
@@ -136,6 +145,7 @@ Notice = (
     | RematchMade
     | ChatHidden
     | Expel
+    | Names
     | Beat
     | Released
 )
@@ -154,6 +164,7 @@ _KINDS: dict[str, type[Notice]] = {
         RematchMade,
         ChatHidden,
         Expel,
+        Names,
         Beat,
         Released,
     )

@@ -33,6 +33,7 @@ from .notices import (
     Expel,
     Gone,
     Here,
+    Names,
     Notice,
     Presence,
     Released,
@@ -67,6 +68,8 @@ class Games(Protocol):
     def locks_lost(self) -> None: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+    async def read_people(self, game: LiveGame) -> None: ...
 
 
 class ClusterSync:
@@ -161,6 +164,8 @@ class ClusterSync:
             self.hub.spawn(self.hub.chat.refresh(game))
         elif isinstance(notice, Expel):
             game.expel(notice.seat)
+        elif isinstance(notice, Names):
+            self.hub.spawn(self.hub.read_people(game))
         elif isinstance(notice, RematchMade):
             if game.settings.get("rematch") != notice.rematch:
                 game.settings["rematch"] = notice.rematch
@@ -212,6 +217,7 @@ class ClusterSync:
             game.settings["rematch"] = rematch
             game.broadcast()
         await self.hub.chat.refresh(game)
+        await self.hub.read_people(game)
 
     # --- the scan -------------------------------------------------------------------------
 

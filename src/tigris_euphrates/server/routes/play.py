@@ -5,7 +5,9 @@ Protocol (JSON frames):
 - client → ``{"type": "join", "token": "..."}`` first (no token: spectator; or ``"seat"``:
   a seat bound to the signed-in account), then ``{"type": "move", "seq": N, "action": "tile
   red e4" | {"type": "tile", ...}}``, ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``,
-  ``{"type": "ping", "t": ...}``, ``{"type": "chat", "text": "..."}``.
+  ``{"type": "ping", "t": ...}``, ``{"type": "chat", "text": "..."}``, ``{"type":
+  "resign"}``, ``{"type": "abort"}`` (before every player moved) and ``{"type": "name",
+  "name": "..."}`` (a guest's nickname for their seat).
 - server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "chat", "rematch",
   "log", "log_reset"}`` after every change, ``{"type": "chat", "lines", "reset"}`` (the
   table chat: all of it on joining, then each new line), ``{"type": "pong", "t"}``, and
@@ -37,11 +39,15 @@ from ..frames import encode, error_frame
 from ..hub import Hub
 from ..inputs import (
     GAME_ID_PATTERN,
+    Abort,
     BadMessage,
     Chat,
     Join,
+    Message,
     Move,
+    Nickname,
     Ping,
+    Resign,
     Sync,
     Undo,
     read_message,
@@ -169,7 +175,9 @@ async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame)
         if msg.token is None and msg.seat is not None:
             return await seat_of_account(service, ws, game, msg.seat)
         seat = game.seat_for(msg.token)
-        await bind_on_join(service, ws, game, seat)
+        if await bind_on_join(service, ws, game, seat) and seat not in game.people:
+            await hub.read_people(game)  # the table shows the account's name from now on
+            hub.names_changed(game)
         return seat
 
 
@@ -275,7 +283,7 @@ async def answer(
     game: LiveGame,
     seat: int | None,
     conn: Conn,
-    msg: Join | Move | Undo | Sync | Ping | Chat,
+    msg: Message,
 ) -> None:
     """Carry out one message of a joined connection; raises ``GameError``."""
     if isinstance(msg, Move):
@@ -288,6 +296,12 @@ async def answer(
         conn.send({"type": "pong", "t": msg.t})
     elif isinstance(msg, Chat):
         await hub.chat.say(game, conn, msg.text)
+    elif isinstance(msg, Resign):
+        await hub.resign(game, seat)
+    elif isinstance(msg, Abort):
+        await hub.abort(game, seat)
+    elif isinstance(msg, Nickname):
+        await hub.nickname(game, seat, msg.name)
     else:
         raise GameError("joined", "this connection has joined already")
 
@@ -331,7 +345,7 @@ def frame_limit(err: BadMessage) -> str | None:
     return "frame_bytes" if err.code == "too-large" else None
 
 
-def parse_frame(text: str | None, limits: Limits) -> Join | Move | Undo | Sync | Ping | Chat:
+def parse_frame(text: str | None, limits: Limits) -> Message:
     """A client message, checked; raises ``BadMessage`` naming what is wrong."""
     if text is None:
         raise BadMessage("text-only", "messages are JSON text frames, not binary ones")

@@ -38,6 +38,9 @@ STATUS = {
     "no-line": 404,
     "is-admin": 409,
     "mail-failed": 503,
+    "resigned": 409,
+    "too-late-to-abort": 409,
+    "named-by-account": 409,
 }
 
 

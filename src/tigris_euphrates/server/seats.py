@@ -115,6 +115,8 @@ class Seats:
         by = holder if holder is not None else game.seat_or_none(token)
         if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        if target in game.resigned:
+            raise GameError("resigned", "this seat's player resigned: a bot plays it out")
         if await self.hub.db(self.hub.store.moderation.banned_seat, game.id, target):
             raise GameError("banned", "this seat's account is banned: a bot plays it")
         for attempt in range(SEAT_CHANGE_TRIES):

@@ -310,6 +310,8 @@ class Ratings:
                     "sigma": float(x.sigma),
                     "ordinal": float(x.mu - 3 * x.sigma),
                     "before": float(x.mu_before - 3 * x.sigma_before),
+                    "display": displayed(float(x.mu - 3 * x.sigma)),
+                    "display_before": displayed(float(x.mu_before - 3 * x.sigma_before)),
                     "time": float(x.created),
                 }
                 for x in conn.execute(query)

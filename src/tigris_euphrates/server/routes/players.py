@@ -13,7 +13,7 @@ from fastapi import Path as PathParam
 from pydantic import AfterValidator
 
 from ...store.accounts import Account, AccountGame
-from ...store.ratings import FAMILIES, SIZES
+from ...store.ratings import FAMILIES, SIZES, displayed
 from ..accounts import AccountService, game_line, public_account
 from ..deps import AccountsDep, CurrentAccount, StoreDep
 from ..errors import GameError
@@ -58,6 +58,7 @@ async def profile(name: PlayerName, service: AccountsDep, store: StoreDep) -> di
                 "mu": r.mu,
                 "sigma": r.sigma,
                 "ordinal": r.ordinal,
+                "display": displayed(r.ordinal),
                 "games": r.games,
                 "rank": r.rank,
             }
@@ -107,6 +108,7 @@ async def leaderboard(
             "rank": r.rank,
             "name": r.name,
             "ordinal": r.ordinal,
+            "display": displayed(r.ordinal),
             "mu": r.mu,
             "sigma": r.sigma,
             "games": r.games,

@@ -20,7 +20,7 @@ from ..store.accounts import Account, AccountGame, Accounts, name_key
 from ..store.ratings import Ratings
 from .errors import GameError
 from .hub import Hub
-from .live import LiveGame
+from .live import LiveGame, is_named, seat_name
 from .passwords import Passwords
 from .sessions import SESSION_SECONDS, Sessions, new_session, same_origin
 
@@ -184,12 +184,15 @@ def game_line(g: AccountGame, live: LiveGame | None) -> dict[str, Any]:
                 "seat": i,
                 "kind": s.get("kind"),
                 "level": s.get("level"),
-                "name": s.get("name"),
+                "name": g.players.get(i) or seat_name(i, s),
+                "named": i in g.players or is_named(i, s),
                 "account": g.players.get(i),
             }
             for i, s in enumerate(g.seats)
         ],
         "ranking": (g.result or {}).get("ranking"),
+        # each seat's final score (its weakest colour), once the game is over
+        "scores": [totals[0] for totals in (g.result or {}).get("scores", [])] or None,
         "to_act": to_act,
         "my_turn": to_act == g.seat and to_act is not None,
     }

@@ -39,6 +39,7 @@ STATUS = {
     "is-admin": 409,
     "mail-failed": 503,
     "resigned": 409,
+    "clock-decides": 409,
     "too-late-to-abort": 409,
     "named-by-account": 409,
 }

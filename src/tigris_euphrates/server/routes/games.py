@@ -25,6 +25,7 @@ from ..inputs import (
     SeatChange,
     SeatReturn,
 )
+from ..live import is_named, seat_name
 from ..rematch import rematch
 
 #: The lobby's page cursor: ``created:id`` of the last game of the previous page.
@@ -45,7 +46,13 @@ def lobby_summary(row: GameRow) -> dict[str, Any]:
         "status": row.status,
         "options": row.options,
         "seats": [
-            {"seat": i, "kind": s.get("kind"), "level": s.get("level"), "name": s.get("name")}
+            {
+                "seat": i,
+                "kind": s.get("kind"),
+                "level": s.get("level"),
+                "name": seat_name(i, s),
+                "named": is_named(i, s),
+            }
             for i, s in enumerate(row.seats)
         ],
         "ranking": result.get("ranking"),

@@ -17,6 +17,7 @@ import { helpPanelText, hintCard } from "./help.js";
 import { hotseat } from "./page.js";
 import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
 import { reportControl } from "./report.js";
+import { leaveCard, offerNickname } from "./leave.js";
 
 export function renderLive(page) {
   const c = page.shown; if (!c || !c.msg) return;
@@ -39,14 +40,15 @@ export function renderLive(page) {
   });
   restoreFocus(focus);
   const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
-  document.querySelectorAll(".overlay").forEach(o => o.remove());
+  document.querySelectorAll(".overlay:not(.dialog)").forEach(o => o.remove());
   const over = overlay(page, c);
   if (over) document.body.append(over);
   const handOver = $("#ready"); if (handOver) handOver.focus(); // the keyboard's next step is the hand-over
+  if (!hotseat(page)) offerNickname(page, c);
 }
 function statusLine(m, several) {
   const v = m.view, seats = m.seats, me = m.seat;
-  if (m.aborted) return tx("game_aborted_status");
+  if (m.aborted) return m.aborted_by === undefined ? tx("game_aborted_status") : tx("game_aborted_by", { name: seatName(seats, m.aborted_by) });
   return statusText(v, seats, me, several) +
     (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
 }
@@ -64,6 +66,7 @@ function sidePanels(page, c, targets) {
   if (prefs.get().hints && !page.passFor && !v.over) panels.push(hintCard(v, ui, me, targets));
   panels.push(decisionCard(page, c));
   if (me !== null && !page.passFor && !v.over && !m.aborted && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
+  if (!page.passFor && !hotseat(page)) panels.push(leaveCard(page, c));
   panels.push(supplyCard(v));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));
   panels.push(toggles(page), signalsCard(page.render), invitePanel(page), keysCard());

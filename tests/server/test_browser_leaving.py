@@ -160,6 +160,7 @@ def test_a_rated_game_shows_names_ratings_and_rating_changes(
         assert label.locator(".seatname").inner_text() == name
         assert label.locator(".seat-rating").inner_text() == "1500"  # a newcomer's rating
     assert names[0] in watcher.locator("#status").inner_text()
+    assert watcher.locator("#ratedmark").inner_text() == "rated"  # the game is marked rated
     shot(watcher, "leaving-rated-table")
     assert play_to_end(seats)["view"]["over"]
     watcher.wait_for_selector("#endscreen .rating-change")

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from ..deps import HubDep, StoreDep
-from ..inputs import GAME_ID_PATTERN
+from ..inputs import GAME_ID_PATTERN, MAX_NAME, check_text
 from ..responses import page
 
 router = APIRouter()
@@ -73,13 +73,21 @@ def local_page(next_path: str | None) -> str:
 async def index(
     hub: HubDep, store: StoreDep, game_id: str | None = None, name: str | None = None
 ) -> FileResponse:
-    """The page; 404 (the same page, which then says so) for a game that does not exist."""
+    """The page; 404 (the same page, which then says so) for a game or a player that does
+    not exist."""
     if game_id is not None:
         known = game_id in hub.games or (
             re.fullmatch(GAME_ID_PATTERN, game_id) is not None
             and await hub.db(store.games.exists, game_id)
         )
         if not known:
+            return page(404)
+    if name is not None:
+        try:
+            clean = check_text(name, MAX_NAME)
+        except ValueError:
+            return page(404)
+        if await hub.db(store.accounts.by_name, clean) is None:
             return page(404)
     return page()
 

@@ -18,6 +18,7 @@ import { hotseat } from "./page.js";
 import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
 import { reportControl } from "./report.js";
 import { leaveCard, offerNickname } from "./leave.js";
+import { trapFocus } from "./dialog.js";
 
 export function renderLive(page) {
   const c = page.shown; if (!c || !c.msg) return;
@@ -59,6 +60,7 @@ function sidePanels(page, c, targets) {
   const ui = page.ui, m = c.msg, v = m.view, seats = m.seats, me = m.seat;
   const panels = [optionsCard(v)];
   const pace = paceLine(m); if (pace && panels[0]) panels[0].append(pace);
+  if (page.rated && panels[0]) panels[0].querySelector(".chips").append(h("span", { class: "chip option rated", id: "ratedmark" }, tx("rated_chip")));
   const rematchSide = v.over && rematchBox(page.id, m, rematchToken(page, c), "-side");
   if (rematchSide) panels.push(h("div", { class: "card" }, rematchSide));
   if (ui.held) panels.push(confirmPanel(ui.held, () => endTurn(page), () => cancelHeld(page)));
@@ -102,10 +104,11 @@ function overlay(page, c) {
 function handOverCard(page, seats) {
   // hotseat: the board stays hidden until the next seat's player has the device
   const name = seatName(seats, page.passFor.seat);
-  return h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
+  // a modal screen: the keyboard stays on it until the next player is ready
+  return trapFocus(h("div", { class: "overlay private", id: "passdevice", role: "dialog", "aria-modal": "true" }, h("div", { class: "card" },
     h("h2", {}, tx("pass_device", { name })),
     h("p", {}, tx("pass_device_text")),
-    h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name }))));
+    h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name })))));
 }
 // redraw with `f`; what is typed in the chat (and its focus) is kept, and so is the focus
 // of a report control (report.js keeps its open form and what is typed in it)

@@ -86,10 +86,18 @@ export function moveCells(entry) {
   return out;
 }
 export function lastMove(log) {
-  // the last entry that moved something on the board: {seq, seat, cells}
+  // the last turn that moved something on the board: {seq, seat, cells}, the cells of all
+  // its mover's entries (both actions of a turn, and their decisions), back to the entry
+  // that began the turn (the previous one ends with "turn_started" for this seat)
+  let last = null;
   for (let i = log.length - 1; i >= 0; i--) {
-    const cells = moveCells(log[i]);
-    if (cells.length) return { seq: log[i].seq, seat: log[i].seat, cells };
+    const e = log[i];
+    if (last && (e.events || []).some(ev => ev.type === "turn_started" && ev.seat === last.seat)) break;
+    const cells = moveCells(e);
+    if (!cells.length) continue;
+    if (!last) last = { seq: e.seq, seat: e.seat, cells: [] };
+    else if (e.seat !== last.seat) break;
+    for (const c of cells) if (!last.cells.includes(c)) last.cells.push(c);
   }
-  return null;
+  return last;
 }

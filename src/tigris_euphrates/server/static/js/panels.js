@@ -151,8 +151,10 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
   // a seat opened through the account (no token here) changes through the account
   const byAccount = p.seat === me && !c.token && c.account;
-  if (s.kind === "human" && !v.over && (token || byAccount)) rows.push(seatToBot(ctx, p.seat, seats, p.seat === me, token, c.msg));
-  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || byAccount))
+  // a replay is history: nobody's seat changes there (its early steps are not "over")
+  const live = !v.over && !ctx.replayMode;
+  if (s.kind === "human" && live && (token || byAccount)) rows.push(seatToBot(ctx, p.seat, seats, p.seat === me, token, c.msg));
+  if (s.kind === "bot" && s.away && p.seat === me && live && (c.token || byAccount))
     rows.push(h("button", { class: "tohuman", onclick: async () => {
       try { await api(`/api/games/${id}/seats/${p.seat}/human`, c.token ? { token: c.token } : {}); } catch (e) { toast(e.message); }
     } }, tx("take_back")));

@@ -55,7 +55,8 @@ function heard(page, conn, m) {
 }
 function refused(page, conn, m) {
   conn.sent = null;
-  if (m.code !== "sign-in") toast(m.message);
+  // a missing game and a rated seat have their own page: no toast repeats the server's words
+  if (m.code !== "sign-in" && m.code !== "no-game") toast(m.message);
   if (FINAL.includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
   if (m.code === "sign-in") { conn.deadReason = null; conn.signIn = true; withWords(page, () => showSignIn(page)); }
   if (m.code === "taken-over") withWords(page, () => { $("#status").textContent = tx("taken_over"); });

@@ -43,6 +43,7 @@ export function confirmPanel(held, onGo, onCancel) {
     : tx("confirm_text", { what: actionText(held.action) });
   return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, title), h("p", {}, text),
     h("p", { class: "muted", id: "countdown" }, tx("confirm_countdown", { n: left })),
+    h("p", { class: "muted", id: "confirmkeys" }, tx("confirm_keys")),
     h("div", { class: "actions" },
       h("button", { class: "primary", id: "endturn", onclick: onGo }, tx("end_turn")),
       h("button", { id: "cancelturn", onclick: onCancel }, tx("cancel_turn"))));

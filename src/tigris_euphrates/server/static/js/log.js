@@ -44,7 +44,7 @@ export function entryLines(entry, seats, coords, memo) {
     } else if (t === "support_committed") say("support_committed", ev, "conflict");
     else if (t === "conflict_resolved") {
       if (ev.kind === "war") memo.lastWar = ev.colour;
-      say("conflict_resolved", { ...ev, high: Math.max(ev.attacker_total, ev.defender_total), low: Math.min(ev.attacker_total, ev.defender_total) }, "conflict");
+      say(ev.attacker_total === ev.defender_total ? "conflict_resolved_tie" : "conflict_resolved", { ...ev, high: Math.max(ev.attacker_total, ev.defender_total), low: Math.min(ev.attacker_total, ev.defender_total) }, "conflict");
     } else if (t === "war_choice") {
       cancelled(ev.colours);
       memo.announced = new Set(ev.colours);

@@ -17,7 +17,7 @@ export function drawTiles(board) {
 function drawTile(board, ch, name, cell, x, y) {
   // `ch` is the cell's letter in the grid: T a start temple, C the special treasure's temple
   const { root, style } = board, glyphs = style.glyphs || {}, treasure = style.treasure || {};
-  const about = term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "");
+  const about = term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "") + (cell.treasure && ch === "C" ? " · " + tx("special_treasure_tip") : "");
   const g = svg("g", { class: "piece", "data-tile": cell.tile, "data-at": name, role: "img", "aria-label": about });
   g.append(svg("rect", { x: x + 3, y: y + 3, width: CS - 6, height: CS - 6, rx: 3,
     class: "tile t-" + cell.tile, opacity: cell.face_down ? 0.5 : 1 }));

@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from browsing import chromium, shot
 from mailing import Mailbox
 from support.serving import LiveServer, postgres_or_skip
+from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
 pytestmark = pytest.mark.browser
@@ -226,7 +227,10 @@ def test_the_end_screen_says_who_ran_out_of_time(
 ) -> None:
     data = tmp_path_factory.mktemp("clock-end")
     with LiveServer(
-        data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", client_seeds=True
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(pace_min_seconds=1),  # a clock of 2 s
     ) as srv:
         body = {
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}],

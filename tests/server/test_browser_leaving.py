@@ -107,7 +107,9 @@ def test_a_game_nobody_moved_in_is_aborted(server: LiveServer, browser: Any) -> 
     bob = open_seat(browser, server, g["seats"][1]["link"])
     bob.click("#abort")
     bob.click("#askabort-yes")
-    ann.wait_for_function("() => /aborted this game/.test(document.querySelector('#status').textContent)")
+    ann.wait_for_function(
+        "() => /aborted this game/.test(document.querySelector('#status').textContent)"
+    )
     assert "unrated" in ann.locator("#status").inner_text()
     assert ann.locator("#hand").count() == 0 and ann.locator("#resign").count() == 0
     for p in (ann, bob):

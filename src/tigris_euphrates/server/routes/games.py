@@ -15,7 +15,7 @@ from ...store import GameRow
 from ..accounts import account_holder
 from ..bots import default_level
 from ..clocks import PaceError, pace_from_dict
-from ..deps import AccountsDep, Client, HubDep, StoreDep
+from ..deps import AccountsDep, Client, HubDep, LimitsDep, StoreDep
 from ..errors import GameError
 from ..inputs import (
     GAME_ID_PATTERN,
@@ -84,7 +84,12 @@ async def list_games(
 
 @router.post("/api/games")
 async def create_game(
-    body: CreateGame, request: Request, hub: HubDep, service: AccountsDep, client: Client
+    body: CreateGame,
+    request: Request,
+    hub: HubDep,
+    service: AccountsDep,
+    client: Client,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     options = {**body.options, "players": len(body.seats)}
     seats = [seat.model_dump() for seat in body.seats]
@@ -99,6 +104,10 @@ async def create_game(
             )
     except PaceError as exc:
         raise GameError("bad-pace", str(exc)) from None
+    if pace is not None and pace.base < limits.pace_min_seconds:
+        raise GameError(
+            "bad-pace", f"a clock's base time is at least {limits.pace_min_seconds:g} s"
+        )
     game, tokens, creator = await hub.create(
         options,
         seats,

@@ -186,10 +186,19 @@ function seatToBot(ctx, seat, seats, mine, token, m) {
     try { await api(`/api/games/${ctx.id}/seats/${seat}/bot`, { token, level: level.value }); } catch (e) { toast(e.message); }
   } }, tx(mine ? "leave_to_bot" : "seat_to_bot")), level);
 }
-export function invitePanel(ctx) {
-  const inv = store.get(ctx.id).invites; if (!inv) return null;
-  return h("details", { class: "card invite" }, h("summary", {}, tx("invite_links")),
-    Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? tx("spectators") : tx("seat_n", { n: +k + 1 }), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
+// the invitation links beside the seats while the game goes on, each with "Copy link"
+export function invitePanel(ctx, over) {
+  const inv = store.get(ctx.id).invites; if (!inv || over) return null;
+  const copy = async (url, button) => {
+    try { await navigator.clipboard.writeText(url); } catch {
+      const field = button.previousSibling; field.select(); document.execCommand("copy");
+    }
+    button.textContent = tx("link_copied"); setTimeout(() => { button.textContent = tx("copy_link"); }, 2000);
+  };
+  return h("div", { class: "card invite", id: "invites" }, h("h3", {}, tx("invite_links")),
+    Object.entries(inv).map(([k, url]) => h("div", { class: "invite-line", "data-invite": k }, h("span", {}, k === "spectators" ? tx("spectators") : tx("seat_n", { n: +k + 1 })), " ",
+      h("input", { readonly: true, value: url, onclick: e => e.target.select(), "aria-label": tx("invite_links") }),
+      h("button", { class: "copylink", onclick: e => copy(url, e.target) }, tx("copy_link")))));
 }
 export function logBox(log, seats, coords, current) {
   // one block per entry: the mover's lines in words; ``current`` marks an entry (replay)

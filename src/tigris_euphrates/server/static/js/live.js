@@ -72,9 +72,9 @@ function sidePanels(page, c, targets) {
   panels.push(supplyCard(v));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));
   panels.push(invitePanel(page, v.over || m.aborted));
+  panels.push(h("details", { class: "card", id: "chat" })); // beside the players; renderChat fills it
   // the signals of one's own turn are for players: a spectator has no turn to confirm
   panels.push(toggles(page), me !== null ? signalsCard(page.render) : null, keysCard());
-  panels.push(h("details", { class: "card", id: "chat" })); // renderChat fills it
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
   return panels;
 }

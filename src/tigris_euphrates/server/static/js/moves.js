@@ -48,7 +48,7 @@ export function passNow(page, c) { page.ui.ask = false; move(page, c, "pass"); p
 export function installEscape(page) {
   document.addEventListener("keydown", e => {
     const el = document.activeElement, control = el && /^(BUTTON|INPUT|SELECT|TEXTAREA|A|SUMMARY)$/.test(el.tagName);
-    if (e.key === "Enter" && page.ui.held && !control && !e.defaultPrevented && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); return endTurn(page); }
+    if (e.key === "Enter" && page.ui.held && !control && (!e.defaultPrevented || e.ending) && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); return endTurn(page); }
     if (e.key !== "Escape") return;
     if (page.ui.held || page.ui.ask) return cancelHeld(page);
     page.ui.sel = null; page.ui.swap = null; page.render();

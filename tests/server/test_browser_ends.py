@@ -211,7 +211,7 @@ def test_a_replay_has_no_stray_null_and_no_absence_notice(server: LiveServer, br
     )
     page.goto(f"{server.url}/replay/{g['id']}")
     page.wait_for_selector(".players .player")
-    for step in range(2):
+    for _ in range(2):
         text = page.locator("#app").inner_text()
         assert "null" not in text and "away" not in text
         assert page.locator(".tobot, .tobot-wait, .tohuman").count() == 0

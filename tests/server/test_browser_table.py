@@ -451,7 +451,8 @@ def test_the_log_tells_every_step_of_a_union_in_words(
             "Ann fights the green war first",
             "War: Ann's trader (strength 0) attacks Bob's (strength 0)",
         ]
-        assert "Bob wins the war, 0 to 0" in lines[3]
+        # a tie says who wins it (issue 40, point 19)
+        assert "Bob wins the war, 0 to 0: a tie goes to the defender" in lines[3]
         assert "Ann's trader is removed: lost a war" in lines[3]
         assert "Bob scores 1 green for the war" in lines[3]
         assert "the red war is cancelled: the black war split the kingdoms" in flat

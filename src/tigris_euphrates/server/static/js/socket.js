@@ -65,6 +65,7 @@ function refused(page, conn, m) {
 // (the seat's link is kept in this browser, so the seat opens on coming back)
 function showSignIn(page) {
   const next = "/account?next=" + encodeURIComponent(location.pathname);
+  showFresh(page); // no "connection lost" over it
   $("#status").textContent = tx("sign_in_rated");
   app.replaceChildren(h("div", { class: "card signin-seat", id: "signinseat" }, h("h2", {}, tx("signin_seat_title")),
     h("p", {}, tx("signin_seat_text")),
@@ -104,6 +105,6 @@ export function showFresh(page) {
   const banner = $("#offline");
   if (ok && banner) banner.remove();
   const dead = conns.find(c => c.dead);
-  if (conns.some(c => c.signIn)) return; // the sign-in page says it all
+  if (conns.some(c => c.signIn)) { if (banner) banner.remove(); return; } // the sign-in page says it all
   if (!ok && !banner && conns.some(c => c.msg || c.tries > 0)) document.body.append(offlineBanner(dead && conns.every(c => c.dead) ? dead.deadReason : null));
 }

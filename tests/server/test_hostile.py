@@ -62,10 +62,12 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerPro
 
 def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: ServerProcess) -> None:
     tally = hostile.run(server.url, server.ws_url, seed=2026, rest=2000, frames=6000, first=500)
-    assert tally.inputs == 8500 and tally.signed_in
+    assert tally.inputs == 8600 and tally.signed_in  # with 100 nicknames
     assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
     for route in ROUTES:
         assert tally.routes[route] >= 40, (route, tally.routes)
     assert tally.frames["bad-message"] > 1000 and tally.frames["bad-json"] > 300
     assert tally.frames["text-only"] > 50 and tally.frames["too-large"] > 50
     assert tally.frames["chat"] > 50 and tally.frames["chat-closed"] > 20
+    # resign, abort and nickname frames: a spectator's refused, hostile names refused
+    assert tally.frames["spectator"] > 50 and tally.frames["bad-name"] > 20

@@ -96,6 +96,8 @@ def test_a_player_resigns_and_the_other_wins(server: LiveServer, browser: Any) -
     ann.wait_for_selector("#endscreen")
     assert ann.locator("#winner").inner_text() == "Player 2 wins!"
     assert "resigned" in ann.locator("#final tr[data-seat='0']").inner_text()
+    ann.click("#seeboard")
+    assert "Player 1 resigns" in ann.locator("#log").inner_text()
     shot(bob, "leaving-resigned")
     for p in (ann, bob):
         assert not p.errors and not p.dialogs, (p.errors, p.dialogs)
@@ -226,4 +228,10 @@ def test_leaving_to_a_bot_asks_in_the_pages_own_dialog(server: LiveServer, brows
     assert "bot" in ann.locator("#asktobot").inner_text()
     ann.click("#asktobot-yes")
     ann.wait_for_selector(".player.me .tohuman")
+    # the hand-over is in the log, and so is taking the seat back
+    assert "Player 1 leaves the table: a bot" in ann.locator("#log").inner_text()
+    ann.click(".player.me .tohuman")
+    ann.wait_for_function(
+        "() => document.querySelector('#log').innerText.includes('Player 1 takes their seat back')"
+    )
     assert not ann.dialogs and not ann.errors, (ann.dialogs, ann.errors)

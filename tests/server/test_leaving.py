@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from accounting import AccountSeat, Player, quick_action
-from support.serving import LiveServer, SeatClient, postgres_or_skip
+from support.serving import LiveServer, SeatClient, ServerProcess, postgres_or_skip
 from tigris_euphrates import new_game
 from tigris_euphrates.server.endings import final_result
 from tigris_euphrates.server.limits import Limits
@@ -195,3 +195,29 @@ def test_a_rated_table_shows_names_ratings_and_their_changes(server: LiveServer)
     assert board["ratings"][0]["display"] == displayed(board["ratings"][0]["ordinal"])
     for s in seats:
         s.close()
+
+
+def test_names_and_a_resignation_reach_the_other_process(tmp_path) -> None:
+    """Two processes on one PostgreSQL database: a nickname set and a resignation made
+    through one are seen by a player connected to the other."""
+    url = postgres_or_skip()
+    prefix = f"m{uuid.uuid4().hex[:10]}_"
+    a = ServerProcess(tmp_path / "a", url, prefix)
+    b = ServerProcess(tmp_path / "b", url, prefix)
+    try:
+        with a, b:
+            r = httpx.post(f"{a.url}/api/games", json={"seats": [{"kind": "human"}] * 2})
+            g = r.json()
+            ann = SeatClient(a.ws_url, g["id"], g["seats"][0]["token"])
+            bob = SeatClient(b.ws_url, g["id"], g["seats"][1]["token"])
+            ann.wait_view()
+            bob.wait_view()
+            bob.send({"type": "name", "name": "Bobby"})
+            ann.wait_view(lambda m: m["seats"][1]["name"] == "Bobby")
+            bob.send({"type": "resign"})
+            end = ann.wait_view(lambda m: m["view"]["over"])
+            assert end["view"]["result"]["ranking"] == [0, 1] and end["seats"][1]["resigned"]
+            ann.close()
+            bob.close()
+    finally:
+        Store(url, prefix).drop_all()

@@ -17,7 +17,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import State, player_view, ranking, result, seat_totals
+from ..store.fairplay import parse_resign, parse_seat_change
+from .frames import SeatNote
 
+#: The log entry of a stopped game (by a moderator, or a seat's player before all moved).
+ABORT = "abort"
 #: Why a game ended when every seat but one resigned (the record's rules know ``treasures``
 #: and ``bag``; a resigned game's record has no ``result``: the rules did not end it).
 RESIGN_END = "resign"
@@ -70,3 +74,22 @@ def may_abort(players: int, movers: set[int | None]) -> bool:
     """Whether the game may still be aborted: some seat has made no move of its own yet
     (``movers``: the seats of the game's kept entries)."""
     return any(seat not in movers for seat in range(players))
+
+
+def seat_note(seq: int, by: int | None, action: str) -> SeatNote | None:
+    """The log's line of a seat change, a resignation or a player's abort (entry ``seq``,
+    written by seat ``by``; ``None``: the creator, the clock or the server), so that the
+    page's log tells who left and who plays for them; ``None`` for any other entry."""
+    resigned = parse_resign(action)
+    if resigned is not None:
+        return {"seq": seq, "seat": resigned[0], "change": "resign", "level": resigned[1], "by": by}
+    if action == ABORT:
+        if by is None:
+            return None  # a moderator's: the status line says so
+        return {"seq": seq, "seat": by, "change": "abort", "level": None, "by": by}
+    change = parse_seat_change(action)
+    if change is None:
+        return None
+    seat, kind, level, timeout = change
+    what = "timeout" if timeout else kind
+    return {"seq": seq, "seat": seat, "change": what, "level": level, "by": by}

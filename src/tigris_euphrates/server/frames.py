@@ -66,6 +66,19 @@ class TimeoutNote(TypedDict):
     back: int | None
 
 
+class SeatNote(TypedDict):
+    """A line of the log that is no move: seat ``seat`` went to a bot (``bot``, ``timeout``:
+    its time ran out), came back (``human``), resigned (``resign``) or its player aborted
+    the game (``abort``), at entry ``seq``, asked by seat ``by`` (``None``: the game's
+    creator, the clock or the server)."""
+
+    seq: int
+    seat: int
+    change: str
+    level: str | None
+    by: int | None
+
+
 class ViewFrame(TypedDict):
     type: Literal["view"]
     game: str
@@ -78,6 +91,7 @@ class ViewFrame(TypedDict):
     rematch: str | None
     clock: JsonObject | None
     timeouts: list[TimeoutNote]
+    seat_log: list[SeatNote]
     log_reset: bool
     log: list[LogLine]
     stats: JsonObject | None

@@ -457,7 +457,7 @@ class Hub:
         at = self.clock()
         try:
             await self.db(self.store.games.append, game.id, seq, seat, action, at, bots, notice)
-            game.logged(seat, action)
+            game.logged(seat, action, seq)
             self.metrics.actions.inc()
             return at
         except StepTaken:

@@ -37,13 +37,21 @@ from ..store.fairplay import Tally, judge, parse_resign, parse_seat_change
 from ..store.fairplay import seat_change as seat_change  # the log's seat changes, for seats.py
 from .clocks import Clock, Pace, advance, handed, returned, start, timed_out
 from .conn import Conn
-from .endings import conceded, ended_view, final_result
+from .endings import ABORT as ABORT  # the log entry of a stopped game, re-exported
+from .endings import conceded, ended_view, final_result, seat_note
 from .errors import GameError
-from .frames import JsonObject, LogLine, SeatInfo, TimeoutNote, ViewFrame, encode, error_frame
+from .frames import (
+    JsonObject,
+    LogLine,
+    SeatInfo,
+    SeatNote,
+    TimeoutNote,
+    ViewFrame,
+    encode,
+    error_frame,
+)
 
 UNDO = "undo"
-#: The log entry of a game a moderator stopped: nobody moves after it, and it is unrated.
-ABORT = "abort"
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = (TilesDrawn, TilesSwapped, TurnStarted, GameOver, TreasureChoice)
@@ -96,7 +104,9 @@ def seat_name(seat: int, stored: dict[str, Any]) -> str:
     """A seat's name as stored, else its default in English (the page translates it)."""
     if is_named(seat, stored):
         return str(stored["name"])
-    return f"Bot ({stored.get('level')})" if stored["kind"] == "bot" else f"Player {seat + 1}"
+    if stored["kind"] == "bot" and not stored.get("token"):  # not a person's seat a bot holds
+        return f"Bot ({stored.get('level')})"
+    return f"Player {seat + 1}"
 
 
 class LiveGame:
@@ -136,6 +146,8 @@ class LiveGame:
         #: each seat's account as the table shows it: name, displayed rating, and its
         #: change once the rated game is counted (``people.py``)
         self.people: dict[int, dict[str, Any]] = {}
+        #: the log's seat changes, resignations and players' aborts (``endings.seat_note``)
+        self.seat_log: list[SeatNote] = []
         #: who made each seat's decisions (a rated game's): whether its end is rated
         self.tally = Tally(len(self.seats)) if row.rated else None
         #: when each human seat's player was last seen (left, or the game was loaded)
@@ -188,7 +200,7 @@ class LiveGame:
         change = parse_seat_change(action)
         resign = parse_resign(action)
         self.seq = seq
-        self.logged(seat, action)
+        self.logged(seat, action, seq)
         if change is not None:
             self.change_seat(*change, at=at)
             return
@@ -204,11 +216,14 @@ class LiveGame:
             self.entries.append(Entry(seq, seat, action, events))
         self.tick(at)
 
-    def logged(self, seat: int | None, action: str) -> None:
-        """Log entry ``action`` by ``seat`` is stored (by this process or another): who
-        made the seats' decisions (``tally``)."""
+    def logged(self, seat: int | None, action: str, seq: int) -> None:
+        """Log entry ``seq``, ``action`` by ``seat``, is stored (by this process or
+        another): who made the seats' decisions (``tally``), and the log's seat notes."""
         if self.tally is not None:
             self.tally.step(seat, action)
+        note = seat_note(seq, seat, action)
+        if note is not None:
+            self.seat_log.append(note)
 
     def rated_now(self) -> bool:
         """Whether the game is rated: created so, not aborted by a moderator, and, once it
@@ -441,6 +456,7 @@ class LiveGame:
             "rematch": self.settings.get("rematch"),
             "clock": None if self.clock is None else self.clock.public(),
             "timeouts": self.timeouts,
+            "seat_log": self.seat_log,
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
             "stats": self.stats() if self.over else None,

@@ -75,7 +75,7 @@ function sidePanels(page, c, targets) {
   panels.push(h("details", { class: "card", id: "chat" })); // beside the players; renderChat fills it
   // the signals of one's own turn are for players: a spectator has no turn to confirm
   panels.push(toggles(page), me !== null ? signalsCard(page.render) : null, keysCard());
-  panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
+  panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords, undefined, m.seat_log)));
   return panels;
 }
 // the decision panel (conflict, war order, monument or wonder, building, treasure, wonder

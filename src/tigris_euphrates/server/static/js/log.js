@@ -63,6 +63,14 @@ export function entryLines(entry, seats, coords, memo) {
   }
   return lines;
 }
+// the log's lines that are no move: a seat handed to a bot (by its player, by the game's
+// creator, by its clock), taken back, resigned, the game aborted — {seq, seat, lines}
+const NOTES = { bot: "seat_bot", timeout: "seat_timeout", human: "seat_human", resign: "seat_resign", abort: "seat_abort" };
+export function noteLines(notes, seats) {
+  const nameOf = i => seatName(seats, i);
+  return (notes || []).map(n => ({ seq: n.seq, seat: n.seat, action: "", note: true,
+    lines: [{ cls: "seat-note", text: lx(n.change === "bot" && n.by !== n.seat ? "seat_bot_creator" : NOTES[n.change] || "seat_bot", { seat: n.seat, level: n.level || "" }, nameOf) }] }));
+}
 export function logLines(log, seats, coords) {
   // every entry's lines: [{seq, seat, action, lines}]
   const memo = { announced: new Set(), fought: new Set(), lastWar: null };

@@ -3,7 +3,7 @@
 import { api, h, store, toast } from "./dom.js";
 import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
-import { logLines } from "./log.js";
+import { logLines, noteLines } from "./log.js";
 import { warRows } from "./status.js";
 import { savePref } from "./prefs.js";
 import { applyPalette } from "./words.js";
@@ -200,9 +200,11 @@ export function invitePanel(ctx, over) {
       h("input", { readonly: true, value: url, onclick: e => e.target.select(), "aria-label": tx("invite_links") }),
       h("button", { class: "copylink", onclick: e => copy(url, e.target) }, tx("copy_link")))));
 }
-export function logBox(log, seats, coords, current) {
-  // one block per entry: the mover's lines in words; ``current`` marks an entry (replay)
-  return h("div", { id: "log" }, logLines(log, seats, coords).filter(e => e.lines.length).map(e =>
+export function logBox(log, seats, coords, current, notes = []) {
+  // one block per entry: the mover's lines in words, the seat changes among them;
+  // ``current`` marks an entry (replay)
+  const lines = logLines(log, seats, coords).concat(noteLines(notes, seats)).sort((a, b) => a.seq - b.seq);
+  return h("div", { id: "log" }, lines.filter(e => e.lines.length).map(e =>
     h("div", { class: "entry" + (e.seq === current ? " current" : ""), "data-seq": e.seq, title: e.action },
       e.lines.map(l => h("div", { class: "line " + l.cls }, l.text)))));
 }

@@ -13,7 +13,8 @@ export function scoreOf(score) {
 export function seatName(seats, i) {
   const s = seats && seats[i];
   if (s && s.name && s.named !== false) return s.name;
-  return s && s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: i + 1 });
+  // a person's seat a bot holds for now (away) keeps the person's default name
+  return s && s.kind === "bot" && !s.away ? tx("bot_name", { level: s.level }) : tx("player_n", { n: i + 1 });
 }
 export function eventText(ev, seats) {
   const tpl = (CAT.events || {})[ev.type];

@@ -235,3 +235,57 @@ def test_leaving_to_a_bot_asks_in_the_pages_own_dialog(server: LiveServer, brows
         "() => document.querySelector('#log').innerText.includes('Player 1 takes their seat back')"
     )
     assert not ann.dialogs and not ann.errors, (ann.dialogs, ann.errors)
+
+
+def test_game_lists_say_whose_turn_and_each_result(server: LiveServer, browser: Any) -> None:
+    """Point 8: the guest lobby's "Your games" says whose turn it is; "My games" and the
+    profile give a finished game's place and score, and whose turn it is in the others."""
+    # a guest's game: the lobby lists it with whose turn it is
+    g = create(server)
+    both_move(server, g)
+    guest = new_page(browser)
+    guest.goto(server.url + "/")
+    guest.evaluate(
+        "([id, t]) => localStorage.setItem('tne:' + id, JSON.stringify({tokens: {a: t}}))",
+        [g["id"], g["seats"][0]["token"]],
+    )
+    guest.goto(server.url + "/")
+    guest.wait_for_selector("#mygames:not([hidden])")
+    to_act = httpx.get(f"{server.url}/api/games/{g['id']}").json()["to_act"]
+    row = guest.locator("#mygames tr", has=guest.locator(f"code:text-is('{g['id']}')"))
+    assert row.locator(".state").inner_text() == f"Player {to_act + 1}'s turn"
+    # an account's finished game and one under way
+    name = f"Cy{uuid.uuid4().hex[:6]}"
+    cy = new_page(browser)
+    cy.goto(server.url + "/account")
+    cy.wait_for_selector("#signup")
+    cy.fill("#signup input[name=name]", name)
+    cy.fill("#signup input[name=password]", PASSWORD)
+    cy.click("#signup button[type=submit]")
+    cy.wait_for_url("**/me")
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in cy.context.cookies())
+    done, going = create(server), create(server)
+    seats = [AccountSeat(server.ws_url, done["id"], cookie, {"token": done["seats"][0]["token"]})]
+    seats.append(SeatClient(server.ws_url, done["id"], done["seats"][1]["token"]))
+    end = play_to_end(seats)
+    bound = AccountSeat(server.ws_url, going["id"], cookie, {"token": going["seats"][1]["token"]})
+    bound.wait_view()
+    for s in [*seats, bound]:
+        s.close()
+    result = end["view"]["result"]
+    place = next(
+        i + 1 for i, r in enumerate(result["ranking"]) if 0 in (r if isinstance(r, list) else [r])
+    )
+    expected = f"place {place} of 2 · {result['scores'][0][0]} points"
+    for path in ("/me", f"/players/{name}"):
+        cy.goto(server.url + path)
+        cy.wait_for_selector(f"tr[data-game='{done['id']}']")
+        assert cy.locator(f"tr[data-game='{done['id']}'] .state").inner_text() == expected
+    cy.goto(server.url + "/me")
+    cy.wait_for_selector(f"tr[data-game='{going['id']}']")
+    assert cy.locator(f"tr[data-game='{going['id']}'] .state").inner_text() in (
+        "waiting for Player 1",
+        "your turn",
+    )
+    for p in (guest, cy):
+        assert not p.errors, p.errors

@@ -27,13 +27,15 @@ export function drawWonder(board) {
 }
 export function drawBuildings(board) {
   for (const [colour, at] of Object.entries(board.view.buildings || {})) {
-    // a civilization building: a white tower edged in its colour, standing on its tile
+    // a civilization building: a crenellated tower in its colour (no tile's glyph has this
+    // shape: the settlement is a house), in a white halo that shows even the black one on
+    // a black tile, standing on its tile
     const [c, r] = cellPos(at), x = c * CS, y = r * CS;
     const g = svg("g", { class: "building", "data-colour": colour, "data-cell": at });
-    const house = `M${x + 8} ${y + 35}V${y + 17}L${x + 20} ${y + 6}L${x + 32} ${y + 17}V${y + 35}Z`;
-    g.append(svg("path", { d: house, class: "building-halo" }));
-    g.append(svg("path", { d: house, class: "building-body", fill: `var(--${colour})` }));
-    g.append(svg("path", { d: `M${x + 15} ${y + 35}v-9h10v9`, fill: "#fff" }));
+    const tower = `M${x + 9} ${y + 35}V${y + 13}h4.4v-6h4.4v6h4.4v-6h4.4v6h4.4V${y + 35}Z`;
+    g.append(svg("path", { d: tower, class: "building-halo" }));
+    g.append(svg("path", { d: tower, class: "building-body", fill: `var(--${colour})` }));
+    g.append(svg("path", { d: `M${x + 16} ${y + 35}v-6a4 4 0 0 1 8 0v6z`, fill: "#fff", class: "building-door" }));
     g.append(svg("title", {}, tx("building_piece", { colour })));
     board.root.append(g);
   }

@@ -50,7 +50,7 @@ def browser() -> Iterator[Any]:
 
 
 def new_page(browser: Any, **context: Any) -> Any:
-    page = browser.new_context(viewport=VIEWPORT, **context).new_page()
+    page = browser.new_context(**{"viewport": VIEWPORT, **context}).new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
@@ -275,3 +275,29 @@ def test_the_chat_sits_beside_the_players_with_times(server: LiveServer, browser
     )
     assert order.index("chat") < order.index("card toggles")
     assert not ann.errors, ann.errors
+
+
+OVERFLOW = """() => { const out = [];
+  for (const card of document.querySelectorAll('#app .card, .side details')) {
+    const edge = card.getBoundingClientRect().right;
+    for (const el of card.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width && r.right > edge + 1)
+        out.push((el.id || el.tagName) + ': ' + el.textContent.slice(0, 40));
+    }
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR"])
+def test_no_label_overflows_its_card(server: LiveServer, browser: Any, locale: str) -> None:
+    g = create(server, options={"buildings": True, "wonder": True})
+    for width in (1280, 390):
+        page = new_page(browser, locale=locale, viewport={"width": width, "height": 900})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#create")
+        assert page.evaluate(OVERFLOW) == [], (locale, width, "lobby")
+        page.goto(server.url + g["seats"][0]["link"])
+        page.wait_for_selector("#hand")
+        assert page.evaluate(OVERFLOW) == [], (locale, width, "game")
+        assert not page.errors, page.errors

@@ -48,7 +48,12 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox
 ) -> Iterator[LiveServer]:
     data: Path = tmp_path_factory.mktemp("clocks")
-    kwargs: dict[str, Any] = {"data_dir": data, "bot_delay": 0.5}
+    # a move of 8 s: below the public minimum of a clock (``pace_min_seconds``)
+    kwargs: dict[str, Any] = {
+        "data_dir": data,
+        "bot_delay": 0.5,
+        "limits": Limits(pace_min_seconds=1),
+    }
     prefix = ""
     if request.param == "sqlite":
         kwargs["database_url"] = f"sqlite:///{data}/t.sqlite3"

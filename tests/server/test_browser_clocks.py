@@ -162,7 +162,8 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     page.goto(server.url + "/")
     sign_up(page, server, name, sign_in=True)
     page.goto(game_link)
-    expect(page.locator(".player[data-seat='1']")).to_contain_text("Ann (you)")
+    # her seat is bound to her account: the table shows the account's name (issue 40)
+    expect(page.locator(".player[data-seat='1']")).to_contain_text(f"{name} 1500 (you)")
     expect(page.locator(".timeout[data-timeout='0']")).to_have_text(
         "Bob ran out of time: a bot (random) plays for them"
     )
@@ -170,7 +171,7 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     # Ann does not move either: a bot takes her seat, and she takes it back
     back = page.locator(".player[data-seat='1'] .tohuman")
     expect(back).to_be_visible(timeout=30_000)
-    expect(page.locator(".timeout[data-timeout='1']")).to_contain_text("Ann ran out of time")
+    expect(page.locator(".timeout[data-timeout='1']")).to_contain_text(f"{name} ran out of time")
     expect(page.locator("#status")).to_contain_text("a bot plays your seat")
     shot(page, "clocks-timed-out")
     back.click()

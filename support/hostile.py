@@ -40,7 +40,18 @@ from support.hostile_values import WEIRD_TEXT, mutate, raw_text, send, weird_val
 from support.hostile_values import encode_body as _encode
 from support.hostile_values import protocol_close as _protocol_close
 from support.hostile_values import quoted as _quoted
-from tigris_euphrates.server.inputs import BadMessage, Chat, Ping, Sync, read_message
+from tigris_euphrates.server.inputs import (
+    Abort,
+    BadMessage,
+    Chat,
+    Nickname,
+    Ping,
+    Resign,
+    Sync,
+    check_text,
+    read_message,
+)
+from tigris_euphrates.server.people import NICKNAME_MAX
 
 PASSWORD = "correct horse battery"
 
@@ -418,6 +429,9 @@ class Campaign:
                 {"type": "chat", "text": "good luck"},
                 {"type": "chat", "text": "good luck"},
                 {"type": "hint", "seq": 0},
+                {"type": "resign"},
+                {"type": "abort"},
+                {"type": "name", "name": "Eve"},
             ]
         )
         msg = mutate(rng, base)
@@ -454,10 +468,14 @@ class Campaign:
         try:
             for i in range(n):
                 token = None if i % 2 else t.tokens[1]
+                frame = self.frame()
+                if _leaves(frame):
+                    # a valid resign, abort or nickname would change the game under attack:
+                    # the spectator sends it, and must be refused
+                    token = None
                 if token not in conns:
                     conns[token] = self._open(t, token)
                 ws = conns[token]
-                frame = self.frame()
                 marker += 1
                 self.tally.inputs += 1
                 try:
@@ -578,6 +596,31 @@ class Campaign:
                     continue  # the hostile frame was a join itself (a view, or a refusal)
                 assert frames[0]["type"] == "error", (repr(frame)[:200], frames[0])
 
+    def nicknames(self, t: Target, n: int) -> None:
+        """``n`` hostile nicknames from the other game's first seat: each is refused with
+        ``bad-name`` (or as a bad message), or becomes the seat's name under the character
+        policy, at most ``NICKNAME_MAX`` characters, trimmed."""
+        rng = self.rng
+        with connect(f"{self.ws_url}/ws/games/{t.other_id}", open_timeout=20) as ws:
+            ws.send(json.dumps({"type": "join", "token": t.other_token}))
+            while json.loads(ws.recv(timeout=20))["type"] != "view":
+                pass
+            for i in range(n):
+                name = weird_value(rng) if rng.randrange(3) == 0 else rng.choice(WEIRD_TEXT)
+                frame = json.dumps({"type": "name", "name": name})
+                self.tally.inputs += 1
+                send(ws, frame)
+                answers = self._answers(ws, 2 * 10**6 + i)
+                for msg in answers:
+                    self.tally.frames[msg.get("code", msg["type"])] += 1
+                    assert msg.get("code") != "server-error", (frame[:200], msg)
+                    if msg["type"] == "view":
+                        shown = msg["seats"][0]["name"]
+                        assert shown == check_text(shown, NICKNAME_MAX).strip(), shown
+                        assert shown and len(shown) <= NICKNAME_MAX, shown
+                if not any(m["type"] == "error" for m in answers):
+                    assert isinstance(name, str), (frame[:200], answers[:2])
+
     def chat(self, t: Target) -> list[dict[str, Any]]:
         """The chat of the game under attack, as a new spectator receives it (before its
         first view; no frame when there is none)."""
@@ -657,6 +700,12 @@ def _bot_ping(frame: str | bytes) -> bool:
     )
 
 
+def _leaves(frame: str | bytes) -> bool:
+    """Whether a frame is a valid resign, abort or nickname (a seat's would be carried
+    out)."""
+    return isinstance(_parsed(frame), Resign | Abort | Nickname)
+
+
 def _is_join(frame: str | bytes) -> bool:
     msg = _parsed(frame)
     return msg is not None and msg.type == "join"
@@ -686,6 +735,7 @@ def run(
         campaign.first_frames(t, first)
         campaign.bot_sockets(t, bot_frames)
         lobby_frames(campaign, lobby)
+        campaign.nicknames(t, max(20, first // 5))
         after = campaign.http.get(f"/api/games/{t.game_id}").json()
         assert after["seq"] == before["seq"] == 0, (before, after)
         assert [(s["kind"], s["name"]) for s in after["seats"]] == [

@@ -282,9 +282,9 @@ def test_undo_board_toggles_and_leaving_the_seat_to_a_bot(server: LiveServer, br
     assert page.locator("#boardsvg text.coord").count() == 16 + 11
     shot(page, "toggles")
 
-    page.on("dialog", lambda d: d.accept())
     seq = page.evaluate("() => document.body.dataset.seq")
     page.click("button.tobot")
+    page.click("#asktobot-yes")  # the page's own question
     wait_seq_change(page, seq)  # the bot plays Ann's second action by itself
     page.wait_for_selector("button.tohuman")  # Ann watches the bot play her seat
     assert "· bot " in page.locator(".player.me").inner_text()

@@ -78,10 +78,10 @@ def test_guest_claims_then_a_rated_game_changes_both_ratings(
     # Bob opens the link as a guest: the rated game asks him to sign in first
     bob = new_page(browser)
     bob.goto(invite)
-    bob.wait_for_selector("#status a")
-    assert "Sign in to play this rated game" in bob.locator("#status").inner_text()
+    bob.wait_for_selector("#signinseat")
+    assert "Sign in to take this seat" in bob.locator("#signinseat").inner_text()
     assert bob.locator("#hand").count() == 0
-    bob.click("#status a")
+    bob.click("#tosignin")
     bob.wait_for_selector("#signup")
     sign(bob, "signup", "Bob")
     bob.wait_for_url(f"**/game/{game}")

@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from browsing import chromium, shot
 from mailing import Mailbox
 from support.serving import LiveServer, postgres_or_skip
+from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
 pytestmark = pytest.mark.browser
@@ -47,7 +48,12 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, mailbox: Mailbox
 ) -> Iterator[LiveServer]:
     data: Path = tmp_path_factory.mktemp("clocks")
-    kwargs: dict[str, Any] = {"data_dir": data, "bot_delay": 0.5}
+    # a move of 8 s: below the public minimum of a clock (``pace_min_seconds``)
+    kwargs: dict[str, Any] = {
+        "data_dir": data,
+        "bot_delay": 0.5,
+        "limits": Limits(pace_min_seconds=1),
+    }
     prefix = ""
     if request.param == "sqlite":
         kwargs["database_url"] = f"sqlite:///{data}/t.sqlite3"
@@ -156,7 +162,8 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     page.goto(server.url + "/")
     sign_up(page, server, name, sign_in=True)
     page.goto(game_link)
-    expect(page.locator(".player[data-seat='1']")).to_contain_text("Ann (you)")
+    # her seat is bound to her account: the table shows the account's name (issue 40)
+    expect(page.locator(".player[data-seat='1']")).to_contain_text(f"{name} 1500 (you)")
     expect(page.locator(".timeout[data-timeout='0']")).to_have_text(
         "Bob ran out of time: a bot (random) plays for them"
     )
@@ -164,7 +171,7 @@ def test_turn_based_timeout_bot_takes_over_email_and_taking_the_seat_back(
     # Ann does not move either: a bot takes her seat, and she takes it back
     back = page.locator(".player[data-seat='1'] .tohuman")
     expect(back).to_be_visible(timeout=30_000)
-    expect(page.locator(".timeout[data-timeout='1']")).to_contain_text("Ann ran out of time")
+    expect(page.locator(".timeout[data-timeout='1']")).to_contain_text(f"{name} ran out of time")
     expect(page.locator("#status")).to_contain_text("a bot plays your seat")
     shot(page, "clocks-timed-out")
     back.click()
@@ -226,7 +233,10 @@ def test_the_end_screen_says_who_ran_out_of_time(
 ) -> None:
     data = tmp_path_factory.mktemp("clock-end")
     with LiveServer(
-        data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", client_seeds=True
+        data_dir=data,
+        database_url=f"sqlite:///{data}/t.sqlite3",
+        client_seeds=True,
+        limits=Limits(pace_min_seconds=1),  # a clock of 2 s
     ) as srv:
         body = {
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}],

@@ -225,24 +225,18 @@ def test_leaving_a_rated_game_to_a_bot_warns_of_the_forfeit(
     page = page_of(browser, server, ann)
     open_seat(page, server, g, 0)
     asked: list[str] = []
-    answer = {"ok": False}
-
-    def dialog(d: Any) -> None:
-        asked.append(d.message)
-        d.accept() if answer["ok"] else d.dismiss()
-
-    page.on("dialog", dialog)
-    # Cancel: nothing changes, the seat stays the player's
-    with page.expect_event("dialog"):
-        page.locator(".player.me button.tobot").click()
-    assert len(asked) == 1
+    # Keep playing: nothing changes, the seat stays the player's (the page's own dialog)
+    page.locator(".player.me button.tobot").click()
+    asked.append(page.locator("#asktobot p").inner_text())
     assert asked[0].startswith("This game is rated: handing your seat to a bot forfeits it")
     assert "you finish last" in asked[0]
+    page.click("#asktobot-no")
     assert seat_kind(server, g["id"], 0) == "human"
     assert page.locator("button.tohuman").count() == 0
-    # OK: the bot takes the seat
-    answer["ok"] = True
+    # yes: the bot takes the seat
     page.locator(".player.me button.tobot").click()
+    asked.append(page.locator("#asktobot p").inner_text())
+    page.click("#asktobot-yes")
     page.wait_for_selector("button.tohuman")
     assert len(asked) == 2 and asked[1] == asked[0]
     assert seat_kind(server, g["id"], 0) == "bot"
@@ -255,8 +249,9 @@ def test_leaving_an_unrated_game_asks_as_before(server: LiveServer, browser: Any
     page = page_of(browser, server, ann)
     open_seat(page, server, g, 0)
     asked: list[str] = []
-    page.on("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.locator(".player.me button.tobot").click()
+    asked.append(page.locator("#asktobot p").inner_text())
+    page.click("#asktobot-yes")
     page.wait_for_selector("button.tohuman")
     assert asked == ["Leave the table? A hard bot plays your seat until you take it back."]
     assert seat_kind(server, g["id"], 0) == "bot"

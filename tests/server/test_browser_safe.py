@@ -256,8 +256,8 @@ def test_leaving_picks_the_bot_level_and_a_friend_gets_a_fair_chance(
     levels = me.locator("select.tobot-level option").all_text_contents()
     assert "random" in levels and "greedy" in levels
     me.locator("select.tobot-level").select_option("greedy")
-    page.on("dialog", lambda d: d.accept())
     me.locator("button.tobot").click()
+    page.click("#asktobot-yes")  # the page's own question
     page.wait_for_selector("button.tohuman")
     assert "· bot greedy" in page.locator(".player.me").inner_text()
     page.click("button.tohuman")
@@ -284,8 +284,8 @@ def test_the_creator_hands_an_absent_friends_seat_to_a_bot_after_the_wait(
         bob.locator("button.tobot").wait_for(timeout=15_000)
         assert bob.locator(".tobot-wait").count() == 0
         bob.locator("select.tobot-level").select_option("random")
-        page.on("dialog", lambda d: d.accept())
         bob.locator("button.tobot").click()
+        page.click("#asktobot-yes")
         page.wait_for_function(
             "() => document.querySelector(\".player[data-seat='1']\").innerText"
             ".includes('bot random')"

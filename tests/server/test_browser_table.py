@@ -158,8 +158,9 @@ def test_log_last_move_options_pieces_supply_and_status(server: LiveServer, brow
     assert order[0] < order[1]  # the tile is drawn over its tint: its colour shows
     act(ann, ".hand-tile", "#boardsvg .hit.legal >> nth=0")
     bob.wait_for_function("() => document.body.dataset.seq === '2'")
-    assert bob.locator(".last-move").count() >= 1
-    assert bob.locator(".last-move").first.get_attribute("data-at") != "g3"
+    # the last move marks both actions of Ann's turn, the second first (issue 40, point 9)
+    marks = bob.locator(".last-move").evaluate_all("els => els.map(e => e.dataset.at)")
+    assert len(marks) >= 2 and marks[0] != "g3" and "g3" in marks
     assert bob.locator(tint).get_attribute("fill") == fill
     # 8: now Bob's turn; 1: a swap is one line for the others, the tiles for the swapper
     bob.wait_for_function("() => document.body.dataset.myturn === '1'")
@@ -450,7 +451,8 @@ def test_the_log_tells_every_step_of_a_union_in_words(
             "Ann fights the green war first",
             "War: Ann's trader (strength 0) attacks Bob's (strength 0)",
         ]
-        assert "Bob wins the war, 0 to 0" in lines[3]
+        # a tie says who wins it (issue 40, point 19)
+        assert "Bob wins the war, 0 to 0: a tie goes to the defender" in lines[3]
         assert "Ann's trader is removed: lost a war" in lines[3]
         assert "Bob scores 1 green for the war" in lines[3]
         assert "the red war is cancelled: the black war split the kingdoms" in flat

@@ -371,6 +371,19 @@ def test_buildings_and_the_wonder_by_clicking(server: LiveServer, browser: Any) 
         "els => els.map(e => [e.dataset.colour, e.dataset.cell])"
     )
     assert dict(buildings) == view["buildings"]
+    # a building's glyph is its own, not a tile's (the settlement's house), and its halo is
+    # light: the black one shows on a black tile (issue 40, point 19)
+    tile_glyphs = set(
+        page.locator("#hand .hand-tile svg path").evaluate_all(
+            "els => els.map(e => e.getAttribute('d'))"
+        )
+    )
+    shape = page.locator(".building .building-body").first.get_attribute("d")
+    assert "h4.4v-6" in shape and shape not in tile_glyphs
+    halo = page.locator(".building .building-halo").first.evaluate(
+        "e => getComputedStyle(e).stroke"
+    )
+    assert halo == "rgb(255, 255, 255)"
     shot(page, "variant-wonder-buildings")
     assert not table.errors, table.errors
     table.close()

@@ -27,8 +27,9 @@ def test_one_process_enforces_a_clock_and_another_takes_over_when_it_dies(
     tmp_path: Path, pg: tuple[str, str]
 ) -> None:
     url, prefix = pg
-    a = ServerProcess(tmp_path / "a", url, prefix)
-    b = ServerProcess(tmp_path / "b", url, prefix)
+    short = {"pace_min_seconds": 1}  # a clock of 4 s
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=short)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=short)
     with a, b:
         people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
         pace = {"kind": "turn", "base": 4, "level": "random"}

@@ -68,6 +68,7 @@ FRAMES = Path(__file__).parent / "frames"
 DATABASES = ("sqlite", "postgresql")
 #: The scripted clients write faster than people and create many games from one address.
 LIMITS: dict[str, float] = {
+    "pace_min_seconds": 1,
     "messages_per_second": 10_000,
     "message_burst": 10_000,
     "games_per_minute": 10_000,

@@ -79,13 +79,15 @@ def test_hostile_inputs_get_4xx_or_error_frames_and_change_nothing(server: Serve
         bot_frames=600,
         lobby=500,
     )
-    assert tally.inputs == 11_100 and tally.signed_in
+    assert tally.inputs == 11_200 and tally.signed_in  # with 100 nicknames
     assert sum(n for code, n in tally.rest.items() if 400 <= code < 500) > 1500
     for route in ROUTES:
         assert tally.routes[route] >= 40, (route, tally.routes)
     assert tally.frames["bad-message"] > 1000 and tally.frames["bad-json"] > 300
     assert tally.frames["text-only"] > 50 and tally.frames["too-large"] > 50
     assert tally.frames["chat"] > 50 and tally.frames["chat-closed"] > 20
-    # moves and hints from a spectator and from the seat not to act: refused
-    assert tally.frames["spectator"] > 20 and tally.frames["not-your-turn"] > 20
+    # moves, hints, resign, abort and nickname frames from a spectator and from the seat not
+    # to act: refused; hostile names refused
+    assert tally.frames["spectator"] > 50 and tally.frames["not-your-turn"] > 20
+    assert tally.frames["bad-name"] > 20
     assert tally.frames["lobby-bad-message"] > 50 and tally.frames["lobby-lobby-pings-only"] > 50

@@ -23,7 +23,7 @@ from ..store.ratings import Ratings
 from .apitokens import TOKEN_PATTERN, bearer, token_digest
 from .errors import GameError
 from .hub import Hub
-from .live import LiveGame
+from .live import LiveGame, is_named, seat_name
 from .passwords import Passwords
 from .sessions import SESSION_SECONDS, Sessions, new_session, same_origin
 
@@ -148,11 +148,12 @@ def bot_seat_refused(account: Account, rated: bool, owner: int | None) -> GameEr
 
 async def bind_on_join(
     service: AccountService, conn: HTTPConnection, game: LiveGame, seat: int | None
-) -> None:
-    """A signed-in player who opens a seat binds it to their account. A rated game's seat
-    is taken by accounts only, one seat an account; raises ``GameError`` otherwise."""
+) -> bool:
+    """A signed-in player who opens a seat binds it to their account (returns whether it
+    is bound to theirs now). A rated game's seat is taken by accounts only, one seat an
+    account; raises ``GameError`` otherwise."""
     if seat is None:
-        return
+        return False
     account = await service.current(conn)
     if account is None:
         if game.rated:
@@ -161,7 +162,7 @@ async def bind_on_join(
                 "this is a rated game: sign in (or sign up) to take your seat, then open "
                 "the link again",
             )
-        return
+        return False
     bound = await service.db(service.accounts.seats_of_game, game.id)
     if game.rated and any(a == account.id and s != seat for s, a in bound.items()):
         raise GameError("one-seat", "in a rated game an account takes one seat only")
@@ -173,6 +174,7 @@ async def bind_on_join(
         owner = await service.db(service.accounts.bind_seat, game.id, seat, account.id)
     if game.rated and owner != account.id:
         raise GameError("not-your-seat", "another account holds this seat of the rated game")
+    return bool(owner == account.id)
 
 
 async def seat_of_account(
@@ -220,12 +222,15 @@ def game_line(g: AccountGame, live: LiveGame | None) -> dict[str, Any]:
                 "seat": i,
                 "kind": s.get("kind"),
                 "level": s.get("level"),
-                "name": s.get("name"),
+                "name": g.players.get(i) or seat_name(i, s),
+                "named": i in g.players or is_named(i, s),
                 "account": g.players.get(i),
             }
             for i, s in enumerate(g.seats)
         ],
         "ranking": (g.result or {}).get("ranking"),
+        # each seat's final score (its weakest colour), once the game is over
+        "scores": [totals[0] for totals in (g.result or {}).get("scores", [])] or None,
         "to_act": to_act,
         "my_turn": to_act == g.seat and to_act is not None,
     }

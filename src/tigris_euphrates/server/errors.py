@@ -68,6 +68,10 @@ STATUS = {
     "no-account": 404,
     "no-invite": 404,
     "too-many-invites": 429,
+    "resigned": 409,
+    "clock-decides": 409,
+    "too-late-to-abort": 409,
+    "named-by-account": 409,
 }
 
 

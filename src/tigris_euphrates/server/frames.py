@@ -44,6 +44,15 @@ class SeatInfo(TypedDict):
     online: bool
     away: bool
     offline_since: float | None
+    #: the name was chosen (else the page shows ``name`` translated: ``Player 2``, a bot)
+    named: bool
+    #: the account holding the seat, its displayed rating in the game's family (``None``:
+    #: a guest, a bot), and its rating change once the rated game is counted
+    account: str | None
+    rating: int | None
+    change: int | None
+    #: the seat's player resigned (it ranks last; a bot may play it out)
+    resigned: bool
 
 
 class LogLine(TypedDict):
@@ -65,6 +74,19 @@ class TimeoutNote(TypedDict):
     back: int | None
 
 
+class SeatNote(TypedDict):
+    """A line of the log that is no move: seat ``seat`` went to a bot (``bot``, ``timeout``:
+    its time ran out), came back (``human``), resigned (``resign``) or its player aborted
+    the game (``abort``), at entry ``seq``, asked by seat ``by`` (``None``: the game's
+    creator, the clock or the server)."""
+
+    seq: int
+    seat: int
+    change: str
+    level: str | None
+    by: int | None
+
+
 class ViewFrame(TypedDict):
     type: Literal["view"]
     game: str
@@ -77,11 +99,14 @@ class ViewFrame(TypedDict):
     rematch: str | None
     clock: JsonObject | None
     timeouts: list[TimeoutNote]
+    seat_log: list[SeatNote]
     log_reset: bool
     log: list[LogLine]
     stats: JsonObject | None
-    #: a moderator stopped the game (only in the frames of such a game)
+    #: the game was stopped (only in the frames of such a game): by a moderator, or by
+    #: the player of seat ``aborted_by`` before every player had moved
     aborted: NotRequired[bool]
+    aborted_by: NotRequired[int]
 
 
 class ChatLineData(TypedDict):

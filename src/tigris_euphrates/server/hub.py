@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from .. import IllegalAction, InvalidAction, apply, result, to_action
+from .. import IllegalAction, InvalidAction, apply, to_action
 from ..store import StepTaken, Store, UnknownGame
 from .bots import BotRunner
 from .chat import TableChat, chat_for
@@ -32,6 +32,7 @@ from .conn import Conn
 from .dbthread import DatabaseThread
 from .errors import GameError
 from .hints import HintDesk
+from .leaving import Leaving
 from .limits import Limits
 from .live import UNDO, Entry, LiveGame
 from .lobbyfeed import LobbyFeed
@@ -39,7 +40,8 @@ from .mail import Mailer
 from .meeting import Meeting
 from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
-from .notices import Claim, Gone, LobbyNote, Step, Who, encode
+from .notices import Claim, Gone, LobbyNote, Names, Step, Who, encode
+from .people import read_people, set_nickname
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
@@ -104,6 +106,7 @@ class Hub:
         self.chat = TableChat(self.db, store, self.cluster)
         self.hints = HintDesk(self.db, store, self.bots, self.limits)
         self.seats = Seats(self)
+        self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)
         self.sync = None if self.cluster is None else ClusterSync(self, self.cluster)
         #: the live lobby, and the open tables, quick match and invitations
@@ -310,7 +313,9 @@ class Hub:
         game.chat_n = lines[-1].n if lines else 0
         self.games[game_id] = game
         if game.over and row.status != "over":
-            await self.db(self.store.games.finish, game_id, result(game.state))
+            await self.finished(game)
+        if row.rated or any(s["kind"] == "human" for s in game.seats):
+            await self.read_people(game)
         elif game.aborted and row.status != "aborted":
             await self.db(self.store.games.mark_aborted, game_id)
         if self.sync is not None:
@@ -442,7 +447,7 @@ class Hub:
             game.tick(at)
             if game.over:
                 game.bots.clear()
-                await self.db(self.store.games.finish, game.id, result(state))
+                await self.finished(game)
             game.broadcast()
         self.changed(game)
         self.evict(game)
@@ -488,7 +493,7 @@ class Hub:
         at = self.clock()
         try:
             await self.db(self.store.games.append, game.id, seq, seat, action, at, bots, notice)
-            game.logged(seat, action)
+            game.logged(seat, action, seq)
             self.metrics.actions.inc()
             return at
         except StepTaken:
@@ -521,8 +526,42 @@ class Hub:
                 conn.last_log = 0  # the log shrank: send it whole
         if game.over:
             game.bots.clear()
-            await self.db(self.store.games.finish, game.id, result(game.state))
+            await self.finished(game)
         game.broadcast()
+
+    async def finished(self, game: LiveGame) -> None:
+        """The game is over: its result stored (a rated game's ratings counted by the
+        store's finish hook), then the rating changes read for its seats."""
+        await self.db(self.store.games.finish, game.id, game.result())
+        if game.tally is not None:
+            await self.read_people(game)
+
+    # --- the table's people (``people.py``) and leaving it (``leaving.py``) -------------------
+
+    async def read_people(self, game: LiveGame) -> None:
+        """Read the names and ratings of the game's seats again (``people.read_people``)."""
+        await read_people(self, game)
+
+    def names_changed(self, game: LiveGame) -> None:
+        """The game's names changed here: the other processes read them again."""
+        if self.sync is not None:
+            self.sync.tell(Names(self.sync.proc, game.id))
+
+    async def nickname(self, game: LiveGame, seat: int | None, name: str) -> None:
+        """A guest names their seat (``people.set_nickname``)."""
+        await set_nickname(self, game, seat, name)
+
+    async def resign(self, game: LiveGame, seat: int | None) -> None:
+        """The seat's player resigns (``leaving.Leaving.resign``)."""
+        await self.leaving.resign(game, seat)
+        self.changed(game)
+        self.evict(game)
+
+    async def abort(self, game: LiveGame, seat: int | None) -> None:
+        """The seat's player aborts the game before everybody moved (``leaving.py``)."""
+        await self.leaving.abort(game, seat)
+        self.changed(game)
+        self.evict(game)
 
     # --- seats (``seats.Seats``) ------------------------------------------------------------
 

@@ -259,8 +259,27 @@ class Hint(Strict):
     seq: Seq
 
 
+class Resign(Strict):
+    """The seat's player resigns (``endings.py``)."""
+
+    type: Literal["resign"]
+
+
+class Abort(Strict):
+    """The seat's player stops the game, unrated, while a player has not moved yet."""
+
+    type: Literal["abort"]
+
+
+class Nickname(Strict):
+    """A guest names their seat (``people.nickname`` checks the text)."""
+
+    type: Literal["name"]
+    name: Annotated[str, StringConstraints(max_length=4 * MAX_NAME)]
+
+
 #: Every message a joined connection may send.
-Message = Join | Move | Undo | Sync | Ping | Chat | Hint
+Message = Join | Move | Undo | Sync | Ping | Chat | Hint | Resign | Abort | Nickname
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 MESSAGE: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 

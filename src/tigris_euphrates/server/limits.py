@@ -37,6 +37,9 @@ class Limits:
     #: How long a seat's player must have been away (no live connection) before the game's
     #: creator may hand the seat to a bot.
     seat_absence_seconds: float = 120.0
+    #: The shortest base time of a game's clock a new game may ask for (a minute: the
+    #: lobby's form says so); shorter clocks only for tests.
+    pace_min_seconds: float = 60.0
     #: Request bodies (REST) and websocket messages, in bytes. A frame larger than
     #: ``frame_bytes`` gets an error frame; one larger than ``ws_max_bytes`` is refused by
     #: the websocket layer itself (close 1009) before it is read whole.

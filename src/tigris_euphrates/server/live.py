@@ -28,22 +28,30 @@ from .. import (
     new_game,
     player_view,
     redact_event,
-    result,
     to_act,
 )
 from ..ai import Bot
 from ..stats import game_stats
 from ..store import ChatLine, GameRow
-from ..store.fairplay import Tally, judge, parse_seat_change
+from ..store.fairplay import Tally, judge, parse_resign, parse_seat_change
 from ..store.fairplay import seat_change as seat_change  # the log's seat changes, for seats.py
 from .clocks import Clock, Pace, advance, handed, returned, start, timed_out
 from .conn import Conn
+from .endings import ABORT as ABORT  # the log entry of a stopped game, re-exported
+from .endings import conceded, ended_view, final_result, seat_note
 from .errors import GameError
-from .frames import JsonObject, LogLine, SeatInfo, TimeoutNote, ViewFrame, encode, error_frame
+from .frames import (
+    JsonObject,
+    LogLine,
+    SeatInfo,
+    SeatNote,
+    TimeoutNote,
+    ViewFrame,
+    encode,
+    error_frame,
+)
 
 UNDO = "undo"
-#: The log entry of a game a moderator stopped: nobody moves after it, and it is unrated.
-ABORT = "abort"
 #: Event types after which an action can no longer be taken back (something was revealed
 #: or the turn moved on).
 _REVEALING = (TilesDrawn, TilesSwapped, TurnStarted, GameOver, TreasureChoice)
@@ -84,6 +92,23 @@ def public_action(entry: Entry, seat: int | None) -> str:
     return entry.action
 
 
+def is_named(seat: int, stored: dict[str, Any]) -> bool:
+    """Whether a seat's name was chosen (by its creator, or its guest's nickname): else the
+    page shows the default name in its language (``Player 2``, a bot's level). Games stored
+    before the default was left unnamed hold ``Player N`` itself."""
+    name = stored.get("name")
+    return bool(name) and name != f"Player {seat + 1}"
+
+
+def seat_name(seat: int, stored: dict[str, Any]) -> str:
+    """A seat's name as stored, else its default in English (the page translates it)."""
+    if is_named(seat, stored):
+        return str(stored["name"])
+    if stored["kind"] == "bot" and not stored.get("token"):  # not a person's seat a bot holds
+        return f"Bot ({stored.get('level')})"
+    return f"Player {seat + 1}"
+
+
 class LiveGame:
     """One game as this process knows it: the replay of its log (actions, undos and seat
     changes), its connections and its bots."""
@@ -112,8 +137,17 @@ class LiveGame:
         self.chat_n = 0
         #: the result changes the players' ratings: only accounts take its seats
         self.rated = row.rated
-        #: a moderator stopped the game (its log ends with ``abort``): nobody is to act
+        #: the game was stopped (its log ends with ``abort``): nobody is to act
         self.aborted = False
+        #: the seat whose player aborted it (``None``: a moderator, or not aborted)
+        self.aborted_by: int | None = None
+        #: the seats whose players resigned, in order (``endings.py``)
+        self.resigned: list[int] = []
+        #: each seat's account as the table shows it: name, displayed rating, and its
+        #: change once the rated game is counted (``people.py``)
+        self.people: dict[int, dict[str, Any]] = {}
+        #: the log's seat changes, resignations and players' aborts (``endings.seat_note``)
+        self.seat_log: list[SeatNote] = []
         #: who made each seat's decisions (a rated game's): whether its end is rated
         self.tally = Tally(len(self.seats)) if row.rated else None
         #: when each human seat's player was last seen (left, or the game was loaded)
@@ -164,13 +198,16 @@ class LiveGame:
 
     def _apply_row(self, seq: int, seat: int | None, action: str, at: float | None = None) -> None:
         change = parse_seat_change(action)
+        resign = parse_resign(action)
         self.seq = seq
-        self.logged(seat, action)
+        self.logged(seat, action, seq)
         if change is not None:
             self.change_seat(*change, at=at)
             return
-        if action == ABORT:
-            self.aborted, self.rated = True, False
+        if resign is not None:
+            self.resign(*resign, at=at)
+        elif action == ABORT:
+            self.aborted, self.rated, self.aborted_by = True, False, seat
         elif action == UNDO:
             self.entries.pop()
             self.rebuild()
@@ -179,11 +216,14 @@ class LiveGame:
             self.entries.append(Entry(seq, seat, action, events))
         self.tick(at)
 
-    def logged(self, seat: int | None, action: str) -> None:
-        """Log entry ``action`` by ``seat`` is stored (by this process or another): who
-        made the seats' decisions (``tally``)."""
+    def logged(self, seat: int | None, action: str, seq: int) -> None:
+        """Log entry ``seq``, ``action`` by ``seat``, is stored (by this process or
+        another): who made the seats' decisions (``tally``), and the log's seat notes."""
         if self.tally is not None:
             self.tally.step(seat, action)
+        note = seat_note(seq, seat, action)
+        if note is not None:
+            self.seat_log.append(note)
 
     def rated_now(self) -> bool:
         """Whether the game is rated: created so, not aborted by a moderator, and, once it
@@ -243,6 +283,20 @@ class LiveGame:
             else:
                 self.clock = returned(self.clock, seat, when)
 
+    def resign(self, seat: int, level: str, at: float | None = None) -> None:
+        """Seat ``seat`` resigned (``endings.py``): it ranks last; a bot of ``level`` plays
+        it out unless the game is over now."""
+        if seat in self.resigned or not 0 <= seat < len(self.seats):
+            return
+        self.resigned.append(seat)
+        if not self.over and self.seats[seat]["kind"] != "bot":
+            self.change_seat(seat, "bot", level, at=at)
+        self.touch()
+
+    def result(self) -> dict[str, Any] | None:
+        """The game's result once it is over (``endings.final_result``)."""
+        return final_result(self.state, self.resigned)
+
     def rebuild(self) -> None:
         """The state replayed from the entries (after an undo)."""
         state = new_game(self.options, self.seed)
@@ -252,7 +306,7 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return bool(self.state.over)
+        return bool(self.state.over) or conceded(len(self.seats), self.resigned)
 
     @property
     def ended(self) -> bool:
@@ -260,12 +314,12 @@ class LiveGame:
         return self.over or self.aborted
 
     def actor(self) -> int | None:
-        return None if self.state.over or self.aborted else to_act(self.state)
+        return None if self.over or self.aborted else to_act(self.state)
 
     def check_ongoing(self) -> None:
         """Raise unless the game goes on (neither over nor stopped by a moderator)."""
         if self.aborted:
-            raise GameError("game-aborted", "a moderator stopped this game: nobody moves now")
+            raise GameError("game-aborted", "this game was stopped (aborted): nobody moves now")
         if self.over:
             raise GameError("game-over", "the game is over")
 
@@ -326,13 +380,17 @@ class LiveGame:
                 "seat": i,
                 "kind": s["kind"],
                 "level": s.get("level") if s["kind"] == "bot" else None,
-                "name": s.get("name")
-                or (f"Bot ({s.get('level')})" if s["kind"] == "bot" else f"Player {i + 1}"),
+                "name": self.people.get(i, {}).get("account") or seat_name(i, s),
                 "online": s["kind"] == "bot" or i in online,
                 "away": s["kind"] == "bot" and bool(s.get("token")),
                 "offline_since": None
                 if i in online or not s.get("token")
                 else round(self.away_since[i], 1),
+                "named": i in self.people or is_named(i, s),
+                "account": self.people.get(i, {}).get("account"),
+                "rating": self.people.get(i, {}).get("rating"),
+                "change": self.people.get(i, {}).get("change"),
+                "resigned": i in self.resigned,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -378,8 +436,12 @@ class LiveGame:
     def message(self, seat: int | None, start: int = 0) -> ViewFrame:
         """The view frame of ``seat`` with the log from entry ``start`` on."""
         view = self._views.get(seat)
-        if view is None:
+        if view is None and not self.state.over and self.over:
+            view = self._views[seat] = ended_view(self.state, seat, self.resigned)
+        elif view is None:
             view = self._views[seat] = player_view(self.state, seat)
+            if self.resigned and self.over:
+                view["result"] = self.result()
         if self._seats_now is None:
             self._seats_now = self.public_seats()
         return {
@@ -394,6 +456,7 @@ class LiveGame:
             "rematch": self.settings.get("rematch"),
             "clock": None if self.clock is None else self.clock.public(),
             "timeouts": self.timeouts,
+            "seat_log": self.seat_log,
             "log_reset": start == 0,
             "log": self.log_for(seat, start),
             "stats": self.stats() if self.over else None,
@@ -405,6 +468,8 @@ class LiveGame:
         frame = self.message(seat, start)
         if self.aborted:
             frame["aborted"] = True
+            if self.aborted_by is not None:
+                frame["aborted_by"] = self.aborted_by
         return frame
 
     def stats(self) -> dict[str, Any]:
@@ -425,7 +490,7 @@ class LiveGame:
             "status": "over" if self.over else "aborted" if self.aborted else "active",
             "seq": self.seq,
             "to_act": self.actor(),
-            "result": result(self.state) if self.over else None,
+            "result": self.result(),
             "listed": self.listed,
             "rated": self.rated_now(),
             "clock": None if self.clock is None else self.clock.public(),

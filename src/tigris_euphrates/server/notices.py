@@ -19,6 +19,8 @@ during an upgrade: it is ignored, not misread).
   ``rematch``;
 - ``hide``: a moderator hid (or showed again) chat line ``n`` of ``game``: read its chat
   again; ``expel``: ``seat`` of ``game`` belongs to a banned account: close its connections;
+- ``names``: a seat of ``game`` was bound to an account, or a guest named their seat:
+  read the table's names again (``people.py``);
 - ``beat``: the process is alive.
 - ``lobby``: what the lobby shows changed: the open tables (``account`` 0), or what one
   account's lobby shows (its invitations, its quick match: ``account``); ``what`` says which;
@@ -116,6 +118,13 @@ class Expel:
 
 
 @dataclass(frozen=True, slots=True)
+class Names:
+    kind: ClassVar[str] = "names"
+    proc: str
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
 class Beat:
     kind: ClassVar[str] = "beat"
     proc: str
@@ -146,6 +155,7 @@ Notice = (
     | RematchMade
     | ChatHidden
     | Expel
+    | Names
     | Beat
     | Released
     | LobbyNote
@@ -165,6 +175,7 @@ _KINDS: dict[str, type[Notice]] = {
         RematchMade,
         ChatHidden,
         Expel,
+        Names,
         Beat,
         Released,
         LobbyNote,

@@ -91,19 +91,40 @@ class Seats:
                 if game.seats[target]["kind"] == "bot":
                     raise GameError("bad-seat", "that seat is already played by a bot")
                 if creator:
-                    if target in game.online():
-                        raise GameError("seat-online", f"seat {target}'s player is connected")
-                    away = time.time() - game.away_since[target]
-                    if away < self.hub.limits.seat_absence_seconds:
-                        raise GameError(
-                            "seat-away-briefly",
-                            f"seat {target}'s player has been away {away:.0f} s; the creator "
-                            f"may hand the seat to a bot after "
-                            f"{self.hub.limits.seat_absence_seconds:g} s",
-                        )
+                    self._check_absence(game, target)
                 await self._check_bot_games(game)
                 if await self._log_seat_change(game, by, target, "bot", level, attempt):
                     break
+
+    def absence_seconds(self, game: LiveGame) -> float:
+        """How long a seat's player must be away before the creator may hand the seat to a
+        bot: the server's absence time, or a turn-based game's own time for a move (an
+        absence of hours is normal there)."""
+        wait = self.hub.limits.seat_absence_seconds
+        if game.clock is not None and game.clock.pace.kind == "turn":
+            wait = max(wait, game.clock.pace.base)
+        return wait
+
+    def _check_absence(self, game: LiveGame, target: int) -> None:
+        """Raise unless the creator may hand seat ``target`` to a bot now: its player is
+        offline long enough, and the game is not rated with a clock (there the clock's own
+        timeout rule decides, not an instant loss by the creator's hand)."""
+        if game.rated and game.clock is not None:
+            raise GameError(
+                "clock-decides",
+                "in a rated game with a clock an absent player's seat goes to a bot only when "
+                "their time runs out",
+            )
+        if target in game.online():
+            raise GameError("seat-online", f"seat {target}'s player is connected")
+        away = time.time() - game.away_since[target]
+        wait = self.absence_seconds(game)
+        if away < wait:
+            raise GameError(
+                "seat-away-briefly",
+                f"seat {target}'s player has been away {away:.0f} s; the creator may hand the "
+                f"seat to a bot after {wait:g} s",
+            )
 
     async def take_back(
         self, game: LiveGame, token: str | None, target: int, holder: int | None = None
@@ -115,6 +136,8 @@ class Seats:
         by = holder if holder is not None else game.seat_or_none(token)
         if by != target:
             raise GameError("not-your-seat", f"only seat {target}'s player may take it back")
+        if target in game.resigned:
+            raise GameError("resigned", "this seat's player resigned: a bot plays it out")
         if await self.hub.db(self.hub.store.moderation.banned_seat, game.id, target):
             raise GameError("banned", "this seat's account is banned: a bot plays it")
         for attempt in range(SEAT_CHANGE_TRIES):

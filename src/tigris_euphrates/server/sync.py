@@ -36,6 +36,7 @@ from .notices import (
     Gone,
     Here,
     LobbyNote,
+    Names,
     Notice,
     Presence,
     Released,
@@ -72,6 +73,7 @@ class Games(Protocol):
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
 
     def lobby_heard(self, notice: LobbyNote) -> None: ...
+    async def read_people(self, game: LiveGame) -> None: ...
 
 
 class ClusterSync:
@@ -169,6 +171,8 @@ class ClusterSync:
             self.hub.spawn(self.hub.chat.refresh(game))
         elif isinstance(notice, Expel):
             game.expel(notice.seat)
+        elif isinstance(notice, Names):
+            self.hub.spawn(self.hub.read_people(game))
         elif isinstance(notice, RematchMade):
             if game.settings.get("rematch") != notice.rematch:
                 game.settings["rematch"] = notice.rematch
@@ -220,6 +224,7 @@ class ClusterSync:
             game.settings["rematch"] = rematch
             game.broadcast()
         await self.hub.chat.refresh(game)
+        await self.hub.read_people(game)
 
     # --- the scan -------------------------------------------------------------------------
 

@@ -13,7 +13,9 @@ rated below every seat that did not, whatever its score, when
   undo that: a player's own bot, an ``expert`` in the hard moments, is no rated play), or
 - a bot holds it when the game ends, or
 - bots given to it in its player's absence (by the game's creator) made more than
-  ``ABSENCE_SHARE`` of its decisions (a short absence is forgiven; a long one is not).
+  ``ABSENCE_SHARE`` of its decisions (a short absence is forgiven; a long one is not), or
+- its player resigned (``resign 1 hard``: in a game of three or four a bot of that level
+  plays the seat out; in a game of two the game ends there).
 
 If every seat forfeits, nobody's play decided the game and it is not rated at all. So a
 player who is losing cannot void a rated game by leaving (they lose it, their opponents are
@@ -31,6 +33,21 @@ from dataclasses import dataclass, replace
 ABSENCE_SHARE = 0.2
 
 UNDO = "undo"
+RESIGN = "resign"
+
+
+def resign_entry(seat: int, level: str) -> str:
+    """The log entry of seat ``seat`` resigning (``resign 1 hard``): it ranks last, and a
+    bot of ``level`` plays it out while two or more others play on."""
+    return f"{RESIGN} {seat} {level}"
+
+
+def parse_resign(text: str) -> tuple[int, str] | None:
+    """``(seat, level)`` of a resignation entry; ``None`` for any other entry."""
+    words = text.split()
+    if len(words) != 3 or words[0] != RESIGN or not words[1].isdigit():
+        return None
+    return int(words[1]), words[2]
 
 
 def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
@@ -72,6 +89,7 @@ class SeatPlay:
     other: int = 0
     timed_out: bool = False
     bot_at_end: bool = False
+    resigned: bool = False
 
     @property
     def decisions(self) -> int:
@@ -82,6 +100,7 @@ class SeatPlay:
         """Whether the seat's result is not its person's (the module's rule)."""
         return (
             self.timed_out
+            or self.resigned
             or self.bot_at_end
             or self.called > 0
             or self.other > ABSENCE_SHARE * self.decisions
@@ -104,7 +123,12 @@ class Tally:
         """The next log entry: ``action`` written by ``seat``. A person's decision that
         is undone does not count; a bot's still does (its player saw it: advice)."""
         change = parse_seat_change(action)
-        if change is not None:
+        resigned = parse_resign(action)
+        if resigned is not None:
+            if 0 <= resigned[0] < self.players:
+                self.counts[resigned[0]].resigned = True
+                self.holder[resigned[0]] = OTHER
+        elif change is not None:
             target, kind, _, timeout = change
             if kind != "bot":
                 self.holder[target] = PERSON

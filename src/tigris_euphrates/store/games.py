@@ -303,6 +303,30 @@ class Games:
                 .values(settings=json.dumps(settings))
             )
 
+    def set_seat_name(self, game_id: str, seat: int, name: str) -> None:
+        """Name a seat of the game (a guest's nickname); the seats row is read and written
+        in one transaction, the row locked (PostgreSQL), so two names set at once both
+        stay. Raises ``UnknownGame``."""
+        t = self.table
+        with self.engine.begin() as conn:
+            query = select(t.c.seats).where(t.c.id == game_id)
+            if self.engine.dialect.name == "postgresql":
+                query = query.with_for_update()
+            row = conn.execute(query).first()
+            if row is None:
+                raise UnknownGame(game_id)
+            seats = json.loads(row.seats)
+            seats[seat]["name"] = name
+            conn.execute(update(t).where(t.c.id == game_id).values(seats=json.dumps(seats)))
+
+    def seat_names(self, game_id: str) -> list[str]:
+        """Each seat's stored name (``""``: none chosen); raises ``UnknownGame``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(self.table.c.seats).where(self.table.c.id == game_id)).first()
+        if row is None:
+            raise UnknownGame(game_id)
+        return [str(repair_text(seat.get("name") or "")) for seat in json.loads(row.seats)]
+
     def settings(self, game_id: str) -> dict[str, Any]:
         """The game's table settings as stored (``set_settings``); raises ``UnknownGame``."""
         with self.engine.connect() as conn:

@@ -39,6 +39,18 @@ FAMILIES = tuple(
 )
 
 
+#: The displayed rating: ``DISPLAY_BASE + DISPLAY_SCALE * ordinal``, rounded, never below 0
+#: (docs/web.md). The ordinal (μ − 3σ) of a newcomer is 0 and goes below 0 after a first
+#: loss; shown as such it would greet a new player with a negative number.
+DISPLAY_BASE = 1500
+DISPLAY_SCALE = 40
+
+
+def displayed(ordinal: float) -> int:
+    """The rating a player is shown for an ordinal (μ − 3σ): a newcomer's is 1500."""
+    return max(0, round(DISPLAY_BASE + DISPLAY_SCALE * ordinal))
+
+
 def family_of(options: dict[str, Any]) -> str:
     """The rating family of a game with ``options`` (its ruleset's)."""
     return RULESETS[str(options.get("ruleset") or DEFAULT_RULESET)].family
@@ -318,10 +330,38 @@ class Ratings:
                     "sigma": float(x.sigma),
                     "ordinal": float(x.mu - 3 * x.sigma),
                     "before": float(x.mu_before - 3 * x.sigma_before),
+                    "display": displayed(float(x.mu - 3 * x.sigma)),
+                    "display_before": displayed(float(x.mu_before - 3 * x.sigma_before)),
                     "time": float(x.created),
                 }
                 for x in conn.execute(query)
             ]
+
+    def ordinals(self, account_ids: list[int], family: str, size: str) -> dict[int, float]:
+        """The accounts' ordinals (μ − 3σ) of one kind; an account without a rated game of
+        that kind is missing (a newcomer: ordinal 0)."""
+        if not account_ids:
+            return {}
+        r = self.t.ratings
+        query = select(r.c.account_id, r.c.ordinal).where(
+            r.c.account_id.in_(account_ids), r.c.family == family, r.c.size == size
+        )
+        with self.engine.connect() as conn:
+            return {int(x.account_id): float(x.ordinal) for x in conn.execute(query)}
+
+    def changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
+        """account -> (ordinal before, ordinal after) of the game's counted rating changes
+        (empty: not counted, or not rated)."""
+        c = self.t.rating_changes
+        query = select(c).where(c.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            return {
+                int(x.account_id): (
+                    float(x.mu_before - 3 * x.sigma_before),
+                    float(x.mu - 3 * x.sigma),
+                )
+                for x in conn.execute(query)
+            }
 
     # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
 

@@ -15,7 +15,7 @@ from ...store import GameRow
 from ..accounts import account_holder
 from ..bots import default_level
 from ..clocks import PaceError, pace_from_dict
-from ..deps import AccountsDep, Client, HubDep, StoreDep
+from ..deps import AccountsDep, Client, HubDep, LimitsDep, StoreDep
 from ..errors import GameError
 from ..inputs import (
     GAME_ID_PATTERN,
@@ -25,6 +25,7 @@ from ..inputs import (
     SeatChange,
     SeatReturn,
 )
+from ..live import is_named, seat_name
 from ..rematch import rematch
 
 #: The lobby's page cursor: ``created:id`` of the last game of the previous page.
@@ -45,7 +46,13 @@ def lobby_summary(row: GameRow) -> dict[str, Any]:
         "status": row.status,
         "options": row.options,
         "seats": [
-            {"seat": i, "kind": s.get("kind"), "level": s.get("level"), "name": s.get("name")}
+            {
+                "seat": i,
+                "kind": s.get("kind"),
+                "level": s.get("level"),
+                "name": seat_name(i, s),
+                "named": is_named(i, s),
+            }
             for i, s in enumerate(row.seats)
         ],
         "ranking": result.get("ranking"),
@@ -77,7 +84,12 @@ async def list_games(
 
 @router.post("/api/games")
 async def create_game(
-    body: CreateGame, request: Request, hub: HubDep, service: AccountsDep, client: Client
+    body: CreateGame,
+    request: Request,
+    hub: HubDep,
+    service: AccountsDep,
+    client: Client,
+    limits: LimitsDep,
 ) -> dict[str, Any]:
     options = {**body.options, "players": len(body.seats)}
     seats = [seat.model_dump() for seat in body.seats]
@@ -92,6 +104,10 @@ async def create_game(
             )
     except PaceError as exc:
         raise GameError("bad-pace", str(exc)) from None
+    if pace is not None and pace.base < limits.pace_min_seconds:
+        raise GameError(
+            "bad-pace", f"a clock's base time is at least {limits.pace_min_seconds:g} s"
+        )
     game, tokens, creator = await hub.create(
         options,
         seats,

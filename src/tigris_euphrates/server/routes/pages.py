@@ -20,7 +20,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from ..deps import HubDep, StoreDep
-from ..inputs import GAME_ID_PATTERN
+from ..inputs import GAME_ID_PATTERN, MAX_NAME, check_text
 from ..responses import page
 from .tutorial import lessons
 
@@ -83,8 +83,8 @@ async def index(
     name: str | None = None,
     lesson: str | None = None,
 ) -> FileResponse:
-    """The page; 404 (the same page, which then says so) for a game or a lesson that does
-    not exist."""
+    """The page; 404 (the same page, which then says so) for a game, a player or a lesson
+    that does not exist."""
     if lesson is not None and lesson not in lessons():
         return page(404)
     if game_id is not None:
@@ -93,6 +93,13 @@ async def index(
             and await hub.db(store.games.exists, game_id)
         )
         if not known:
+            return page(404)
+    if name is not None:
+        try:
+            clean = check_text(name, MAX_NAME)
+        except ValueError:
+            return page(404)
+        if await hub.db(store.accounts.by_name, clean) is None:
             return page(404)
     return page()
 

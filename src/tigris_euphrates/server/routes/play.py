@@ -5,7 +5,9 @@ Protocol (JSON frames):
 - client → ``{"type": "join", "token": "..."}`` first (no token: spectator; or ``"seat"``:
   a seat bound to the signed-in account), then ``{"type": "move", "seq": N, "action": "tile
   red e4" | {"type": "tile", ...}}``, ``{"type": "undo", "seq": N}``, ``{"type": "sync"}``,
-  ``{"type": "ping", "t": ...}``, ``{"type": "chat", "text": "..."}``.
+  ``{"type": "ping", "t": ...}``, ``{"type": "chat", "text": "..."}``, ``{"type":
+  "resign"}``, ``{"type": "abort"}`` (before every player moved) and ``{"type": "name",
+  "name": "..."}`` (a guest's nickname for their seat).
 - server → ``{"type": "view", "seq", "seat", "view", "seats", "can_undo", "chat", "rematch",
   "log", "log_reset"}`` after every change, ``{"type": "chat", "lines", "reset"}`` (the
   table chat: all of it on joining, then each new line), ``{"type": "pong", "t"}``, and
@@ -38,13 +40,16 @@ from ..frames import encode, error_frame
 from ..hub import Hub
 from ..inputs import (
     GAME_ID_PATTERN,
+    Abort,
     BadMessage,
     Chat,
     Hint,
     Join,
     Message,
     Move,
+    Nickname,
     Ping,
+    Resign,
     Sync,
     Undo,
     read_message,
@@ -192,7 +197,9 @@ async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame)
         if msg.token is None and msg.seat is not None:
             return await seat_of_account(service, ws, game, msg.seat)
         seat = game.seat_for(msg.token)
-        await bind_on_join(service, ws, game, seat)
+        if await bind_on_join(service, ws, game, seat) and seat not in game.people:
+            await hub.read_people(game)  # the table shows the account's name from now on
+            hub.names_changed(game)
         return seat
 
 
@@ -318,6 +325,12 @@ async def answer(
         await hub.chat.say(game, conn, msg.text)
     elif isinstance(msg, Hint):
         await hub.hints.answer(game, seat, conn, msg.seq)
+    elif isinstance(msg, Resign):
+        await hub.resign(game, seat)
+    elif isinstance(msg, Abort):
+        await hub.abort(game, seat)
+    elif isinstance(msg, Nickname):
+        await hub.nickname(game, seat, msg.name)
     else:
         raise GameError("joined", "this connection has joined already")
 

@@ -13,9 +13,9 @@ from fastapi import Path as PathParam
 from pydantic import AfterValidator
 
 from ...store.accounts import Account, AccountGame
-from ...store.ratings import FAMILIES, SIZES
+from ...store.ratings import FAMILIES, SIZES, displayed
 from ..accounts import AccountService, game_line, public_account
-from ..deps import AccountsDep, CurrentAccount, StoreDep
+from ..deps import AccountsDep, CurrentAccount, HubDep, StoreDep
 from ..errors import GameError
 from ..inputs import MAX_NAME, check_text
 from ..player_stats import fill_stats, player_stats, stats_csv
@@ -41,7 +41,9 @@ async def _player(service: AccountService, name: str) -> Account:
 
 
 @router.get("/api/players/{name}")
-async def profile(name: PlayerName, service: AccountsDep, store: StoreDep) -> dict[str, Any]:
+async def profile(
+    name: PlayerName, service: AccountsDep, store: StoreDep, hub: HubDep
+) -> dict[str, Any]:
     """A player's public page: name, ratings (with their rank), recent games, statistics
     and rating history. Unfinished games show no hidden information: only who plays."""
     account = await _player(service, name)
@@ -58,6 +60,7 @@ async def profile(name: PlayerName, service: AccountsDep, store: StoreDep) -> di
                 "mu": r.mu,
                 "sigma": r.sigma,
                 "ordinal": r.ordinal,
+                "display": displayed(r.ordinal),
                 "games": r.games,
                 "rank": r.rank,
             }
@@ -65,7 +68,8 @@ async def profile(name: PlayerName, service: AccountsDep, store: StoreDep) -> di
         ],
         "history": history,
         "stats": player_stats(games),
-        "games": [game_line(g, None) for g in games[:20]],
+        # the games held in memory know whose turn it is
+        "games": [game_line(g, hub.games.get(g.id)) for g in games[:20]],
     }
 
 
@@ -109,6 +113,7 @@ async def leaderboard(
             "rank": r.rank,
             "name": r.name,
             "ordinal": r.ordinal,
+            "display": displayed(r.ordinal),
             "mu": r.mu,
             "sigma": r.sigma,
             "games": r.games,

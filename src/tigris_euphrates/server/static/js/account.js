@@ -6,6 +6,7 @@ import { factsOf } from "./rules.js";
 import { reportControl } from "./report.js";
 import { emailCard, forgotCard, passwordCard } from "./credentials.js";
 import { botCard } from "./botcard.js";
+import { seatName } from "./text.js";
 
 // the signed-in account ({account, csrf}); asking for it also sets the CSRF cookie
 export const signedIn = api("/api/account").catch(() => ({ account: null }));
@@ -88,9 +89,17 @@ export async function accountPage() {
     form("signup", tx("sign_up"), tx("create_account"), "/api/account/signup", tx("sign_up_hint")), forgotCard()));
 }
 
+// a finished game's line: the player's place and final score ("1st of 2 · 7 points")
+function resultText(g) {
+  const place = (g.ranking || []).findIndex(r => (Array.isArray(r) ? r : [r]).includes(g.seat));
+  if (place < 0 || !g.scores) return tx("finished");
+  const before = (g.ranking || []).slice(0, place).reduce((n, r) => n + (Array.isArray(r) ? r.length : 1), 0);
+  return tx("state_result", { place: before + 1, n: g.seats.length, score: g.scores[g.seat] });
+}
 function gameRow(g, me) {
-  const names = g.seats.map(s => s.account || s.name || (s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: s.seat + 1 })));
-  const state = g.status === "over" ? tx("finished") : !me ? tx("in_play") : g.my_turn ? tx("state_your_turn") : tx("state_waiting", { name: names[g.to_act] ?? "…" });
+  const names = g.seats.map(s => s.account || seatName(g.seats, s.seat));
+  const state = g.status === "over" ? resultText(g) : g.status !== "active" ? tx("finished")
+    : me && g.my_turn ? tx("state_your_turn") : g.to_act !== null && g.to_act !== undefined ? tx("state_waiting", { name: names[g.to_act] }) : tx("in_play");
   const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, tx("replay")) : h("a", { href: "/game/" + g.id }, me ? tx("play") : tx("watch"));
   return h("tr", { "data-game": g.id, class: g.my_turn ? "myturn" : null },
     h("td", {}, h("code", {}, g.id)),
@@ -131,7 +140,7 @@ export async function leaderboardPage() {
   const table = (rows, id) => h("table", { id }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("rating")), h("th", {}, tx("games")))),
     h("tbody", {}, rows.map(r => h("tr", { class: r.me ? "me" : null, "data-name": r.name },
       h("td", {}, r.rank), h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
-      h("td", { class: "rating", title: `μ ${num(r.mu)}, σ ${num(r.sigma)}` }, num(r.ordinal)), h("td", {}, r.games)))));
+      h("td", { class: "rating", title: `μ ${num(r.mu)}, σ ${num(r.sigma)}` }, r.display), h("td", {}, r.games)))));
   app.replaceChildren(h("div", { class: "card" }, h("h2", {}, tx("leaderboard")), kinds, tabs,
     b.top.length ? table(b.top, "top") : h("p", { class: "muted" }, tx("no_rated_kind")),
     b.around.length && !b.top.some(r => r.me) ? [h("h3", {}, tx("around_you")), table(b.around, "around")] : null,
@@ -154,18 +163,18 @@ function historyPlot(history) {
   // one line per kind of rating, the rating after each rated game
   const W = 520, H = 160, P = 28;
   if (!history.length) return h("p", { class: "muted" }, tx("no_rated_yet"));
-  const values = history.flatMap(x => [x.ordinal, x.before]);
-  const lo = Math.min(...values, 0), hi = Math.max(...values, 1);
+  const values = history.flatMap(x => [x.display, x.display_before]);
+  const lo = Math.min(...values) - 20, hi = Math.max(...values) + 20;
   const x = i => P + (history.length < 2 ? (W - 2 * P) / 2 : i * (W - 2 * P) / (history.length - 1));
   const y = v => H - P + (P * 2 - H) * (v - lo) / (hi - lo || 1);
   const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, id: "history", role: "img", "aria-label": tx("rating_history") });
-  plot.append(svg("line", { x1: P, y1: y(0), x2: W - P, y2: y(0), class: "axis" }),
+  plot.append(svg("line", { x1: P, y1: y(lo), x2: W - P, y2: y(lo), class: "axis" }),
     svg("text", { x: 2, y: y(hi) + 4, class: "tick" }, num(hi)), svg("text", { x: 2, y: y(lo) + 4, class: "tick" }, num(lo)));
   const kinds = [...new Set(history.map(p => p.family + " " + p.size))];
   kinds.forEach((kind, k) => {
     const pts = history.map((p, i) => [p, i]).filter(([p]) => p.family + " " + p.size === kind);
-    plot.append(svg("polyline", { class: "series s" + k, points: pts.map(([p, i]) => `${x(i)},${y(p.ordinal)}`).join(" ") }));
-    for (const [p, i] of pts) plot.append(svg("circle", { class: "series s" + k, cx: x(i), cy: y(p.ordinal), r: 3 }));
+    plot.append(svg("polyline", { class: "series s" + k, points: pts.map(([p, i]) => `${x(i)},${y(p.display)}`).join(" ") }));
+    for (const [p, i] of pts) plot.append(svg("circle", { class: "series s" + k, cx: x(i), cy: y(p.display), r: 3 }));
     plot.append(svg("text", { x: W - P, y: 12 + 12 * k, class: "legend s" + k, "text-anchor": "end" }, `${family(kind.split(" ")[0])} · ${size(kind.split(" ")[1])}`));
   });
   return plot;
@@ -180,7 +189,7 @@ export async function profilePage(name) {
   const ratings = p.ratings.length ? h("table", { id: "ratings" }, h("thead", {}, h("tr", {}, h("th", {}, tx("kind")), h("th", {}, tx("rating")), h("th", {}, tx("rank")), h("th", {}, tx("games")))),
     h("tbody", {}, p.ratings.map(r => h("tr", { "data-kind": r.family + "-" + r.size },
       h("td", {}, h("a", { href: `/leaderboard?family=${r.family}&size=${r.size}` }, `${family(r.family)} · ${size(r.size)}`)),
-      h("td", { class: "rating" }, num(r.ordinal)), h("td", {}, "#" + r.rank), h("td", {}, r.games)))))
+      h("td", { class: "rating" }, r.display), h("td", {}, "#" + r.rank), h("td", {}, r.games)))))
     : h("p", { class: "muted" }, tx("not_rated"));
   const byKind = h("table", { id: "bykind" }, h("thead", {}, h("tr", {}, h("th", {}, tx("rules")), h("th", {}, tx("col_players")), h("th", {}, tx("games")), h("th", {}, tx("wins")), h("th", {}, tx("win_rate")), h("th", {}, tx("average_score")))),
     h("tbody", {}, s.by_kind.map(k => h("tr", {}, h("td", {}, family(k.ruleset)), h("td", {}, k.players), h("td", {}, k.games), h("td", {}, k.wins), h("td", {}, pct(k.win_rate)), h("td", {}, num(k.average_score))))));

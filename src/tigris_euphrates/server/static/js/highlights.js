@@ -17,7 +17,10 @@ export function drawUnion(board) {
   u.append(svg("title", {}, tx("union_tile")));
   board.root.append(u);
 }
-// the last move (a bot's or another player's) stays marked until the next one
+// the last move (a bot's or another player's) stays marked until the next one; its pieces
+// arrive with a short animation the first time they are drawn (none when the browser asks
+// for reduced motion: style.css)
+let animated = null;
 export function drawLastMove(board) {
   const last = board.opts.last;
   for (const at of (last && last.cells) || []) {
@@ -25,6 +28,9 @@ export function drawLastMove(board) {
     if (c < 0 || c >= COLS || r < 0 || r >= ROWS) continue;
     board.root.append(svg("rect", { x: c * CS + 1.5, y: r * CS + 1.5, width: CS - 3, height: CS - 3, rx: 4, class: "last-move", "data-at": at }));
   }
+  if (!last || animated === last.seq) return;
+  animated = last.seq;
+  for (const at of last.cells) for (const piece of board.root.querySelectorAll(`g.piece[data-at="${at}"], g.leader[data-at="${at}"]`)) piece.classList.add("fresh");
 }
 export function drawOffers(board) {
   const { root, pend } = board, offer = pend.monument;

@@ -92,8 +92,10 @@ export function installKeys(ui, replay) {
       focusCell(ui, cellName(nc, nr)); e.preventDefault(); e.stopImmediatePropagation(); return;
     }
     if (onCell && (e.key === "Enter" || e.key === " ")) {
-      if (el.classList.contains("legal")) press(el);
-      e.preventDefault(); return;
+      e.preventDefault();
+      if (el.classList.contains("legal")) { press(el); return; }
+      if (e.key === " ") return; // Enter on another cell may still end a waiting turn (moves.js)
+      e.ending = true;
     }
     const digit = /^Digit([1-9])$/.exec(e.code);
     if (digit) {

@@ -18,6 +18,8 @@ import { hotseat } from "./page.js";
 import { cancelHeld, endTurn, passNow, targetsFor } from "./moves.js";
 import { reportControl } from "./report.js";
 import { hintBox, markHint, shownHint } from "./hintbox.js";
+import { leaveCard, offerNickname } from "./leave.js";
+import { trapFocus } from "./dialog.js";
 
 export function renderLive(page) {
   const c = page.shown; if (!c || !c.msg) return;
@@ -41,14 +43,15 @@ export function renderLive(page) {
   });
   restoreFocus(focus);
   const lb = $("#log"); if (lb) lb.scrollTop = lb.scrollHeight;
-  document.querySelectorAll(".overlay").forEach(o => o.remove());
+  document.querySelectorAll(".overlay:not(.dialog)").forEach(o => o.remove());
   const over = overlay(page, c);
   if (over) document.body.append(over);
   const handOver = $("#ready"); if (handOver) handOver.focus(); // the keyboard's next step is the hand-over
+  if (!hotseat(page)) offerNickname(page, c);
 }
 function statusLine(m, several) {
   const v = m.view, seats = m.seats, me = m.seat;
-  if (m.aborted) return tx("game_aborted_status");
+  if (m.aborted) return m.aborted_by === undefined ? tx("game_aborted_status") : tx("game_aborted_by", { name: seatName(seats, m.aborted_by) });
   return statusText(v, seats, me, several) +
     (me !== null && seats[me] && seats[me].kind === "bot" && !v.over ? " · " + tx("bot_plays_you") : "");
 }
@@ -59,6 +62,7 @@ function sidePanels(page, c, targets) {
   const ui = page.ui, m = c.msg, v = m.view, seats = m.seats, me = m.seat;
   const panels = [optionsCard(v)];
   const pace = paceLine(m); if (pace && panels[0]) panels[0].append(pace);
+  if (page.rated && panels[0]) panels[0].querySelector(".chips").append(h("span", { class: "chip option rated", id: "ratedmark" }, tx("rated_chip")));
   const rematchSide = v.over && rematchBox(page.id, m, rematchToken(page, c), "-side");
   if (rematchSide) panels.push(h("div", { class: "card" }, rematchSide));
   if (ui.held) panels.push(confirmPanel(ui.held, () => endTurn(page), () => cancelHeld(page)));
@@ -66,11 +70,14 @@ function sidePanels(page, c, targets) {
   if (prefs.get().hints && !page.passFor && !v.over) panels.push(hintCard(v, ui, me, targets));
   panels.push(decisionCard(page, c), hintBox(page, c));
   if (me !== null && !page.passFor && !v.over && !m.aborted && !ui.held && !ui.ask) panels.push(handPanel(page, v, v.legal_actions || [], me, m.can_undo, c));
+  if (!page.passFor && !hotseat(page)) panels.push(leaveCard(page, c));
   panels.push(supplyCard(v));
   panels.push(h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, me, c)))));
-  panels.push(toggles(page), signalsCard(page.render), invitePanel(page), keysCard());
-  panels.push(h("details", { class: "card", id: "chat" })); // renderChat fills it
-  panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords)));
+  panels.push(invitePanel(page, v.over || m.aborted));
+  panels.push(h("details", { class: "card", id: "chat" })); // beside the players; renderChat fills it
+  // the signals of one's own turn are for players: a spectator has no turn to confirm
+  panels.push(toggles(page), me !== null ? signalsCard(page.render) : null, keysCard());
+  panels.push(h("div", { class: "card" }, h("h3", {}, tx("log")), logBox(c.log, seats, ui.coords, undefined, m.seat_log)));
   return panels;
 }
 // the decision panel (conflict, war order, monument or wonder, building, treasure, wonder
@@ -101,10 +108,11 @@ function overlay(page, c) {
 function handOverCard(page, seats) {
   // hotseat: the board stays hidden until the next seat's player has the device
   const name = seatName(seats, page.passFor.seat);
-  return h("div", { class: "overlay private", id: "passdevice" }, h("div", { class: "card" },
+  // a modal screen: the keyboard stays on it until the next player is ready
+  return trapFocus(h("div", { class: "overlay private", id: "passdevice", role: "dialog", "aria-modal": "true" }, h("div", { class: "card" },
     h("h2", {}, tx("pass_device", { name })),
     h("p", {}, tx("pass_device_text")),
-    h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name }))));
+    h("button", { class: "primary", id: "ready", onclick: () => { page.passFor = null; page.render(); } }, tx("ready", { name })))));
 }
 // redraw with `f`; what is typed in the chat (and its focus) is kept, and so is the focus
 // of a report control (report.js keeps its open form and what is typed in it)

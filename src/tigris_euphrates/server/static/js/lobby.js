@@ -4,6 +4,7 @@ import { $, api, app, h, store } from "./dom.js";
 import { CAT, loadCatalogue, optionChips, tx } from "./words.js";
 import { loadMeta } from "./rules.js";
 import { paceText } from "./clocks.js";
+import { seatName } from "./text.js";
 import { notifyCard } from "./notifycard.js";
 import { signedIn } from "./account.js";
 import { newGameCard } from "./newgame.js";
@@ -31,7 +32,7 @@ async function publicGames(list, mineIds, cursor) {
   $("#more")?.remove();
   if (!cursor && !page.games.length) list.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, tx("no_games"))));
   for (const g of page.games) {
-    const names = g.seats.map(s => s.name || (s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: s.seat + 1 }))).join(", ");
+    const names = g.seats.map(s => seatName(g.seats, s.seat)).join(", ");
     const link = g.status === "over" ? h("a", { href: "/replay/" + g.id }, tx("replay"))
       : h("a", { href: "/game/" + g.id }, mineIds.has(g.id) ? tx("resume") : tx("watch"));
     list.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
@@ -45,10 +46,13 @@ async function publicGames(list, mineIds, cursor) {
 async function ownGames(mineList) {
   const own = await Promise.all(store.games().slice(-20).map(id => api(`/api/games/${id}`).catch(() => null)));
   for (const g of own.filter(Boolean).sort((a, b) => b.created - a.created)) {
-    const names = g.seats.map(s => s.name).join(", ");
+    const names = g.seats.map(s => seatName(g.seats, s.seat)).join(", ");
+    // whose turn it is (the seats held here are not known to the server: their names say it)
+    const state = g.status === "over" ? tx("finished") : g.status !== "active" ? tx("game_stopped")
+      : g.to_act !== null && g.to_act !== undefined ? tx("state_turn_of", { name: seatName(g.seats, g.to_act) }) : tx("in_play");
     mineList.append(h("tr", {}, h("td", {}, h("code", {}, g.id)), h("td", {}, names),
       h("td", { class: "muted" }, [tx(g.listed ? "game_public" : "game_private"), ...optionChips(g.options || {}), ...(g.rated ? [tx("rated_chip")] : []),
-        ...(g.clock ? [paceText(g.clock.pace)] : [])].join(", ")), h("td", {}, g.status === "over" ? tx("finished") : tx("in_play")),
+        ...(g.clock ? [paceText(g.clock.pace)] : [])].join(", ")), h("td", { class: "state" }, state),
       h("td", {}, h("a", { href: (g.status === "over" ? "/replay/" : "/game/") + g.id }, g.status === "over" ? tx("replay") : tx("resume")))));
   }
 }

@@ -44,7 +44,7 @@ export function entryLines(entry, seats, coords, memo) {
     } else if (t === "support_committed") say("support_committed", ev, "conflict");
     else if (t === "conflict_resolved") {
       if (ev.kind === "war") memo.lastWar = ev.colour;
-      say("conflict_resolved", { ...ev, high: Math.max(ev.attacker_total, ev.defender_total), low: Math.min(ev.attacker_total, ev.defender_total) }, "conflict");
+      say(ev.attacker_total === ev.defender_total ? "conflict_resolved_tie" : "conflict_resolved", { ...ev, high: Math.max(ev.attacker_total, ev.defender_total), low: Math.min(ev.attacker_total, ev.defender_total) }, "conflict");
     } else if (t === "war_choice") {
       cancelled(ev.colours);
       memo.announced = new Set(ev.colours);
@@ -62,6 +62,14 @@ export function entryLines(entry, seats, coords, memo) {
     else if (t === "game_over") say("game_over", ev, "turn");
   }
   return lines;
+}
+// the log's lines that are no move: a seat handed to a bot (by its player, by the game's
+// creator, by its clock), taken back, resigned, the game aborted — {seq, seat, lines}
+const NOTES = { bot: "seat_bot", timeout: "seat_timeout", human: "seat_human", resign: "seat_resign", abort: "seat_abort" };
+export function noteLines(notes, seats) {
+  const nameOf = i => seatName(seats, i);
+  return (notes || []).map(n => ({ seq: n.seq, seat: n.seat, action: "", note: true,
+    lines: [{ cls: "seat-note", text: lx(n.change === "bot" && n.by !== n.seat ? "seat_bot_creator" : NOTES[n.change] || "seat_bot", { seat: n.seat, level: n.level || "" }, nameOf) }] }));
 }
 export function logLines(log, seats, coords) {
   // every entry's lines: [{seq, seat, action, lines}]
@@ -86,10 +94,18 @@ export function moveCells(entry) {
   return out;
 }
 export function lastMove(log) {
-  // the last entry that moved something on the board: {seq, seat, cells}
+  // the last turn that moved something on the board: {seq, seat, cells}, the cells of all
+  // its mover's entries (both actions of a turn, and their decisions), back to the entry
+  // that began the turn (the previous one ends with "turn_started" for this seat)
+  let last = null;
   for (let i = log.length - 1; i >= 0; i--) {
-    const cells = moveCells(log[i]);
-    if (cells.length) return { seq: log[i].seq, seat: log[i].seat, cells };
+    const e = log[i];
+    if (last && (e.events || []).some(ev => ev.type === "turn_started" && ev.seat === last.seat)) break;
+    const cells = moveCells(e);
+    if (!cells.length) continue;
+    if (!last) last = { seq: e.seq, seat: e.seat, cells: [] };
+    else if (e.seat !== last.seat) break;
+    for (const c of cells) if (!last.cells.includes(c)) last.cells.push(c);
   }
-  return null;
+  return last;
 }

@@ -33,5 +33,6 @@ const notFound = async (key, fields) => {
   app.replaceChildren(notFoundPage(tx(key, fields)));
 };
 (!known ? notFound("not_found_page", { path: location.pathname }) : (pages[path[0]] || lobby)())
-  .catch(e => e.status === 404 ? notFound("not_found_game", { id: path[1] }) : app.replaceChildren(h("p", {}, tx("error", { message: e.message }))))
+  .catch(e => e.status !== 404 ? app.replaceChildren(h("p", {}, tx("error", { message: e.message })))
+    : path[0] === "players" ? notFound("not_found_player", { name: decodeURIComponent(path[1] || "") }) : notFound("not_found_game", { id: path[1] }))
   .finally(() => { help.replaceWith(helpButton()); accountNav(); }); // the account links too

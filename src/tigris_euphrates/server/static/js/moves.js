@@ -43,9 +43,12 @@ export function cancelHeld(page) {
 }
 // the answer to "Pass?": yes passes, no goes back to the turn
 export function passNow(page, c) { page.ui.ask = false; move(page, c, "pass"); page.render(); }
-// Escape cancels a held step, else drops what was picked
+// Escape cancels a held step, else drops what was picked; Enter ends the turn while its last
+// step waits (unless the focus is on a control of its own, which Enter presses)
 export function installEscape(page) {
   document.addEventListener("keydown", e => {
+    const el = document.activeElement, control = el && /^(BUTTON|INPUT|SELECT|TEXTAREA|A|SUMMARY)$/.test(el.tagName);
+    if (e.key === "Enter" && page.ui.held && !control && (!e.defaultPrevented || e.ending) && !e.ctrlKey && !e.altKey && !e.metaKey) { e.preventDefault(); return endTurn(page); }
     if (e.key !== "Escape") return;
     if (page.ui.held || page.ui.ask) return cancelHeld(page);
     page.ui.sel = null; page.ui.swap = null; page.render();

@@ -3,11 +3,12 @@
 import { api, h, store, toast } from "./dom.js";
 import { CAT, COLOURS, SEAT_RING, dynSymbol, optionChips, term, tileCounts, tileIcon, tx, word } from "./words.js";
 import { scoreOf, seatName } from "./text.js";
-import { logLines } from "./log.js";
+import { logLines, noteLines } from "./log.js";
 import { warRows } from "./status.js";
 import { savePref } from "./prefs.js";
 import { applyPalette } from "./words.js";
 import { clockLine, timeoutNote } from "./clocks.js";
+import { ask } from "./dialog.js";
 
 export function optionsCard(v) {
   const o = v.options || {};
@@ -121,11 +122,23 @@ export function scoreChips(score) {
   return h("div", { class: "chips score" }, COLOURS.map(col => h("span", { class: "chip c-" + col, title: term("points", col), "data-points": col },
     score[col] + " " + term("point", col))), h("span", { class: "chip c-treasure", title: word("treasures") }, tx("treasure_symbol") + score.treasure));
 }
+// a seat's name (an account's links to its profile) with its rating in the game's family
+// beside it, the rating change once the rated game is counted, "resigned"
+export function seatLabel(seats, i, me) {
+  const s = seats[i] || {}, you = i === me ? " " + tx("you_mark") : "";
+  const name = s.account ? h("a", { class: "seatname", href: "/players/" + encodeURIComponent(s.account) }, s.account) : h("span", { class: "seatname" }, seatName(seats, i));
+  const rating = s.rating === null || s.rating === undefined ? null
+    : h("span", { class: "chip seat-rating", title: tx("rating_title") }, String(s.rating));
+  const change = s.change === null || s.change === undefined ? null
+    : h("span", { class: "rating-change " + (s.change >= 0 ? "up" : "down") }, (s.change >= 0 ? "+" : "−") + Math.abs(s.change));
+  return h("span", { class: "seatlabel", "data-seat": i }, name, rating ? " " : null, rating, change ? " " : null, change, you,
+    s.resigned ? h("span", { class: "chip resigned" }, tx("resigned_mark")) : null);
+}
 export function playerPanel(ctx, v, p, seats, me, c) {
   const id = ctx.id;
   const s = seats[p.seat], sym = dynSymbol(p.dynasty);
   const rows = [h("div", { class: "top" }, h("span", {}, h("span", { class: "dot" + (s.online ? " on" : "") }),
-    h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), s.name + (p.seat === me ? " " + tx("you_mark") : "")),
+    h("b", { style: `color:${SEAT_RING[p.seat]}`, title: term("dynasty", p.dynasty) }, sym + " "), seatLabel(seats, p.seat, me)),
     h("span", {}, p.score ? tx("score", { n: scoreOf(p.score) }) : tx("score_hidden")))];
   rows.push(h("div", { class: "muted" }, tx("player_line", { hand: p.hand_size, catastrophes: p.catastrophes }) + (s.kind === "bot" ? " · " + tx("bot_level", { level: s.level }) : "")));
   rows.push(clockLine(c.msg, p.seat), timeoutNote(c.msg, p.seat));
@@ -138,8 +151,10 @@ export function playerPanel(ctx, v, p, seats, me, c) {
   const token = p.seat === me ? c.token : (!s.online ? creator : null);
   // a seat opened through the account (no token here) changes through the account
   const byAccount = p.seat === me && !c.token && c.account;
-  if (s.kind === "human" && !v.over && (token || byAccount)) rows.push(seatToBot(ctx, p.seat, s, p.seat === me, token));
-  if (s.kind === "bot" && s.away && p.seat === me && !v.over && (c.token || byAccount))
+  // a replay is history: nobody's seat changes there (its early steps are not "over")
+  const live = !v.over && !ctx.replayMode;
+  if (s.kind === "human" && live && (token || byAccount)) rows.push(seatToBot(ctx, p.seat, seats, p.seat === me, token, c.msg));
+  if (s.kind === "bot" && s.away && p.seat === me && live && (c.token || byAccount))
     rows.push(h("button", { class: "tohuman", onclick: async () => {
       try { await api(`/api/games/${id}/seats/${p.seat}/human`, c.token ? { token: c.token } : {}); } catch (e) { toast(e.message); }
     } }, tx("take_back")));
@@ -149,32 +164,47 @@ export function playerPanel(ctx, v, p, seats, me, c) {
 // bot" only once its player had a fair chance to come (offline for the server's absence
 // time): until then the panel says when it will be offered.
 const fairChance = {}; // by seat: the render that offers the seat once the wait is over
-function seatToBot(ctx, seat, s, mine, token) {
-  const meta = ctx.meta || {}, levels = meta.bot_levels || [], wait = meta.seat_absence_seconds || 0;
+function seatToBot(ctx, seat, seats, mine, token, m) {
+  const meta = ctx.meta || {}, levels = meta.bot_levels || [], s = seats[seat], name = seatName(seats, seat);
+  const pace = m.clock && m.clock.pace;
+  if (!mine && ctx.rated && pace) return null; // the clock's own timeout rule decides (the server's too)
+  // a turn-based game waits the pace's own time for a move; others the server's absence time
+  const wait = pace && pace.kind === "turn" ? Math.max(pace.base, meta.seat_absence_seconds || 0) : meta.seat_absence_seconds || 0;
   if (!mine) {
     const away = s.offline_since ? Date.now() / 1000 - s.offline_since : 0;
     if (away < wait) {
-      clearTimeout(fairChance[seat]); fairChance[seat] = setTimeout(ctx.render, (wait - away) * 1000 + 500);
-      return h("div", { class: "muted tobot-wait" }, tx("seat_wait", { name: s.name, n: Math.ceil((wait - away) / 60) }));
+      clearTimeout(fairChance[seat]); fairChance[seat] = setTimeout(ctx.render, Math.min((wait - away) * 1000 + 500, 2 ** 31 - 1));
+      return h("div", { class: "muted tobot-wait" }, tx("seat_wait", { name, n: Math.ceil((wait - away) / 60) }));
     }
   }
   const level = h("select", { class: "tobot-level", "aria-label": tx("bot_level_label") }, levels.map(l => h("option", { value: l, selected: l === meta.default_level }, term("level", l))));
   return h("div", { class: "chips" }, h("button", { class: "tobot", onclick: async () => {
     // in a rated game, a seat its own player hands to a bot forfeits the game (the fair-play rule)
-    const question = !mine ? tx("hand_confirm", { level: level.value, name: s.name })
+    const question = !mine ? tx("hand_confirm", { level: level.value, name })
       : ctx.rated ? tx("leave_confirm_rated", { level: level.value }) : tx("leave_confirm", { level: level.value });
-    if (!confirm(question)) return;
+    if (!await ask("asktobot", tx(mine ? "leave_to_bot" : "seat_to_bot"), question, tx("tobot_yes"), tx("keep_playing"))) return;
     try { await api(`/api/games/${ctx.id}/seats/${seat}/bot`, { token, level: level.value }); } catch (e) { toast(e.message); }
   } }, tx(mine ? "leave_to_bot" : "seat_to_bot")), level);
 }
-export function invitePanel(ctx) {
-  const inv = store.get(ctx.id).invites; if (!inv) return null;
-  return h("details", { class: "card invite" }, h("summary", {}, tx("invite_links")),
-    Object.entries(inv).map(([k, url]) => h("div", {}, k === "spectators" ? tx("spectators") : tx("seat_n", { n: +k + 1 }), h("input", { readonly: true, value: url, onclick: e => e.target.select() }))));
+// the invitation links beside the seats while the game goes on, each with "Copy link"
+export function invitePanel(ctx, over) {
+  const inv = store.get(ctx.id).invites; if (!inv || over) return null;
+  const copy = async (url, button) => {
+    try { await navigator.clipboard.writeText(url); } catch {
+      const field = button.previousSibling; field.select(); document.execCommand("copy");
+    }
+    button.textContent = tx("link_copied"); setTimeout(() => { button.textContent = tx("copy_link"); }, 2000);
+  };
+  return h("div", { class: "card invite", id: "invites" }, h("h3", {}, tx("invite_links")),
+    Object.entries(inv).map(([k, url]) => h("div", { class: "invite-line", "data-invite": k }, h("span", {}, k === "spectators" ? tx("spectators") : tx("seat_n", { n: +k + 1 })), " ",
+      h("input", { readonly: true, value: url, onclick: e => e.target.select(), "aria-label": tx("invite_links") }),
+      h("button", { class: "copylink", onclick: e => copy(url, e.target) }, tx("copy_link")))));
 }
-export function logBox(log, seats, coords, current) {
-  // one block per entry: the mover's lines in words; ``current`` marks an entry (replay)
-  return h("div", { id: "log" }, logLines(log, seats, coords).filter(e => e.lines.length).map(e =>
+export function logBox(log, seats, coords, current, notes = []) {
+  // one block per entry: the mover's lines in words, the seat changes among them;
+  // ``current`` marks an entry (replay)
+  const lines = logLines(log, seats, coords).concat(noteLines(notes, seats)).sort((a, b) => a.seq - b.seq);
+  return h("div", { id: "log" }, lines.filter(e => e.lines.length).map(e =>
     h("div", { class: "entry" + (e.seq === current ? " current" : ""), "data-seq": e.seq, title: e.action },
       e.lines.map(l => h("div", { class: "line " + l.cls }, l.text)))));
 }

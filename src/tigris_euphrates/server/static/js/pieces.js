@@ -1,7 +1,7 @@
 // The pieces on the board: the tiles (face down under a monument, a treasure on top), the
 // catastrophes, and the leaders with their strengths and, in a conflict, their roles.
 import { svg } from "./dom.js";
-import { CS, SEAT_RING, cellName, cellPos, dynSymbol, glyph, term, tx, word } from "./words.js";
+import { CS, FACTS, SEAT_RING, cellName, cellPos, dynSymbol, glyph, term, tx, word } from "./words.js";
 import { strengths } from "./kingdoms.js";
 import { COLS, ROWS } from "./cells.js";
 import { boxPath, castShadow, discPath, shine } from "./look.js";
@@ -18,7 +18,9 @@ export function drawTiles(board) {
 function drawTile(board, ch, name, cell, x, y) {
   // `ch` is the cell's letter in the grid: T a start temple, C the special treasure's temple
   const { root, style } = board, glyphs = style.glyphs || {}, treasure = style.treasure || {};
-  const about = term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "");
+  const about = term("tile", cell.tile) + (cell.treasure ? " · " + word("treasure") : "") 
+    // the special ones are taken first (RULES.md §7); a ruleset that harvests them has no such priority
+    + (cell.treasure && ch === "C" && !(FACTS && FACTS.harvest_treasures) ? " · " + tx("special_treasure_tip") : "");
   const g = svg("g", { class: "piece", "data-tile": cell.tile, "data-at": name, role: "img", "aria-label": about });
   // a tile: a raised square casting its shadow on the ground, lit from the top left
   const face = boxPath(x + 3, y + 3, CS - 6, CS - 6, 4), down = cell.face_down ? 0.5 : 1;

@@ -56,13 +56,14 @@ export function renderReplay(page) {
   const pend = v.pending;
   const conflict = pend && (pend.conflict || pend.stage === "war") ? decisionPanel(page, v, seats, []) : lastConflict(done, seats);
   const list = moveList(page, step);
-  page.side.replaceChildren(controls(page),
+  // (no conflict at this step: nothing drawn, not the word "null")
+  page.side.replaceChildren(...[controls(page),
     conflict,
     optionsCard(v),
     h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, null, {})))),
     supplyCard(v),
     toggles(page),
-    list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null);
+    list ? h("div", { class: "card" }, h("h3", {}, tx("replay_moves")), list) : null].filter(Boolean));
   restoreFocus(focus);
   const lb = $("#log"), cur = $("#log .entry.current");
   if (lb && cur) lb.scrollTop = cur.offsetTop - lb.clientHeight / 2;

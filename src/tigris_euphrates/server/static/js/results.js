@@ -38,17 +38,20 @@ export function statsTable(stats, seats, options, me) {
 export function endScreen(ctx, v, seats, stats, me, onClose, timeouts) {
   const id = ctx.id, res = v.result || {};
   const order = (res.ranking || []).flatMap((r, place) => (Array.isArray(r) ? r : [r]).map(seat => [place, seat]));
+  // a rated game once counted: each player's rating change (and the new rating)
+  const rated = seats.some(s => s.change !== null && s.change !== undefined);
   const rows = order.map(([place, seat]) => {
-    const p = v.players[seat];
+    const p = v.players[seat], s = seats[seat] || {};
     return h("tr", { "data-seat": seat, class: seat === me ? "me" : "" }, h("td", {}, place + 1),
-      h("td", {}, seatName(seats, seat) + (seat === me ? " " + tx("you_mark") : "")),
-      h("td", { class: "final" }, p.score ? scoreOf(p.score) : (res.scores[seat] || [])[0]), colourCells(p));
+      h("td", {}, seatName(seats, seat) + (seat === me ? " " + tx("you_mark") : "") + (s.resigned ? " · " + tx("resigned_mark") : "")),
+      h("td", { class: "final" }, p.score ? scoreOf(p.score) : (res.scores[seat] || [])[0]), colourCells(p),
+      rated ? h("td", { class: "rating-change " + (s.change >= 0 ? "up" : "down") }, `${s.change >= 0 ? "+" : "−"}${Math.abs(s.change)} → ${s.rating}`) : null);
   });
   return h("div", { class: "overlay", id: "endscreen" }, h("div", { class: "card" }, h("h2", {}, tx("game_over")),
     h("p", { class: "winner", id: "winner" }, winnerLine(res, seats, me)),
     h("p", { class: "muted" }, tx("end_text", { end: res.end })),
     timeoutList(timeouts, seats),
-    h("table", { id: "final" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("score", { n: "" }).trim()), h("th", {}, tx("end_colours")))), h("tbody", {}, rows)),
+    h("table", { id: "final" }, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, tx("player")), h("th", {}, tx("score", { n: "" }).trim()), h("th", {}, tx("end_colours")), rated ? h("th", {}, tx("end_rating")) : null)), h("tbody", {}, rows)),
     statsTable(stats, seats, v.options, me),
     h("p", { class: "actions" }, h("a", { href: `/api/games/${id}/record`, download: "" }, h("button", {}, tx("end_record"))),
       h("a", { href: "/replay/" + id }, h("button", {}, tx("replay"))), h("a", { href: "/" }, h("button", { class: "primary" }, tx("new_game"))),

@@ -1,7 +1,7 @@
 // The game's connections: one websocket per seat held here (hotseat: several) or one
 // spectator's, each reconnecting after a loss, kept alive by pings; the views they bring
 // decide what is on screen, and input waits while that view may be stale.
-import { $, api, h, toast } from "./dom.js";
+import { $, api, app, h, store, toast } from "./dom.js";
 import { tx } from "./words.js";
 import { offlineBanner } from "./table.js";
 import { withWords } from "./page.js";
@@ -56,10 +56,23 @@ function heard(page, conn, m) {
 }
 function refused(page, conn, m) {
   conn.sent = null; conn.hintAsked = null;
-  toast(m.message);
+  // a missing game and a rated seat have their own page: no toast repeats the server's words
+  if (m.code !== "sign-in" && m.code !== "no-game") toast(m.message);
   if (FINAL.includes(m.code)) { conn.dead = true; conn.deadReason = m.message; }
-  if (m.code === "sign-in") withWords(page, () => $("#status").replaceChildren(h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("sign_in_rated"))));
+  if (m.code === "sign-in") { conn.deadReason = null; conn.signIn = true; withWords(page, () => showSignIn(page)); }
   if (m.code === "taken-over") withWords(page, () => { $("#status").textContent = tx("taken_over"); });
+}
+// a guest opened a seat of a rated game: a page saying to sign in or create an account
+// (the seat's link is kept in this browser, so the seat opens on coming back)
+function showSignIn(page) {
+  const next = "/account?next=" + encodeURIComponent(location.pathname);
+  showFresh(page); // no "connection lost" over it
+  $("#status").textContent = tx("sign_in_rated");
+  app.replaceChildren(h("div", { class: "card signin-seat", id: "signinseat" }, h("h2", {}, tx("signin_seat_title")),
+    h("p", {}, tx("signin_seat_text")),
+    h("p", { class: "actions" }, h("a", { href: next, id: "tosignin" }, h("button", { class: "primary" }, tx("sign_in"))), " ",
+      h("a", { href: next + "#signup", id: "tosignup" }, h("button", {}, tx("create_account")))),
+    h("p", {}, h("a", { href: "/game/" + page.id, id: "watchinstead", onclick: e => { e.preventDefault(); store.set(page.id, { ...store.get(page.id), tokens: {} }); location.reload(); } }, tx("signin_seat_watch")))));
 }
 // a connection that hears nothing for 25 s is dead even if the browser has not noticed
 export function keepAlive(page) {
@@ -93,5 +106,6 @@ export function showFresh(page) {
   const banner = $("#offline");
   if (ok && banner) banner.remove();
   const dead = conns.find(c => c.dead);
+  if (conns.some(c => c.signIn)) { if (banner) banner.remove(); return; } // the sign-in page says it all
   if (!ok && !banner && conns.some(c => c.msg || c.tries > 0)) document.body.append(offlineBanner(dead && conns.every(c => c.dead) ? dead.deadReason : null));
 }

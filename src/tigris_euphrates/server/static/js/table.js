@@ -43,6 +43,7 @@ export function confirmPanel(held, onGo, onCancel) {
     : tx("confirm_text", { what: actionText(held.action) });
   return h("div", { class: "card decision", id: "confirm" }, h("h3", {}, title), h("p", {}, text),
     h("p", { class: "muted", id: "countdown" }, tx("confirm_countdown", { n: left })),
+    h("p", { class: "muted", id: "confirmkeys" }, tx("confirm_keys")),
     h("div", { class: "actions" },
       h("button", { class: "primary", id: "endturn", onclick: onGo }, tx("end_turn")),
       h("button", { id: "cancelturn", onclick: onCancel }, tx("cancel_turn"))));
@@ -101,6 +102,7 @@ export function chatCard(lines, policy, seat, max, sendLine, reportFor = () => n
   const mayWrite = policy === "everyone" || (policy === "players" && seat !== null);
   const list = h("div", { id: "chatlines", "aria-live": "polite" }, lines.map(l =>
     h("div", { class: "chatline", "data-seat": l.seat === null ? "" : l.seat, "data-n": l.n, title: new Date(l.at * 1000).toLocaleString() },
+      h("time", { class: "chattime", datetime: new Date(l.at * 1000).toISOString() }, new Date(l.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })), " ",
       h("b", {}, l.name + ": "), h("span", {}, l.text), reportFor(l))));
   if (!lines.length) list.append(h("div", { class: "muted" }, tx("chat_empty")));
   const input = h("input", { id: "chatinput", maxlength: max, placeholder: tx("chat_placeholder"), autocomplete: "off" });

@@ -8,7 +8,14 @@ export function scoreOf(score) {
   while (t-- > 0) { v[0]++; v.sort((a, b) => a - b); }
   return v[0];
 }
-export function seatName(seats, i) { return seats && seats[i] ? seats[i].name : tx("player_n", { n: i + 1 }); }
+// a seat's name: its account's, its chosen name or nickname, else the default name in the
+// page's language ("Player 2", a bot's level)
+export function seatName(seats, i) {
+  const s = seats && seats[i];
+  if (s && s.name && s.named !== false) return s.name;
+  // a person's seat a bot holds for now (away) keeps the person's default name
+  return s && s.kind === "bot" && !s.away ? tx("bot_name", { level: s.level }) : tx("player_n", { n: i + 1 });
+}
 export function eventText(ev, seats) {
   const tpl = (CAT.events || {})[ev.type];
   if (!tpl) return null;

@@ -2,8 +2,9 @@
 
 The same seeded random games are played here (on the compiled core when it is built) and in a
 child interpreter with ``TNE_PURE_PYTHON=1`` (the ``.py`` sources): at every step the legal
-actions, the action drawn, the events and the position after it must be equal, on the public
-API and on the fast path (``sample_legal`` + ``apply_unchecked``), for every variant.
+actions (as objects and as the notations a view lists), the action drawn, the events and the
+position after it must be equal, on the public API and on the fast path (``sample_legal`` +
+``apply_unchecked``), for every variant.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tigris_euphrates.engine import (
     apply,
     apply_unchecked,
     legal_actions,
+    legal_notations,
     new_game,
     sample_legal,
     to_position,
@@ -50,9 +52,10 @@ def trace(game: int) -> list[Any]:
     state = new_game(options, 1000 + game)
     while not state.over:
         legal = [str(a) for a in legal_actions(state)]
+        notations = legal_notations(state)
         action = rng.choice(legal)
         state, events = apply(state, action)
-        steps.append([legal, action, [e.to_dict() for e in events], to_position(state)])
+        steps.append([legal, notations, action, [e.to_dict() for e in events], to_position(state)])
     rng = random.Random(game)
     state = new_game(options, 2000 + game)
     fast = []

@@ -2,8 +2,9 @@
 
 The same seeded random games are played here (on the compiled core when it is built) and in a
 child interpreter with ``TNE_PURE_PYTHON=1`` (the ``.py`` sources): at every step the legal
-actions, the action drawn, the events and the position after it must be equal, on the public
-API and on the fast path (``sample_legal`` + ``apply_unchecked``), for every variant.
+actions (as objects and as the notations a view lists), the action drawn, the events and the
+position after it must be equal, on the public API and on the fast path (``sample_legal`` +
+``apply_unchecked``), for every variant.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import Any
 import pytest
 
 import tigris_euphrates.engine as engine
+import tigris_euphrates.engine.board as board
 from tigris_euphrates.engine import (
     apply,
     apply_unchecked,
     legal_actions,
+    legal_notations,
     new_game,
     sample_legal,
     to_position,
@@ -50,9 +53,10 @@ def trace(game: int) -> list[Any]:
     state = new_game(options, 1000 + game)
     while not state.over:
         legal = [str(a) for a in legal_actions(state)]
+        notations = legal_notations(state)
         action = rng.choice(legal)
         state, events = apply(state, action)
-        steps.append([legal, action, [e.to_dict() for e in events], to_position(state)])
+        steps.append([legal, notations, action, [e.to_dict() for e in events], to_position(state)])
     rng = random.Random(game)
     state = new_game(options, 2000 + game)
     fast = []
@@ -102,3 +106,28 @@ def test_the_compiled_core_runs_where_it_was_built() -> None:
     if not os.environ.get("TNE_EXPECT_COMPILED") or os.environ.get("TNE_PURE_PYTHON"):
         pytest.skip("TNE_EXPECT_COMPILED is not set")
     assert engine.COMPILED
+
+
+def test_the_flood_on_machine_words_is_the_flood_on_ints() -> None:
+    """The compiled core floods regions on 64-bit words (``board._flood_words``), the source
+    on the 176-bit int (``_flood_int``): the same region for every seed, on dense random
+    boards (long floods reaching every row and both edge columns) and on the boards of a
+    played game, on whichever core runs here (the compiled one's words are native)."""
+    assert board.NATIVE == engine.COMPILED
+    rng = random.Random(5)
+    cases = []
+    for _ in range(300):
+        occupied = (rng.getrandbits(176) | rng.getrandbits(176)) & board.FULL
+        cases.append((occupied, 1 << rng.choice(board.cells_of(occupied))))
+        cases.append((occupied, rng.getrandbits(176) & board.FULL))
+    cases.append((board.FULL, 1))
+    cases.append((board.FULL, 1 << 175))
+    cases.append((0, 1 << 40))
+    state = new_game({"players": 4}, 7)
+    while not state.over:
+        occupied = state.occupied()
+        for cell in board.cells_of(occupied)[::3]:
+            cases.append((occupied, 1 << cell))
+        state = apply_unchecked(state, sample_legal(state, rng))
+    for occupied, seed in cases:
+        assert board._flood_words(occupied, seed) == board._flood_int(occupied, seed)

@@ -31,7 +31,7 @@ from tigris_euphrates.engine.actions import (
     swap_action,
 )
 from tigris_euphrates.engine.board import BLOCKS, cells_of
-from tigris_euphrates.engine.legal import check, legal_groups, sample_legal
+from tigris_euphrates.engine.legal import check, legal_groups, legal_notations, sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
 from tigris_euphrates.engine.state import State
 
@@ -151,6 +151,14 @@ def test_legal_groups_expand_to_legal_actions(variant: int) -> None:
             table[cell] for m, table in zip(masks, tables, strict=True) for cell in cells_of(m)
         ]
         assert expanded + rest == legal_actions(state)
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_legal_notations_are_the_legal_actions_written(variant: int) -> None:
+    """``legal_notations`` (what a player's view lists) is each legal action's notation, in
+    ``legal_actions``' order, at turn actions and at every kind of decision met in play."""
+    for state in [*sample_states(7, 3, every=1, variant=VARIANTS[variant]), finished(variant)]:
+        assert legal_notations(state) == [str(a) for a in legal_actions(state)]
 
 
 def finished(variant: int) -> State:

@@ -8,10 +8,13 @@ changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .errors import InvalidAction
 from .types import Cell, Colour, Mask
+
+if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain ``int`` to the interpreter
+    from mypy_extensions import i64
 
 # Final: the compiled core (mypyc) reads these as C constants, not module attributes.
 COLS: Final = 16
@@ -128,7 +131,21 @@ def region(occupied: Mask, seed: Mask) -> Mask:
     return r
 
 
+def _probe() -> None:
+    """Nothing: whether it has a ``__code__`` says whether this module runs compiled."""
+
+
+#: Whether this module runs compiled (mypyc makes functions without ``__code__``): the flood
+#: fill then works on machine words (``_flood_words``), which mypyc keeps unboxed, and
+#: interpreted on the 176-bit int (``_flood_int``), which the interpreter does faster.
+NATIVE: Final = not hasattr(_probe, "__code__")
+
+
 def _flood(occupied: Mask, seed: Mask) -> Mask:
+    return _flood_words(occupied, seed) if NATIVE else _flood_int(occupied, seed)
+
+
+def _flood_int(occupied: Mask, seed: Mask) -> Mask:
     r = seed & occupied
     while True:
         step = r | ((r << 1) & NOT_COL_A) | ((r >> 1) & NOT_COL_P) | (r << COLS) | (r >> COLS)
@@ -136,6 +153,45 @@ def _flood(occupied: Mask, seed: Mask) -> Mask:
         if n == r:
             return r
         r = n
+
+
+#: Three rows of cells (48 bits), and those rows without column a / without column p.
+_ROWS3: Final = 0xFFFF_FFFF_FFFF
+_NOT_A3: Final[i64] = 0xFFFE_FFFE_FFFE
+_NOT_P3: Final[i64] = 0x7FFF_7FFF_7FFF
+
+
+def _flood_words(occupied: Mask, seed: Mask) -> Mask:
+    """``_flood_int`` on four words of three rows each (rows 1–3, 4–6, 7–9, 10–11), converted
+    at the boundary: a step up or down crosses into the next word by its edge row."""
+    o0: i64 = occupied & _ROWS3
+    o1: i64 = (occupied >> 48) & _ROWS3
+    o2: i64 = (occupied >> 96) & _ROWS3
+    o3: i64 = occupied >> 144
+    s = seed & occupied
+    r0: i64 = s & _ROWS3
+    r1: i64 = (s >> 48) & _ROWS3
+    r2: i64 = (s >> 96) & _ROWS3
+    r3: i64 = s >> 144
+    while True:
+        n0 = r0 | ((r0 << 1) & _NOT_A3) | ((r0 >> 1) & _NOT_P3) | ((r0 & 0xFFFF_FFFF) << 16)
+        n0 = (n0 | (r0 >> 16) | ((r1 & 0xFFFF) << 32)) & o0
+        n1 = r1 | ((r1 << 1) & _NOT_A3) | ((r1 >> 1) & _NOT_P3) | ((r1 & 0xFFFF_FFFF) << 16)
+        n1 = (n1 | (r1 >> 16) | ((r2 & 0xFFFF) << 32) | (r0 >> 32)) & o1
+        n2 = r2 | ((r2 << 1) & _NOT_A3) | ((r2 >> 1) & _NOT_P3) | ((r2 & 0xFFFF_FFFF) << 16)
+        n2 = (n2 | (r2 >> 16) | ((r3 & 0xFFFF) << 32) | (r1 >> 32)) & o2
+        n3 = r3 | ((r3 << 1) & _NOT_A3) | ((r3 >> 1) & _NOT_P3) | ((r3 & 0xFFFF_FFFF) << 16)
+        n3 = (n3 | (r3 >> 16) | (r2 >> 32)) & o3
+        if n0 == r0 and n1 == r1 and n2 == r2 and n3 == r3:
+            w0: int = r0
+            w1: int = r1
+            w2: int = r2
+            w3: int = r3
+            return w0 | (w1 << 48) | (w2 << 96) | (w3 << 144)
+        r0 = n0
+        r1 = n1
+        r2 = n2
+        r3 = n3
 
 
 def cells_of(mask: Mask) -> list[Cell]:

@@ -79,6 +79,27 @@ from .types import Cell, Colour, Mask, Seat
 _BYTE_BITS: Final = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
 _NBYTES: Final = 22
 
+#: The kinds of groups of target cells (``_turn_groups``), each the index of its table of
+#: interned actions by cell: the tiles of each colour (0–3), the leaders of each colour (4–7),
+#: the catastrophe (8) and the treasures (9).
+CATASTROPHE_KIND: Final = 8
+TREASURE_KIND: Final = 9
+KIND_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = (
+    *TILE_ACTIONS,
+    *LEADER_ACTIONS,
+    CATASTROPHE_ACTIONS,
+    TREASURE_ACTIONS,
+)
+#: The notation of each of those actions, by kind and cell.
+KIND_TEXTS: Final[tuple[tuple[str, ...], ...]] = tuple(
+    tuple(str(a) for a in table) for table in KIND_ACTIONS
+)
+#: By kind (filled on first use), the actions and the notations of every byte of a mask:
+#: ``[kind][byte index][byte value]`` is the tuple of what the set bits of that byte stand
+#: for, in cell order, so a mask is expanded one ``extend`` per non-zero byte.
+_ACTION_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 10
+_TEXT_CHUNKS: list[tuple[tuple[tuple[str, ...], ...], ...] | None] = [None] * 10
+
 #: What each kind of decision asks, in the words of an error that names it.
 DECISION_WORDS: dict[type[Decision] | None, str] = {
     None: "a turn action",
@@ -346,14 +367,46 @@ def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
     return att, dfn, abase, dbase
 
 
-def _expand(mask: Mask, table: tuple[Action, ...], out: list[Action]) -> None:
+def _action_chunks(kind: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    chunks = _ACTION_CHUNKS[kind]
+    if chunks is None:
+        table = KIND_ACTIONS[kind]
+        chunks = _ACTION_CHUNKS[kind] = tuple(
+            tuple(tuple(table[i * 8 + o] for o in bits) for bits in _BYTE_BITS)
+            for i in range(_NBYTES)
+        )
+    return chunks
+
+
+def _text_chunks(kind: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    chunks = _TEXT_CHUNKS[kind]
+    if chunks is None:
+        table = KIND_TEXTS[kind]
+        chunks = _TEXT_CHUNKS[kind] = tuple(
+            tuple(tuple(table[i * 8 + o] for o in bits) for bits in _BYTE_BITS)
+            for i in range(_NBYTES)
+        )
+    return chunks
+
+
+def _expand(mask: Mask, kind: int, out: list[Action]) -> None:
+    """Append the actions of ``kind`` on the cells of ``mask``, in cell order."""
+    chunks = _action_chunks(kind)
     data = mask.to_bytes(_NBYTES, "little")
     for idx in range(_NBYTES):
         b = data[idx]
         if b:
-            base = idx * 8
-            for o in _BYTE_BITS[b]:
-                out.append(table[base + o])
+            out.extend(chunks[idx][b])
+
+
+def _expand_texts(mask: Mask, kind: int, out: list[str]) -> None:
+    """``_expand``, the notations instead of the actions."""
+    chunks = _text_chunks(kind)
+    data = mask.to_bytes(_NBYTES, "little")
+    for idx in range(_NBYTES):
+        b = data[idx]
+        if b:
+            out.extend(chunks[idx][b])
 
 
 def _kth(mask: Mask, k: int) -> Cell:
@@ -370,16 +423,16 @@ def _kth(mask: Mask, k: int) -> Cell:
 
 def _turn_groups(
     state: State,
-) -> tuple[list[Mask], list[tuple[Action, ...]], list[Action], list[Action]]:
-    """The turn actions: the masks of target cells with the action table of each (tiles,
-    leaders, the catastrophe), the withdrawals, and the swaps (a shared list: do not mutate);
-    then ``pass``."""
+) -> tuple[list[Mask], list[int], list[Action], list[Action]]:
+    """The turn actions: the masks of target cells with the kind of each (the index of its
+    table in ``KIND_ACTIONS``: tiles, leaders, the catastrophe), the withdrawals, and the
+    swaps (a shared list: do not mutate); then ``pass``."""
     seat = state.turn
     h = state.hands
     i = seat * 4
     hand = (h[i], h[i + 1], h[i + 2], h[i + 3])
     masks: list[Mask] = []
-    tables: list[tuple[Action, ...]] = []
+    kinds: list[int] = []
     if hand[0] or hand[1] or hand[2] or hand[3]:
         threes = _cached(state)[1]
         free = FULL & ~(state.occupied() | state.catastrophes | threes)
@@ -390,19 +443,19 @@ def _turn_groups(
                 m = free & rivers if colour == BLUE else land
                 if m:
                     masks.append(m)
-                    tables.append(TILE_ACTIONS[colour])
+                    kinds.append(colour)
     for colour, m in enumerate(_leader_masks(state, seat)):
         if m:
             masks.append(m)
-            tables.append(LEADER_ACTIONS[colour])
+            kinds.append(4 + colour)
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if m:
             masks.append(m)
-            tables.append(CATASTROPHE_ACTIONS)
+            kinds.append(CATASTROPHE_KIND)
     leaders = state.leaders
     withdrawals: list[Action] = [WITHDRAW_ACTIONS[c] for c in range(4) if leaders[i + c] >= 0]
-    return masks, tables, withdrawals, swap_actions(hand)
+    return masks, kinds, withdrawals, swap_actions(hand)
 
 
 def _decision_actions(state: State, d: Decision) -> list[Action]:
@@ -425,7 +478,7 @@ def _decision_actions(state: State, d: Decision) -> list[Action]:
         out.append(DECLINE)
         return out
     if isinstance(d, TreasurePick | Harvest):
-        _expand(d.cells, TREASURE_ACTIONS, out)
+        _expand(d.cells, TREASURE_KIND, out)
         return out
     if isinstance(d, BuildingOffer):
         out = [PlaceBuilding(d.colour, c) for c in cells_of(d.cells)]
@@ -440,13 +493,40 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.pending:
         return _decision_actions(state, state.pending[-1])
-    masks, tables, withdrawals, swaps = _turn_groups(state)
+    masks, kinds, withdrawals, swaps = _turn_groups(state)
     out: list[Action] = []
     for g in range(len(masks)):
-        _expand(masks[g], tables[g], out)
+        _expand(masks[g], kinds[g], out)
     out.extend(withdrawals)
     out.extend(swaps)
     out.append(PASS)
+    return out
+
+
+_SWAP_TEXTS: dict[tuple[int, ...], list[str]] = {}
+
+
+def legal_notations(state: State) -> list[str]:
+    """``[str(a) for a in legal_actions(state)]``, without building or reading an action
+    per cell: each group of target cells is expanded through a table of notations."""
+    if state.over:
+        return []
+    if state.pending:
+        return [str(a) for a in _decision_actions(state, state.pending[-1])]
+    masks, kinds, withdrawals, swaps = _turn_groups(state)
+    out: list[str] = []
+    for g in range(len(masks)):
+        _expand_texts(masks[g], kinds[g], out)
+    for a in withdrawals:
+        out.append(str(a))
+    i = state.turn * 4
+    h = state.hands
+    key = (h[i], h[i + 1], h[i + 2], h[i + 3])
+    texts = _SWAP_TEXTS.get(key)
+    if texts is None:
+        texts = _SWAP_TEXTS[key] = [str(a) for a in swaps]
+    out.extend(texts)
+    out.append("pass")
     return out
 
 
@@ -462,10 +542,10 @@ def legal_groups(state: State) -> tuple[list[Mask], list[tuple[Action, ...]], li
         return [], [], []
     if state.pending:
         return [], [], _decision_actions(state, state.pending[-1])
-    masks, tables, withdrawals, swaps = _turn_groups(state)
+    masks, kinds, withdrawals, swaps = _turn_groups(state)
     rest = withdrawals + swaps
     rest.append(PASS)
-    return masks, tables, rest
+    return masks, [KIND_ACTIONS[k] for k in kinds], rest
 
 
 def sample_legal(state: State, rng: random.Random) -> Action:
@@ -474,7 +554,7 @@ def sample_legal(state: State, rng: random.Random) -> Action:
         raise IllegalAction("game-over", "the game is over")
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
-    masks, tables, withdrawals, swaps = _turn_groups(state)
+    masks, kinds, withdrawals, swaps = _turn_groups(state)
     sizes = [m.bit_count() for m in masks]
     total = len(withdrawals) + len(swaps) + 1
     for size in sizes:
@@ -483,7 +563,7 @@ def sample_legal(state: State, rng: random.Random) -> Action:
     for g in range(len(masks)):
         size = sizes[g]
         if k < size:
-            return tables[g][_kth(masks[g], k)]
+            return KIND_ACTIONS[kinds[g]][_kth(masks[g], k)]
         k -= size
     if k < len(withdrawals):
         return withdrawals[k]
@@ -731,6 +811,7 @@ __all__ = [
     "check",
     "legal_actions",
     "legal_groups",
+    "legal_notations",
     "sample_legal",
     "to_act",
     "war_colours",

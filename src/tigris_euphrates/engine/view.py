@@ -13,7 +13,7 @@ from typing import Any
 
 from .board import COLOURS, MONUMENT_NAMES, TILE_TOTALS
 from .events import EVENTS, Event
-from .legal import legal_actions, to_act, war_colours, war_sides
+from .legal import legal_notations, to_act, war_colours, war_sides
 from .position import (
     board_buildings,
     board_cells,
@@ -86,9 +86,7 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
         "turn": {"player": state.turn, "actions_left": state.actions_left},
         "to_act": actor,
         "pending": _pending(state),
-        "legal_actions": (
-            [str(a) for a in legal_actions(state)] if seat is not None and actor == seat else []
-        ),
+        "legal_actions": (legal_notations(state) if seat is not None and actor == seat else []),
         "over": over,
         "ply": state.ply,
     }

@@ -371,19 +371,20 @@ def test_buildings_and_the_wonder_by_clicking(server: LiveServer, browser: Any) 
         "els => els.map(e => [e.dataset.colour, e.dataset.cell])"
     )
     assert dict(buildings) == view["buildings"]
-    # a building's glyph is its own, not a tile's (the settlement's house), and its halo is
-    # light: the black one shows on a black tile (issue 40, point 19)
+    # a building's glyph is its own, not a tile's (the settlement's house), and its keep is
+    # light with a band of its colour: the black one shows on a black tile (issue 40, point 19)
     tile_glyphs = set(
         page.locator("#hand .hand-tile svg path").evaluate_all(
             "els => els.map(e => e.getAttribute('d'))"
         )
     )
     shape = page.locator(".building .building-body").first.get_attribute("d")
-    assert "h4.4v-6" in shape and shape not in tile_glyphs
-    halo = page.locator(".building .building-halo").first.evaluate(
-        "e => getComputedStyle(e).stroke"
+    assert shape and shape not in tile_glyphs
+    body = page.locator(".building .building-body").first.evaluate(
+        "e => getComputedStyle(e).fill"
     )
-    assert halo == "rgb(255, 255, 255)"
+    assert body == "rgb(251, 247, 238)"
+    assert page.locator(".building .building-band").count() == len(buildings)
     shot(page, "variant-wonder-buildings")
     assert not table.errors, table.errors
     table.close()

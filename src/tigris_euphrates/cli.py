@@ -3,6 +3,7 @@
 tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean scores
 tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
+tne analyse RECORD.json                  a finished game's analysis: mistakes and better moves
 tne export BACKUP.jsonl                  the server's games, accounts and ratings (import: back)
 tne admin grant NAME                     moderation on the server's database (admin_cli.py)
 """
@@ -38,6 +39,7 @@ from . import (
     to_position,
 )
 from .admin_cli import admin
+from .analyse_cli import analyse_command
 from .ai import make_bot, split_specs
 from .backup_cli import export, import_, set_password
 from .display import game_panel
@@ -237,6 +239,7 @@ def events(
         console.print(f"[bold]{ply:>4} {text}[/bold]  " + "; ".join(json.dumps(e) for e in shown))
 
 
+app.command("analyse")(analyse_command)
 app.command("serve")(serve)
 app.command("tournament")(tournament)
 app.command("ratings")(ratings)

@@ -42,6 +42,7 @@ class Tables:
     by_client: Index
     account_flags: Table
     reports: Table
+    analyses: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -242,6 +243,24 @@ def make_tables(prefix: str = "") -> Tables:
         Column("closed", Float, nullable=True),
         UniqueConstraint("reporter", "target", name=f"uq_{prefix}reports_reporter_target"),
     )
+    analyses = Table(
+        f"{prefix}analyses",
+        meta,
+        # a finished game's post-game analysis: "queued" until a process claims it, then
+        # "running" (by ``worker`` since ``claimed``, ``done`` of ``total`` decisions judged),
+        # then "done" (``result``: the tne-analysis/1 JSON, ``seconds`` of CPU it took) or
+        # "failed" (``error``)
+        Column("game_id", String(32), primary_key=True),
+        Column("state", String(16), nullable=False, index=True),
+        Column("requested", Float, nullable=False),
+        Column("worker", String(64), nullable=True),
+        Column("claimed", Float, nullable=True),
+        Column("done", Integer, nullable=False, server_default="0"),
+        Column("total", Integer, nullable=False, server_default="0"),
+        Column("seconds", Float, nullable=True),
+        Column("error", String(200), nullable=True),
+        Column("result", Text, nullable=True),
+    )
     return Tables(
         meta=meta,
         games=games,
@@ -259,4 +278,5 @@ def make_tables(prefix: str = "") -> Tables:
         by_client=by_client,
         account_flags=account_flags,
         reports=reports,
+        analyses=analyses,
     )

@@ -3,7 +3,8 @@
 Every area is reached the same way, ``store.<area>.<verb>(...)``: ``games`` (the games and
 their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times),
 ``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``moderation``
-(admins, bans, mutes, reports). The calls block; the server
+(admins, bans, mutes, reports), ``analyses`` (the post-game analyses' queue and
+results). The calls block; the server
 ``notifications`` (e-mail settings), ``accounts``, ``ratings`` and ``attempts`` (the limits of
 the account endpoints). The calls block; the server
 runs them on its database thread (``Hub.db``).
@@ -12,6 +13,7 @@ runs them on its database thread (``Hub.db``).
 from __future__ import annotations
 
 from .accounts import Accounts
+from .analyses import Analyses
 from .attempts import Attempts
 from .chat import ChatLog
 from .clocks import Clocks, Notifications
@@ -35,6 +37,7 @@ class Store:
         self.ratings = Ratings(self.db)
         self.moderation = Moderation(self.db)
         self.attempts = Attempts(self.db)
+        self.analyses = Analyses(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

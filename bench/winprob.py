@@ -203,7 +203,9 @@ def main() -> None:
     parser.add_argument("--no-fit", action="store_true", help="measure the shipped model")
     args = parser.parse_args()
     data = {t["key"]: positions(records(t, args.records)) for t in TOURNAMENTS}
-    games = {t["key"]: len(list((args.records / t["key"]).glob("game-*.json"))) for t in TOURNAMENTS}
+    games = {
+        t["key"]: len(list((args.records / t["key"]).glob("game-*.json"))) for t in TOURNAMENTS
+    }
     if args.no_fit:
         model = winprob.load_model()
     else:

@@ -39,8 +39,8 @@ from . import (
     to_position,
 )
 from .admin_cli import admin
-from .analyse_cli import analyse_command
 from .ai import make_bot, split_specs
+from .analyse_cli import analyse_command
 from .backup_cli import export, import_, set_password
 from .display import game_panel
 from .serve_cli import serve

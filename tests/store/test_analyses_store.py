@@ -15,6 +15,7 @@ def test_an_analysis_is_queued_once_and_claimed_oldest_first(db: tuple[str, str]
     again = store.analyses.request("g1", now=11.0)
     store.analyses.request("g2", now=12.0)
     assert first.state == again.state == "queued" and again.requested == 10.0
+    assert first.attempts == 0
     assert store.analyses.claim("w1", now=20.0, stale=60.0) == "g1"
     assert store.analyses.claim("w2", now=20.0, stale=60.0) == "g2"
     assert store.analyses.claim("w3", now=20.0, stale=60.0) is None
@@ -38,6 +39,8 @@ def test_a_silent_workers_job_is_taken_over_and_a_failed_one_asked_again(
     assert store.analyses.claim("dead", now=1.0, stale=60.0) == "g"
     assert store.analyses.claim("w", now=30.0, stale=60.0) is None
     assert store.analyses.claim("w", now=100.0, stale=60.0) == "g"
+    taken = store.analyses.get("g")
+    assert taken is not None and (taken.worker, taken.attempts) == ("w", 2)
     assert not store.analyses.progress("g", "dead", 1, 2, now=101.0)
     assert store.analyses.fail("g", "w", "over its budget")
     failed = store.analyses.get("g")

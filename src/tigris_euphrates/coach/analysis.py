@@ -72,18 +72,42 @@ def analyse(record: dict[str, Any], budget: AnalysisBudget | None = None) -> dic
     """The analysis of a finished game's record (``tne-analysis/1``); an unfinished game, or
     a record that does not replay, is refused with ``InvalidAction``."""
     budget = budget or AnalysisBudget()
-    start = start_of(record)
+    steps = finished_steps(record)
+    return assemble(record, budget, judge_span(record, budget, 0, len(steps)))
+
+
+def finished_steps(record: dict[str, Any]) -> list[tuple[State, str, State, list[Any]]]:
+    """The record's steps, refused (``InvalidAction``) unless they end the game."""
     steps = list(replay_steps(record))
     if not steps or not steps[-1][2].over:
         raise InvalidAction("game-not-over", "only a finished game can be analysed")
+    return steps
+
+
+def judge_span(
+    record: dict[str, Any], budget: AnalysisBudget, first: int, last: int
+) -> list[dict[str, Any]]:
+    """The decisions of plies ``first`` to ``last`` (excluded) judged: a part of the work,
+    the same as in the whole analysis (each ply's deals have a seed of their own), so that
+    a server can report its progress between the parts."""
+    decisions = []
+    for ply, (before, text, _, _) in enumerate(finished_steps(record)):
+        if first <= ply < last:
+            judged = judge(before, text, ply, budget)
+            if judged is not None:
+                decisions.append(judged)
+    return decisions
+
+
+def assemble(
+    record: dict[str, Any], budget: AnalysisBudget, decisions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The analysis from every judged decision: the curve, the marks' summary."""
+    steps = finished_steps(record)
+    start = start_of(record)
     n = start.options.players
     curve = [_rounded(state_probabilities(start))]
-    decisions = []
-    for ply, (before, text, after, _) in enumerate(steps):
-        curve.append(_rounded(state_probabilities(after)))
-        judged = judge(before, text, ply, budget)
-        if judged is not None:
-            decisions.append(judged)
+    curve += [_rounded(state_probabilities(after)) for _, _, after, _ in steps]
     return {
         "format": FORMAT,
         "players": n,

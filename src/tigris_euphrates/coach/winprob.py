@@ -131,9 +131,7 @@ def view_state(view: dict[str, Any], scores: list[list[int]] | None = None) -> S
     return Determinizer(view, scores).sample(random.Random(0))
 
 
-def view_probabilities(
-    view: dict[str, Any], scores: list[list[int]] | None = None
-) -> list[float]:
+def view_probabilities(view: dict[str, Any], scores: list[list[int]] | None = None) -> list[float]:
     """Every seat's probability of finishing first as the view's seat can judge it."""
     if view.get("over"):
         return _result_shares(view)
@@ -147,7 +145,7 @@ def win_probability(view: dict[str, Any], scores: list[list[int]] | None = None)
     seat = view["seat"]
     if seat is None:
         raise ValueError("a spectator's view has no seat to judge")
-    return view_probabilities(view, scores)[seat]
+    return float(view_probabilities(view, scores)[seat])
 
 
 def _result_shares(view: dict[str, Any]) -> list[float]:

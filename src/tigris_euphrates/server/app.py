@@ -93,6 +93,8 @@ def lifespan(
             clock=clock,
             mailer=Mailer(mail) if mail is not None else None,
             metrics=metrics,
+            analysis_seconds=settings.analysis_seconds,
+            analysis_budget=settings.analysis_budget,
         )
         app.state.hub = hub
         app.state.accounts = await start_accounts(hub)

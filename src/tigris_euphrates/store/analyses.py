@@ -34,6 +34,8 @@ class AnalysisRow:
     game_id: str
     state: str
     requested: float
+    worker: str | None = None
+    attempts: int = 0
     done: int = 0
     total: int = 0
     seconds: float | None = None
@@ -67,11 +69,11 @@ class Analyses:
         """Queue the analysis of ``game_id`` unless it is queued, running or done already
         (a failed one is queued again); the row as it now stands."""
         t = self.table
-        with self.db.engine.begin() as conn:
-            try:
+        try:
+            with self.db.engine.begin() as conn:
                 conn.execute(insert(t).values(game_id=game_id, state="queued", requested=now))
-            except IntegrityError:
-                pass
+        except IntegrityError:
+            pass  # asked before: the row there is stands (a failed one is asked again below)
         with self.db.engine.begin() as conn:
             conn.execute(
                 update(t)
@@ -108,7 +110,14 @@ class Analyses:
             taken = conn.execute(
                 update(t)
                 .where(t.c.game_id == pick, takeable)
-                .values(state="running", worker=worker, claimed=now, done=0, total=0)
+                .values(
+                    state="running",
+                    worker=worker,
+                    claimed=now,
+                    done=0,
+                    total=0,
+                    attempts=t.c.attempts + 1,
+                )
                 .returning(t.c.game_id)
             ).first()
         return None if taken is None else str(taken[0])
@@ -145,6 +154,8 @@ def _row(row: Any) -> AnalysisRow:
         game_id=row.game_id,
         state=row.state,
         requested=row.requested,
+        worker=row.worker,
+        attempts=row.attempts,
         done=row.done,
         total=row.total,
         seconds=row.seconds,

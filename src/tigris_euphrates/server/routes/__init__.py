@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, catalogues, games, health, meta, moderation, notify, pages, play, players
+from . import (
+    accounts,
+    analysis,
+    catalogues,
+    games,
+    health,
+    meta,
+    moderation,
+    notify,
+    pages,
+    play,
+    players,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     catalogues.router,
@@ -15,6 +27,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     meta.router,
     games.router,
+    analysis.router,
     play.router,
     moderation.router,
     health.router,

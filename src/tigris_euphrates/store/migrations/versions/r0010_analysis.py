@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("requested", sa.Float, nullable=False),
         sa.Column("worker", sa.String(64), nullable=True),
         sa.Column("claimed", sa.Float, nullable=True),
+        sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
         sa.Column("done", sa.Integer, nullable=False, server_default="0"),
         sa.Column("total", sa.Integer, nullable=False, server_default="0"),
         sa.Column("seconds", sa.Float, nullable=True),

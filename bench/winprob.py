@@ -4,13 +4,17 @@ measure its calibration on games it never saw (a benchmark, not a test).
     .venv/bin/python bench/winprob.py              # play what is missing, fit, measure, write
     .venv/bin/python bench/winprob.py --no-fit     # measure the shipped model only
 
-The games are four tournaments of ``tne tournament`` (printed with their arguments below),
-kept as records in ``data/winprob/KEY/`` (``--records``; played when missing):
+The games are rounds of ``tne tournament`` (each printed with its arguments when played),
+kept as records in ``data/winprob/KEY/round-N/`` (``--records``); a round that is missing
+is played, unless ``--no-play`` (then the figures are those of the rounds there are):
 
-* fitting: random, easy and greedy, two players, 30 games a pairing (90 games); and four
-  players, 12 games on each of the four lineups of easy, greedy, greedy, easy, random;
-* measuring (held out, other seeds): the same lineups, 136 games a pairing (408 two-player
-  games), 52 a lineup (208 four-player games).
+* fitting: random, easy and greedy, two players, one round of 30 games a pairing (90
+  games, seed 1001); four players, one round of 12 games on each of the four lineups of
+  easy, greedy, greedy, easy, random (48 games, seed 3003);
+* measuring (held out, other seeds): the same lineups in rounds of 8 games a pairing (24
+  games, seeds 2001–2017: 408 two-player games) and of 4 games a lineup (16 games, seeds
+  4001–4013: 208 four-player games). Rounds keep every lineup equally present however
+  many of them were played.
 
 Every position after each action of a game that is not over counts, for every seat: the
 model's probability that the seat finishes first against what happened (1 for the winner,
@@ -50,30 +54,35 @@ PLOT = ROOT / "docs" / "winprob.png"
 DOCS = ROOT / "docs" / "ai.md"
 TWO = "random,easy,greedy"
 FOUR = "easy,greedy,greedy,easy,random"
-#: The tournaments, each as ``tne tournament`` plays it.
-TOURNAMENTS: list[dict[str, Any]] = [
-    {"key": "fit2", "bots": TWO, "players": 2, "games": 30, "seed": 1001},
-    {"key": "fit4", "bots": FOUR, "players": 4, "games": 12, "seed": 3003},
-    {"key": "held2", "bots": TWO, "players": 2, "games": 136, "seed": 2002},
-    {"key": "held4", "bots": FOUR, "players": 4, "games": 52, "seed": 4004},
+#: The sets of games: each round ``i`` (from 1) is a tournament seeded ``base + i``.
+SETS: list[dict[str, Any]] = [
+    {"key": "fit2", "bots": TWO, "players": 2, "games": 30, "base": 1000, "rounds": 1},
+    {"key": "fit4", "bots": FOUR, "players": 4, "games": 12, "base": 3002, "rounds": 1},
+    {"key": "held2", "bots": TWO, "players": 2, "games": 8, "base": 2000, "rounds": 17},
+    {"key": "held4", "bots": FOUR, "players": 4, "games": 4, "base": 4000, "rounds": 13},
 ]
 BINS = 10
 RIDGE = 1.0
 
 
-def records(t: dict[str, Any], where: Path) -> list[dict[str, Any]]:
-    """The tournament's game records, played (with ``tne tournament``'s referee) if absent."""
-    folder = where / t["key"]
-    if not folder.exists():
-        print(
-            f"tne tournament --bots {t['bots']} --players {t['players']} --games {t['games']} "
-            f"--seed {t['seed']} --records {folder}"
-        )
-        summary = run_tournament(
-            t["bots"].split(","), t["players"], t["games"], t["seed"], records=True, jobs=1
-        )
-        write_outputs(summary, folder / "summary.json", folder)
-    return [json.loads(p.read_text()) for p in sorted(folder.glob("game-*.json"))]
+def records(t: dict[str, Any], where: Path, play: bool) -> list[dict[str, Any]]:
+    """The set's game records, its missing rounds played (with ``tne tournament``'s
+    referee) when ``play``."""
+    games = []
+    for i in range(1, t["rounds"] + 1):
+        folder = where / t["key"] / f"round-{i}"
+        if not folder.exists() and play:
+            seed = t["base"] + i
+            print(
+                f"tne tournament --bots {t['bots']} --players {t['players']} "
+                f"--games {t['games']} --seed {seed} --records {folder}"
+            )
+            summary = run_tournament(
+                t["bots"].split(","), t["players"], t["games"], seed, records=True, jobs=1
+            )
+            write_outputs(summary, folder.with_suffix(".json"), None, folder)
+        games += [json.loads(p.read_text()) for p in sorted(folder.glob("game-*.json"))]
+    return games
 
 
 def positions(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:

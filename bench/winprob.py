@@ -8,13 +8,14 @@ The games are rounds of ``tne tournament`` (each printed with its arguments when
 kept as records in ``data/winprob/KEY/round-N/`` (``--records``); a round that is missing
 is played, unless ``--no-play`` (then the figures are those of the rounds there are):
 
-* fitting: random, easy and greedy, two players, one round of 30 games a pairing (90
-  games, seed 1001); four players, one round of 12 games on each of the four lineups of
-  easy, greedy, greedy, easy, random (48 games, seed 3003);
-* measuring (held out, other seeds): the same lineups in rounds of 8 games a pairing (24
-  games, seeds 2001–2017: 408 two-player games) and of 4 games a lineup (16 games, seeds
-  4001–4013: 208 four-player games). Rounds keep every lineup equally present however
-  many of them were played.
+* two players: random, easy and greedy, every pairing; fitted on one round of 30 games a
+  pairing (90 games, seed 1001), measured on 17 rounds of 8 games a pairing (24 games,
+  seeds 2001–2017: 408 games);
+* four players: the four lineups of easy, greedy, greedy, easy, random, in rounds of 4
+  games a lineup (16 games, seeds 4001–4013); fitted on rounds 1 and 2 (32 games),
+  measured on rounds 3–13 (176 games).
+
+Rounds keep every lineup equally present however many of them were played.
 
 Every position after each action of a game that is not over counts, for every seat: the
 model's probability that the seat finishes first against what happened (1 for the winner,
@@ -54,12 +55,44 @@ PLOT = ROOT / "docs" / "winprob.png"
 DOCS = ROOT / "docs" / "ai.md"
 TWO = "random,easy,greedy"
 FOUR = "easy,greedy,greedy,easy,random"
-#: The sets of games: each round ``i`` (from 1) is a tournament seeded ``base + i``.
+#: The sets of games: round ``i`` of a folder is a tournament seeded ``base + i``.
 SETS: list[dict[str, Any]] = [
-    {"key": "fit2", "bots": TWO, "players": 2, "games": 30, "base": 1000, "rounds": 1},
-    {"key": "fit4", "bots": FOUR, "players": 4, "games": 12, "base": 3002, "rounds": 1},
-    {"key": "held2", "bots": TWO, "players": 2, "games": 8, "base": 2000, "rounds": 17},
-    {"key": "held4", "bots": FOUR, "players": 4, "games": 4, "base": 4000, "rounds": 13},
+    {
+        "key": "fit2",
+        "folder": "fit2",
+        "bots": TWO,
+        "players": 2,
+        "games": 30,
+        "base": 1000,
+        "rounds": range(1, 2),
+    },
+    {
+        "key": "held2",
+        "folder": "held2",
+        "bots": TWO,
+        "players": 2,
+        "games": 8,
+        "base": 2000,
+        "rounds": range(1, 18),
+    },
+    {
+        "key": "fit4",
+        "folder": "held4",
+        "bots": FOUR,
+        "players": 4,
+        "games": 4,
+        "base": 4000,
+        "rounds": range(1, 3),
+    },
+    {
+        "key": "held4",
+        "folder": "held4",
+        "bots": FOUR,
+        "players": 4,
+        "games": 4,
+        "base": 4000,
+        "rounds": range(3, 14),
+    },
 ]
 BINS = 10
 RIDGE = 1.0
@@ -69,8 +102,8 @@ def records(t: dict[str, Any], where: Path, play: bool) -> list[dict[str, Any]]:
     """The set's game records, its missing rounds played (with ``tne tournament``'s
     referee) when ``play``."""
     games = []
-    for i in range(1, t["rounds"] + 1):
-        folder = where / t["key"] / f"round-{i}"
+    for i in t["rounds"]:
+        folder = where / t["folder"] / f"round-{i}"
         if not folder.exists() and play:
             seed = t["base"] + i
             print(
@@ -210,11 +243,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-fit", action="store_true", help="measure the shipped model")
+    parser.add_argument("--no-play", action="store_true", help="only the rounds there are")
     args = parser.parse_args()
-    data = {t["key"]: positions(records(t, args.records)) for t in TOURNAMENTS}
-    games = {
-        t["key"]: len(list((args.records / t["key"]).glob("game-*.json"))) for t in TOURNAMENTS
-    }
+    games: dict[str, int] = {}
+    data = {}
+    for t in SETS:
+        found = records(t, args.records, not args.no_play)
+        games[t["key"]] = len(found)
+        data[t["key"]] = positions(found)
     if args.no_fit:
         model = winprob.load_model()
     else:

@@ -18,12 +18,14 @@ from rich.console import Console
 from rich.table import Table
 
 from . import EngineError
-from .coach.analysis import MARKS, AnalysisBudget, analyse
+from .coach.analysis import MARKS, THRESHOLDS, AnalysisBudget, analyse
 
 console = Console()
 
 #: How many of the worst decisions the summary lists.
 WORST = 10
+#: Each mark's sign, as chess annotations write them.
+SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 def analyse_command(
@@ -63,15 +65,17 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
     """The per-seat table and the worst decisions."""
     names = record.get("players") or [f"seat {s}" for s in range(result["players"])]
     final = result["curve"][-1]
-    table = Table(title=f"analysis of {result['plies']} actions")
-    for column in ("seat", "player", "result", "decisions", *MARKS, "mean loss"):
-        table.add_column(column)
+    least = dict(THRESHOLDS)
+    caption = ", ".join(f"{SIGNS[m]} {m} (loss ≥ {least[m]:.2f})" for m in MARKS)
+    table = Table(title=f"analysis of {result['plies']} actions", caption=caption)
+    for column in ("seat", "player", "won", "judged", *(SIGNS[m] for m in MARKS), "mean loss"):
+        table.add_column(column, no_wrap=True)
     for entry in result["summary"]:
         s = entry["seat"]
         table.add_row(
             str(s),
             str(names[s]) if s < len(names) else "",
-            "first" if final[s] > 0 else "",
+            "yes" if final[s] > 0 else "",
             str(entry["decisions"]),
             *(str(entry[m]) for m in MARKS),
             f"{entry['mean_loss']:.3f}",

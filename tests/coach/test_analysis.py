@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from tigris_euphrates import (
     InvalidAction,
@@ -18,6 +20,7 @@ from tigris_euphrates import (
     replay,
     to_position,
 )
+from tigris_euphrates.cli import app
 from tigris_euphrates.coach.analysis import THRESHOLDS, AnalysisBudget, analyse, mark
 from tigris_euphrates.coach.winprob import final_shares
 
@@ -93,3 +96,21 @@ def test_the_final_point_is_the_result() -> None:
     result = analyse(record, AnalysisBudget(candidates=2, worlds=1))
     assert result["curve"][-1] == final_shares(replay(record))
     assert to_position(replay(record))["over"]
+
+
+def test_tne_analyse_writes_the_json_and_prints_a_summary(tmp_path: Path) -> None:
+    record = short_record(seed=6, last=16)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    out = CliRunner().invoke(app, ["analyse", str(path), "--candidates", "3", "--worlds", "2"])
+    assert out.exit_code == 0, out.output
+    written = json.loads((tmp_path / "game.analysis.json").read_text())
+    assert written == analyse(record, AnalysisBudget(candidates=3, worlds=2))
+    assert "analysis of 16 actions" in out.output and "mean loss" in out.output
+    # an unfinished game: a clear error, nothing written
+    s = new_game({"players": 2}, 1)
+    path.write_text(json.dumps(make_record(s.options, [str(legal_actions(s)[0])], seed=1)))
+    (tmp_path / "game.analysis.json").unlink()
+    out = CliRunner().invoke(app, ["analyse", str(path)])
+    assert out.exit_code == 1 and "finished" in out.output
+    assert not (tmp_path / "game.analysis.json").exists()

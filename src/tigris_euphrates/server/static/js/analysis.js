@@ -9,6 +9,7 @@ import { CS, SEAT_RING, cellPos, tx } from "./words.js";
 import { actionText, seatName } from "./text.js";
 
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const markWord = mark => ({ inaccuracy: tx("mark_inaccuracy"), mistake: tx("mark_mistake"), blunder: tx("mark_blunder") })[mark];
 const W = 300, H = 110;
 
 // the stored analysis (or its progress), then again while it runs
@@ -88,7 +89,7 @@ function judgement(page, step, seats) {
   const dec = decisionAt(page, step);
   if (!dec) return h("p", { id: "analysis-step" });
   const lines = [h("div", {}, `${seatName(seats, dec.seat)} — ${actionText(dec.action)}`,
-    dec.mark ? h("b", { class: "mark m-" + dec.mark }, ` ${MARK_SIGN[dec.mark]} ${tx("mark_" + dec.mark)}`) : null)];
+    dec.mark ? h("b", { class: "mark m-" + dec.mark }, ` ${MARK_SIGN[dec.mark]} ${markWord(dec.mark)}`) : null)];
   if (dec.suggestion) lines.push(h("div", { class: "suggestion" }, tx("analysis_better", { action: actionText(dec.suggestion) }),
     ` (${tx("analysis_loss", { loss: Math.round(dec.loss * 100) })})`));
   return h("div", { id: "analysis-step" }, lines);
@@ -106,7 +107,7 @@ export function markMoves(page, list) {
     const el = list.querySelector(`.entry[data-seq="${moves.log[dec.ply].seq}"]`);
     if (!el) continue;
     el.classList.add("marked", "m-" + dec.mark);
-    el.prepend(h("span", { class: "mark m-" + dec.mark, title: tx("mark_" + dec.mark) }, MARK_SIGN[dec.mark] + " "));
+    el.prepend(h("span", { class: "mark m-" + dec.mark, title: markWord(dec.mark) }, MARK_SIGN[dec.mark] + " "));
   }
 }
 // the suggested move, drawn over the board after the move that was played instead

@@ -98,8 +98,8 @@ def main() -> None:
     print(json.dumps(figures, indent=1))
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")
     text = DOCS.read_text()
-    pattern = re.compile(r"(<!-- bench:analysis -->\n).*?(\n<!-- /bench:analysis -->)", re.S)
-    DOCS.write_text(pattern.sub(lambda m: m[1] + table(figures) + m[2], text))
+    pattern = re.compile(r"(<!-- bench:analysis -->\n).*?(<!-- /bench:analysis -->)", re.S)
+    DOCS.write_text(pattern.sub(lambda m: m[1] + table(figures) + "\n" + m[2], text))
 
 
 if __name__ == "__main__":

@@ -94,6 +94,8 @@ SETS: list[dict[str, Any]] = [
         "rounds": range(3, 14),
     },
 ]
+#: The four-player rounds fitted on (the others are measured).
+FIT4 = 2
 BINS = 10
 RIDGE = 1.0
 
@@ -244,7 +246,10 @@ def main() -> None:
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-fit", action="store_true", help="measure the shipped model")
     parser.add_argument("--no-play", action="store_true", help="only the rounds there are")
+    parser.add_argument("--fit4", type=int, default=FIT4, help="four-player rounds fitted on")
     args = parser.parse_args()
+    SETS[2]["rounds"] = range(1, args.fit4 + 1)
+    SETS[3]["rounds"] = range(args.fit4 + 1, 14)
     games: dict[str, int] = {}
     data = {}
     for t in SETS:
@@ -277,8 +282,8 @@ def main() -> None:
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")
     plot(figures)
     text = DOCS.read_text()
-    pattern = re.compile(r"(<!-- bench:winprob -->\n).*?(\n<!-- /bench:winprob -->)", re.S)
-    DOCS.write_text(pattern.sub(lambda m: m[1] + table(figures) + m[2], text))
+    pattern = re.compile(r"(<!-- bench:winprob -->\n).*?(<!-- /bench:winprob -->)", re.S)
+    DOCS.write_text(pattern.sub(lambda m: m[1] + table(figures) + "\n" + m[2], text))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import pytest
 from browsing import chromium, shot
 from support.serving import LiveServer
 from tigris_euphrates.server.limits import Limits
+from tigris_euphrates.store import Store
 
 pytestmark = pytest.mark.browser
 
@@ -53,6 +54,31 @@ def finished_game(server: LiveServer) -> dict[str, Any]:
         assert time.monotonic() < deadline, "the game did not end"
         time.sleep(0.1)
     return game
+
+
+def test_the_replay_shows_an_analysis_in_progress(server: LiveServer, browser: Any) -> None:
+    """Another process is analysing the game: the page says how far it got, and asks again
+    until it is done."""
+    g = finished_game(server)
+    store = Store(f"sqlite:///{server.app_kwargs['data_dir']}/t.sqlite3")
+    try:
+        store.analyses.request(g["id"], time.time())
+        assert store.analyses.claim("elsewhere", time.time(), 120.0) == g["id"]
+        assert store.analyses.progress(g["id"], "elsewhere", 36, 180, time.time())
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        page.goto(f"{server.url}/replay/{g['id']}")
+        page.wait_for_selector(".analysis-progress")
+        assert "Analysing… 36 of 180 moves" in page.locator("#analysis").inner_text()
+        assert page.locator("#analysis progress").get_attribute("value") == "36"
+        assert page.locator("#analyse").count() == 0
+        assert store.analyses.progress(g["id"], "elsewhere", 72, 180, time.time())
+        page.wait_for_function(
+            "() => document.querySelector('#analysis progress')?.getAttribute('value') === '72'"
+        )
+        shot(page, "analysis-progress")
+        page.context.close()
+    finally:
+        store.close()
 
 
 def test_the_replay_shows_the_graph_the_marks_and_the_suggested_move(

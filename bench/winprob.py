@@ -247,7 +247,13 @@ def main() -> None:
     parser.add_argument("--no-fit", action="store_true", help="measure the shipped model")
     parser.add_argument("--no-play", action="store_true", help="only the rounds there are")
     parser.add_argument("--fit4", type=int, default=FIT4, help="four-player rounds fitted on")
+    parser.add_argument(
+        "--fit2", type=int, default=0, help="fit on these first held2 rounds instead of fit2"
+    )
     args = parser.parse_args()
+    if args.fit2:
+        SETS[0].update(folder="held2", games=8, base=2000, rounds=range(1, args.fit2 + 1))
+        SETS[1]["rounds"] = range(args.fit2 + 1, 18)
     SETS[2]["rounds"] = range(1, args.fit4 + 1)
     SETS[3]["rounds"] = range(args.fit4 + 1, 14)
     games: dict[str, int] = {}

@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -238,6 +239,15 @@ def table(figures: dict[str, Any]) -> str:
             f"| {f['players']} | {f['games']} | {f['predictions']} | {f['model']['ece']:.3f} "
             f"| {f['model']['brier']:.4f} | {f['baseline']['brier']:.4f} |"
         )
+    planned4 = 16 * (13 - figures["fit4"])
+    rows.append("")
+    rows.append(
+        f"Fitted on {figures['two']['fitted']} two-player and {figures['more']['fitted']} "
+        f"four-player games; measured on the held-out rounds played: "
+        f"{figures['two']['games']} of the 408 planned two-player games and "
+        f"{figures['more']['games']} of the {planned4} planned four-player ones "
+        f"(`python bench/winprob.py {figures['arguments']}`)."
+    )
     return "\n".join(rows)
 
 
@@ -279,12 +289,20 @@ def main() -> None:
     for key, fitted, held, players in (("two", "fit2", "held2", 2), ("more", "fit4", "held4", 4)):
         x, y = data[held]
         f = measure(model, x, y, fit_baseline(*data[fitted]))
-        figures[key] = {"players": players, "games": games[held], "predictions": y.size, **f}
+        figures[key] = {
+            "players": players,
+            "games": games[held],
+            "fitted": games[fitted],
+            "predictions": y.size,
+            **f,
+        }
         print(
             f"{players} players, {games[held]} held-out games, {y.size} predictions: "
             f"ECE {f['model']['ece']:.4f}, Brier {f['model']['brier']:.4f}, "
             f"baseline Brier {f['baseline']['brier']:.4f}"
         )
+    figures["arguments"] = " ".join(sys.argv[1:])
+    figures["fit4"] = args.fit4
     FIGURES.write_text(json.dumps(figures, indent=1) + "\n")
     plot(figures)
     text = DOCS.read_text()

@@ -12,8 +12,8 @@ is played, unless ``--no-play`` (then the figures are those of the rounds there 
   pairing (90 games, seed 1001), measured on 17 rounds of 8 games a pairing (24 games,
   seeds 2001–2017: 408 games);
 * four players: the four lineups of easy, greedy, greedy, easy, random, in rounds of 4
-  games a lineup (16 games, seeds 4001–4013); fitted on rounds 1 and 2 (32 games),
-  measured on rounds 3–13 (176 games).
+  games a lineup (16 games, seeds 4001–4015); fitted on rounds 1 and 2 (32 games),
+  measured on rounds 3–15 (208 games).
 
 Rounds keep every lineup equally present however many of them were played.
 
@@ -92,7 +92,7 @@ SETS: list[dict[str, Any]] = [
         "players": 4,
         "games": 4,
         "base": 4000,
-        "rounds": range(3, 14),
+        "rounds": range(3, 16),
     },
 ]
 #: The four-player rounds fitted on (the others are measured).
@@ -239,7 +239,7 @@ def table(figures: dict[str, Any]) -> str:
             f"| {f['players']} | {f['games']} | {f['predictions']} | {f['model']['ece']:.3f} "
             f"| {f['model']['brier']:.4f} | {f['baseline']['brier']:.4f} |"
         )
-    planned4 = 16 * (13 - figures["fit4"])
+    planned4 = 16 * (15 - figures["fit4"])
     rows.append("")
     rows.append(
         f"Fitted on {figures['two']['fitted']} two-player and {figures['more']['fitted']} "
@@ -265,7 +265,7 @@ def main() -> None:
         SETS[0].update(folder="held2", games=8, base=2000, rounds=range(1, args.fit2 + 1))
         SETS[1]["rounds"] = range(args.fit2 + 1, 18)
     SETS[2]["rounds"] = range(1, args.fit4 + 1)
-    SETS[3]["rounds"] = range(args.fit4 + 1, 14)
+    SETS[3]["rounds"] = range(args.fit4 + 1, 16)
     games: dict[str, int] = {}
     data = {}
     for t in SETS:

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from .. import IllegalAction, InvalidAction, apply, result, to_action
+from .. import IllegalAction, InvalidAction, apply, to_action
 from ..coach.analysis import AnalysisBudget
 from ..store import StepTaken, Store, UnknownGame
 from .analyses import Analyst

@@ -43,7 +43,7 @@ from .meeting import Meeting
 from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
 from .notices import Claim, Gone, LobbyNote, Names, Step, Who, encode
-from .people import read_people, set_nickname
+from .people import read_people
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
@@ -564,19 +564,10 @@ class Hub:
         if self.sync is not None:
             self.sync.tell(Names(self.sync.proc, game.id))
 
-    async def nickname(self, game: LiveGame, seat: int | None, name: str) -> None:
-        """A guest names their seat (``people.set_nickname``)."""
-        await set_nickname(self, game, seat, name)
-
-    async def resign(self, game: LiveGame, seat: int | None) -> None:
-        """The seat's player resigns (``leaving.Leaving.resign``)."""
-        await self.leaving.resign(game, seat)
-        self.changed(game)
-        self.evict(game)
-
-    async def abort(self, game: LiveGame, seat: int | None) -> None:
-        """The seat's player aborts the game before everybody moved (``leaving.py``)."""
-        await self.leaving.abort(game, seat)
+    async def leave(self, game: LiveGame, seat: int | None, *, resign: bool) -> None:
+        """The seat's player resigns, or aborts the game before everybody moved
+        (``leaving.Leaving``)."""
+        await (self.leaving.resign if resign else self.leaving.abort)(game, seat)
         self.changed(game)
         self.evict(game)
 

@@ -1,6 +1,6 @@
 """The post-game analyses across two real server processes on one PostgreSQL database: the
 analyses of several finished games, each asked through both processes, are each taken by
-exactly one worker once, done once, and every reader gets the same stored result, which is
+exactly one worker once (which process takes which is the queue's choice), done once, and every reader gets the same stored result, which is
 the analysis ``tne analyse`` would write for the game's record. An unfinished game is
 refused."""
 
@@ -86,8 +86,6 @@ def test_each_analysis_is_done_once_by_one_of_two_processes(
         try:
             rows = [store.analyses.get(g["id"]) for g in games]
             assert all(row is not None and row.attempts == 1 for row in rows)
-            workers = {row.worker for row in rows if row is not None}
-            assert len(workers) == 2, f"one process did every analysis: {workers}"
         finally:
             store.close()
         for g in games:

@@ -3,6 +3,7 @@
 tne selfplay --players 4 --games 10      bots play; wins, lengths, ends, mean scores
 tne show RECORD.json --ply 40            the board at any point of a record
 tne legal POSITION.json                  the legal actions of a position
+tne analyse RECORD.json                  a finished game's analysis: mistakes and better moves
 tne export BACKUP.jsonl                  the server's games, accounts and ratings (import: back)
 tne admin grant NAME                     moderation on the server's database (admin_cli.py)
 tne bot connect --server URL -- ./mybot  a tne-bot/1 program plays on a server (bot_cli.py)
@@ -40,6 +41,7 @@ from . import (
 )
 from .admin_cli import admin
 from .ai import split_specs
+from .analyse_cli import analyse_command
 from .backup_cli import export, import_, set_password
 from .bot_cli import bot
 from .botproto import check_fallback, check_spec, make_player
@@ -267,6 +269,7 @@ def events(
         console.print(f"[bold]{ply:>4} {text}[/bold]  " + "; ".join(json.dumps(e) for e in shown))
 
 
+app.command("analyse")(analyse_command)
 app.command("serve")(serve)
 app.command("tournament")(tournament)
 app.command("ratings")(ratings)

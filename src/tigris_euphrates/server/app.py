@@ -93,6 +93,8 @@ def lifespan(
             clock=clock,
             mailer=Mailer(mail) if mail is not None else None,
             metrics=metrics,
+            analysis_seconds=settings.analysis_seconds,
+            analysis_budget=settings.analysis_budget,
         )
         hub.meeting.configure(
             settings.table_minutes * 60, settings.match_window, settings.match_widen

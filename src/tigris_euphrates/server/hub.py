@@ -23,7 +23,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from .. import IllegalAction, InvalidAction, apply, to_action
+from ..coach.analysis import AnalysisBudget
 from ..store import StepTaken, Store, UnknownGame
+from .analyses import Analyst
 from .bots import BotRunner
 from .chat import TableChat, chat_for
 from .clocks import Pace, pace_from_dict
@@ -41,7 +43,7 @@ from .meeting import Meeting
 from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
 from .newgames import NewGames
 from .notices import Claim, Gone, LobbyNote, Names, Step, Who, encode
-from .people import read_people, set_nickname
+from .people import read_people
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
@@ -72,6 +74,8 @@ class Hub:
         clock: Callable[[], float] = time.time,
         mailer: Mailer | None = None,
         metrics: Metrics | None = None,
+        analysis_seconds: float = 300.0,
+        analysis_budget: AnalysisBudget | None = None,
     ) -> None:
         self.store = store
         #: the figures of this process (``/metrics``)
@@ -105,6 +109,10 @@ class Hub:
         )
         self.chat = TableChat(self.db, store, self.cluster)
         self.hints = HintDesk(self.db, store, self.bots, self.limits)
+        #: runs the post-game analyses queued in the database (any process takes the next)
+        self.analyst = Analyst(
+            self.db, store, self._finished_record, analysis_seconds, analysis_budget
+        )
         self.seats = Seats(self)
         self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)
@@ -125,6 +133,7 @@ class Hub:
             self.spawn(self._census_loop())
         self.spawn(self.meeting.run())
         self.spawn(self.lobby.keep_presence())
+        self.spawn(self.analyst.run())
         if self.sync is not None:
             await self.sync.start()
             return
@@ -176,6 +185,7 @@ class Hub:
             for conn in game.conns.values():
                 conn.close(1001, "the server is shutting down")
         await self.bots.stop()
+        self.analyst.stop()
         if self.sync is not None:
             await self.sync.stop()
         self.db.shutdown()
@@ -234,6 +244,13 @@ class Hub:
         """Whether this process runs the game's bots and clock: alone on SQLite, else while
         it holds the game's advisory lock."""
         return self.cluster is None or game.id in self.cluster.held
+
+    async def _finished_record(self, game_id: str) -> dict[str, Any]:
+        """A finished game's record, for its analysis."""
+        game = await self.get(game_id)
+        if not game.over:
+            raise GameError("not-over", "only a finished game can be analysed")
+        return game.record()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` in the background (cancelled when the server stops)."""
@@ -547,19 +564,10 @@ class Hub:
         if self.sync is not None:
             self.sync.tell(Names(self.sync.proc, game.id))
 
-    async def nickname(self, game: LiveGame, seat: int | None, name: str) -> None:
-        """A guest names their seat (``people.set_nickname``)."""
-        await set_nickname(self, game, seat, name)
-
-    async def resign(self, game: LiveGame, seat: int | None) -> None:
-        """The seat's player resigns (``leaving.Leaving.resign``)."""
-        await self.leaving.resign(game, seat)
-        self.changed(game)
-        self.evict(game)
-
-    async def abort(self, game: LiveGame, seat: int | None) -> None:
-        """The seat's player aborts the game before everybody moved (``leaving.py``)."""
-        await self.leaving.abort(game, seat)
+    async def leave(self, game: LiveGame, seat: int | None, *, resign: bool) -> None:
+        """The seat's player resigns, or aborts the game before everybody moved
+        (``leaving.Leaving``)."""
+        await (self.leaving.resign if resign else self.leaving.abort)(game, seat)
         self.changed(game)
         self.evict(game)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..coach.analysis import AnalysisBudget
 from .limits import Limits
 from .logs import FORMATS, LEVELS
 from .mail import SECURITY, MailSettings
@@ -121,6 +122,16 @@ class Settings:
     bot_processes: int = field(
         default=1, metadata=source("TNE_BOT_PROCESSES", int, "--bot-processes")
     )
+    #: The CPU seconds a finished game's post-game analysis may take at most.
+    analysis_seconds: float = field(default=300.0, metadata=source("TNE_ANALYSIS_SECONDS", float))
+    #: The actions the analysis judges at each decision, and the deals of the hidden tiles
+    #: each is judged over (``coach.analysis.AnalysisBudget``).
+    analysis_candidates: int = field(
+        default=AnalysisBudget.candidates, metadata=source("TNE_ANALYSIS_CANDIDATES", int)
+    )
+    analysis_worlds: int = field(
+        default=AnalysisBudget.worlds, metadata=source("TNE_ANALYSIS_WORLDS", int)
+    )
     #: What one client may ask (``name=value`` pairs, separated by commas in the variable).
     limits: Limits = field(default=Limits(), metadata=source("TNE_LIMITS", _limits, "--limit"))
     #: Accept a client's seed for any game (tests and local study, never in public).
@@ -167,6 +178,7 @@ class Settings:
     )
 
     def __post_init__(self) -> None:
+        AnalysisBudget(self.analysis_candidates, self.analysis_worlds)  # refused if out of range
         if self.smtp_security not in SECURITY:
             raise ValueError(
                 f"TNE_SMTP_SECURITY is one of {', '.join(SECURITY)}, not {self.smtp_security!r}"
@@ -196,6 +208,11 @@ class Settings:
     def replace(self, **changes: Any) -> Settings:
         """These settings with ``changes`` (the flags given on a command line)."""
         return dataclasses.replace(self, **changes)
+
+    @property
+    def analysis_budget(self) -> AnalysisBudget:
+        """The work of one post-game analysis."""
+        return AnalysisBudget(self.analysis_candidates, self.analysis_worlds)
 
     @property
     def mail(self) -> MailSettings | None:

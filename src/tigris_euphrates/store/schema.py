@@ -54,6 +54,7 @@ class Tables:
     blocks: Table
     invites: Table
     presence: Table
+    analyses: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -314,6 +315,25 @@ def make_tables(prefix: str = "") -> Tables:
         Column("updated", Float, nullable=False),
     )
     meet = _meet_tables(meta, prefix)
+    analyses = Table(
+        f"{prefix}analyses",
+        meta,
+        # a finished game's post-game analysis: "queued" until a process claims it, then
+        # "running" (by ``worker`` since ``claimed``, ``done`` of ``total`` decisions judged),
+        # then "done" (``result``: the tne-analysis/1 JSON, ``seconds`` of CPU it took) or
+        # "failed" (``error``); ``attempts``: how many times a worker took it
+        Column("game_id", String(32), primary_key=True),
+        Column("state", String(16), nullable=False, index=True),
+        Column("requested", Float, nullable=False),
+        Column("worker", String(64), nullable=True),
+        Column("claimed", Float, nullable=True),
+        Column("attempts", Integer, nullable=False, server_default="0"),
+        Column("done", Integer, nullable=False, server_default="0"),
+        Column("total", Integer, nullable=False, server_default="0"),
+        Column("seconds", Float, nullable=True),
+        Column("error", String(200), nullable=True),
+        Column("result", Text, nullable=True),
+    )
     return Tables(
         meta=meta,
         games=games,
@@ -337,6 +357,7 @@ def make_tables(prefix: str = "") -> Tables:
         bot_tokens=bot_tokens,
         challenges=challenges,
         **meet,
+        analyses=analyses,
     )
 
 

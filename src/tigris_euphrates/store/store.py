@@ -6,13 +6,15 @@ their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times
 bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``credentials``
 (password-reset links, address changes), ``hints`` (the hints each seat of a game asked
 for), ``bots`` (bot accounts, their API tokens, challenges), ``tables`` (open tables),
-``matches`` (the quick-match queue) and ``social`` (follows, blocks, invitations,
-presence). The calls block; the server runs them on its database thread (``Hub.db``).
+``matches`` (the quick-match queue), ``social`` (follows, blocks, invitations, presence)
+and ``analyses`` (the post-game analyses' queue and results). The calls block; the server
+runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
+from .analyses import Analyses
 from .attempts import Attempts
 from .bots import Bots
 from .chat import ChatLog
@@ -48,6 +50,7 @@ class Store:
         self.tables = Tables(self.db, self.games)
         self.matches = Matches(self.db, self.games)
         self.social = Social(self.db)
+        self.analyses = Analyses(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -7,6 +7,7 @@ from fastapi import APIRouter
 
 from . import (
     accounts,
+    analysis,
     bots,
     botsocket,
     catalogues,
@@ -33,6 +34,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     meta.router,
     games.router,
+    analysis.router,
     play.router,
     tutorial.router,
     meet.router,

@@ -56,6 +56,7 @@ from ..inputs import (
 )
 from ..limits import Limits
 from ..live import LiveGame
+from ..people import set_nickname
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -326,11 +327,11 @@ async def answer(
     elif isinstance(msg, Hint):
         await hub.hints.answer(game, seat, conn, msg.seq)
     elif isinstance(msg, Resign):
-        await hub.resign(game, seat)
+        await hub.leave(game, seat, resign=True)
     elif isinstance(msg, Abort):
-        await hub.abort(game, seat)
+        await hub.leave(game, seat, resign=False)
     elif isinstance(msg, Nickname):
-        await hub.nickname(game, seat, msg.name)
+        await set_nickname(hub, game, seat, msg.name)
     else:
         raise GameError("joined", "this connection has joined already")
 

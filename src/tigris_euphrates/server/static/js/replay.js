@@ -9,10 +9,12 @@ import { decisionPanel, lastConflict, logBox, optionsCard, playerPanel, toggles 
 import { lastMove } from "./log.js";
 import { supplyCard } from "./status.js";
 import { focusKey, restoreFocus } from "./keys.js";
+import { analysisCard, drawSuggestion, loadAnalysis, markMoves } from "./analysis.js";
 
-// the moves' log, then the game's first step
+// the moves' log, then the game's first step; its analysis as soon as it is read
 export async function startReplay(page) {
   page.replay.moves = await api(`/api/games/${page.id}/moves`).catch(() => null);
+  loadAnalysis(page, () => renderReplay(page)).then(() => renderReplay(page));
   return loadStep(page, 0);
 }
 async function loadStep(page, n) {
@@ -52,12 +54,15 @@ export function renderReplay(page) {
   document.body.dataset.step = step;
   $("#status").textContent = tx("replay_status", { step, total: frame.total });
   const done = moves ? moves.log.slice(0, step) : [];
-  page.boardBox.replaceChildren(drawBoard(v, { ...page.ui, seats, last: lastMove(done), targets: {}, onCell: () => {} }));
+  const board = drawBoard(v, { ...page.ui, seats, last: lastMove(done), targets: {}, onCell: () => {} });
+  drawSuggestion(board, page, step);
+  page.boardBox.replaceChildren(board);
   const pend = v.pending;
   const conflict = pend && (pend.conflict || pend.stage === "war") ? decisionPanel(page, v, seats, []) : lastConflict(done, seats);
   const list = moveList(page, step);
-  // (no conflict at this step: nothing drawn, not the word "null")
+  // (no conflict to show: nothing, rather than the word "null")
   page.side.replaceChildren(...[controls(page),
+    analysisCard(page, step, n => loadStep(page, n), () => renderReplay(page)),
     conflict,
     optionsCard(v),
     h("div", { class: "card" }, h("h3", {}, tx("players")), h("div", { class: "players" }, v.players.map(p => playerPanel(page, v, p, seats, null, {})))),
@@ -90,5 +95,6 @@ function moveList(page, step) {
     const i = moves.log.findIndex(e => String(e.seq) === el.dataset.seq);
     el.addEventListener("click", () => loadStep(page, i + 1));
   }
+  markMoves(page, list);
   return list;
 }

@@ -1,8 +1,8 @@
 """Meeting people: open tables and their seats, the quick-match queue, follows, blocks,
 invitations and who is online.
 
-Revision ID: 0007
-Revises: 0011
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0007"
-down_revision: str | None = "0011"
+revision = "0010"
+down_revision: str | None = "0009"
 branch_labels = None
 depends_on = None
 

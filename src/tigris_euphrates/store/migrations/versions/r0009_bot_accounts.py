@@ -2,8 +2,8 @@
 tokens (``bot_tokens``: only their SHA-256 is kept) and the challenges between accounts
 (``challenges``).
 
-Revision ID: 0011
-Revises: 0012
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0011"
-down_revision: str | None = "0012"
+revision = "0009"
+down_revision: str | None = "0008"
 branch_labels = None
 depends_on = None
 

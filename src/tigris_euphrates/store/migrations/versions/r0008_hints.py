@@ -1,7 +1,7 @@
 """Hints: how many hints ("Suggest a move") each seat of a game asked for.
 
-Revision ID: 0012
-Revises: 0009
+Revision ID: 0008
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0012"
-down_revision: str | None = "0009"
+revision = "0008"
+down_revision: str | None = "0007"
 branch_labels = None
 depends_on = None
 

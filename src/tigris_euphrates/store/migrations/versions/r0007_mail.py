@@ -1,7 +1,7 @@
 """Account e-mail flows: password-reset tokens (only their SHA-256 is stored, each used once
 and expiring) and e-mail changes waiting for the new address's confirmation.
 
-Revision ID: 0009
+Revision ID: 0007
 Revises: 0006
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import context, op
 
-revision = "0009"
+revision = "0007"
 down_revision: str | None = "0006"
 branch_labels = None
 depends_on = None

@@ -289,3 +289,48 @@ def test_game_lists_say_whose_turn_and_each_result(server: LiveServer, browser: 
     )
     for p in (guest, cy):
         assert not p.errors, p.errors
+
+
+def test_the_replay_lists_the_hand_over_and_the_resignation_at_their_step(
+    server: LiveServer, browser: Any
+) -> None:
+    g = create(server)
+    both_move(server, g)
+    # seat 1's player hands the seat to a bot, then seat 0's player resigns: over
+    r = httpx.post(
+        f"{server.url}/api/games/{g['id']}/seats/1/bot",
+        json={"token": g["seats"][1]["token"], "level": "random"},
+    )
+    assert r.status_code == 200, r.text
+    ann = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    ann.wait_view()
+    ann.send({"type": "resign"})
+    end = ann.wait_view(lambda m: m["view"]["over"])
+    assert end["view"]["end"] == "resign"
+    ann.close()
+    moves = httpx.get(f"{server.url}/api/games/{g['id']}/moves").json()
+    changes = [n["change"] for n in moves["seat_log"]]
+    assert changes == ["bot", "resign"]
+    words = {
+        "en-GB": ("leaves the table: a bot", "resigns"),
+        "de-DE": ("verlässt den Tisch: ein Bot", "gibt auf"),
+        "fr-FR": ("quitte la table : un bot", "abandonne"),
+    }
+    for locale, (handed, resigned) in words.items():
+        page = new_page(browser, locale)
+        page.goto(f"{server.url}/replay/{g['id']}")
+        page.wait_for_selector("#log .seat-note")
+        notes = page.locator("#log .entry:has(.seat-note)")
+        assert notes.count() == 2
+        assert handed in notes.nth(0).inner_text()
+        assert resigned in notes.nth(1).inner_text()
+        # each note sits at its step: after the moves made before it, and a click goes there
+        for i, n in enumerate(moves["seat_log"]):
+            at = len([e for e in moves["log"] if e["seq"] <= n["seq"]])
+            assert notes.nth(i).get_attribute("data-step") == str(at)
+        notes.nth(0).click()
+        step = str(len([e for e in moves["log"] if e["seq"] <= moves["seat_log"][0]["seq"]]))
+        page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+        if locale == "en-GB":
+            shot(page, "replay-seat-notes")
+        assert not page.errors and not page.dialogs, (page.errors, page.dialogs)

@@ -81,9 +81,11 @@ function playNowCard(meta, account) {
   };
   return { el, show };
 }
+// a seated player: the name, a bot account's BOT mark, the displayed rating (as the table
+// and the leaderboards show it)
 function seatText(s) {
   const rating = s.rating === null || s.rating === undefined ? (s.account ? tx("rating_new") : tx("guest")) : String(s.rating);
-  return `${s.name} (${rating})`;
+  return h("span", { class: "seated-player" }, s.name, s.bot ? h("b", { class: "chip botmark" }, tx("bot_mark")) : null, ` (${rating})`);
 }
 function tablesCard(meta, account) {
   const list = h("tbody", { id: "open-tables" });
@@ -124,7 +126,7 @@ function tableRow(t, sitAt) {
   if (t.min_rating !== null || t.max_rating !== null) chips.push(tx("rating_range", { low: t.min_rating ?? "–", high: t.max_rating ?? "–" }));
   const actions = mine ? tableActions(t, mine) : [h("button", { class: "sit", onclick: () => sitAt(t.id) }, tx("sit"))];
   const row = h("tr", { "data-table": t.id, class: t.id === linked ? "linked" : null }, h("td", { class: "muted" }, chips.join(", ")),
-    h("td", { class: "seated" }, t.seats.map(seatText).join(", ")), h("td", {}, t.free), h("td", {}, ...actions));
+    h("td", { class: "seated" }, ...t.seats.flatMap((s, i) => i ? [", ", seatText(s)] : [seatText(s)])), h("td", {}, t.free), h("td", {}, ...actions));
   if (t.id === linked && !shownLinked) { shownLinked = true; setTimeout(() => row.scrollIntoView({ block: "center" }), 0); }
   return row;
 }

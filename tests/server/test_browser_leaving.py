@@ -2,8 +2,9 @@
 other sees the end screen; a game nobody has moved in yet is aborted; a guest opening a
 rated seat gets the sign-in page in the page's language; a rated game between two accounts
 played to its end (moves scripted over the websocket) shows the names and ratings at the
-table, in the status line, the log, on the end screen with each rating change, and in the
-replay; a guest's nickname reaches the other seat; default names are in the page's
+table, in the status line, the log, on the end screen with each rating change, in the
+replay, and the same displayed rating in the lobby's open tables; the replay's move list
+shows a hand-over to a bot and a resignation at their step in English, German and French; a guest's nickname reaches the other seat; default names are in the page's
 language. Each question is the page's own dialog, never the browser's."""
 
 from __future__ import annotations
@@ -191,7 +192,23 @@ def test_a_rated_game_shows_names_ratings_and_rating_changes(
     assert names[0] in text and names[1] in text
     for s in seats:
         s.close()
-    for p in (watcher, replay):
+    # the lobby's open tables show the same displayed rating as the table and the profile
+    profile = httpx.get(f"{server.url}/api/players/{names[0]}").json()
+    shown = next(r["display"] for r in profile["ratings"] if r["games"] == 1)
+    assert str(shown) == re.search(r"→ (\d+)", rows["0"]).group(1)  # type: ignore[union-attr]
+    made = players[0].post("/api/tables", {"players": 2}).json()
+    table = made["table"]
+    listed = httpx.get(f"{server.url}/api/tables").json()["tables"]
+    seated = next(t for t in listed if t["id"] == table)["seats"][0]
+    assert seated["name"] == names[0] and seated["rating"] == shown
+    lobby = new_page(browser)
+    lobby.goto(server.url + "/")
+    row = lobby.locator(f"#open-tables tr[data-table='{table}'] .seated")
+    row.wait_for()
+    assert row.inner_text() == f"{names[0]} ({shown})"
+    gone = players[0].post(f"/api/tables/{table}/leave", {"token": made["token"]})
+    assert gone.status_code == 200
+    for p in (watcher, replay, lobby):
         assert not p.errors, p.errors
 
 

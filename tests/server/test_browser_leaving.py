@@ -5,7 +5,8 @@ played to its end (moves scripted over the websocket) shows the names and rating
 table, in the status line, the log, on the end screen with each rating change, in the
 replay, and the same displayed rating in the lobby's open tables; the replay's move list
 shows a hand-over to a bot and a resignation at their step in English, German and French;
-a guest's nickname reaches the other seat; default names are in the page's language. Each question is the page's own dialog, never the browser's."""
+a guest's nickname reaches the other seat; default names are in the page's language. Each
+question is the page's own dialog, never the browser's."""
 
 from __future__ import annotations
 

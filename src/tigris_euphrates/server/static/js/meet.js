@@ -149,8 +149,9 @@ function openTableForm(meta, redraw) {
   const rules = ruleFields(meta, "table-"), pace = paceFields(meta, "table-");
   const players = h("select", { id: "table-players" }, [2, 3, 4].map(n => h("option", { value: n }, tx("n_players", { n }))));
   const rated = h("input", { type: "checkbox", id: "table-rated" });
-  const low = h("input", { type: "number", id: "table-min", class: "short", step: "any" });
-  const high = h("input", { type: "number", id: "table-max", class: "short", step: "any" });
+  // the range in displayed ratings (a newcomer's 1500), as the table and the leaderboards show them
+  const low = h("input", { type: "number", id: "table-min", class: "short", min: 0, max: 10000, step: 1, placeholder: "1500" });
+  const high = h("input", { type: "number", id: "table-max", class: "short", min: 0, max: 10000, step: 1, placeholder: "1500" });
   const bots = h("input", { type: "checkbox", id: "table-bots", checked: true });
   const chat = h("select", { id: "table-chat" }, h("option", { value: "players" }, tx("chat_players")),
     h("option", { value: "everyone" }, tx("chat_everyone")), h("option", { value: "off" }, tx("chat_nobody")));

@@ -396,13 +396,17 @@ def test_two_bots_accepting_the_last_seat_at_once_one_takes_it(server: LiveServe
         t.start()
     for t in threads:
         t.join()
-    outcomes = []
+    outcomes, states = [], []
     for e in sockets:
+        told: list[str] = []
         while True:
             frame = e.recv()
+            if frame["type"] == "challenge":
+                told.append(frame["challenge"]["state"])
             if frame["type"] in ("game", "error"):
                 outcomes.append(frame)
                 break
+        states.append(told)
     games = [f for f in outcomes if f["type"] == "game"]
     errors = [f for f in outcomes if f["type"] == "error"]
     assert len(games) == 1 and len(errors) == 1, outcomes
@@ -412,6 +416,10 @@ def test_two_bots_accepting_the_last_seat_at_once_one_takes_it(server: LiveServe
     names = [s["name"] for s in seats]
     assert names[1] == winner.name and {one.name, two.name} & set(names) == {winner.name}
     assert lobby_table(server, table) is None
+    # the other is told the offer is gone
+    loser = 1 if outcomes[0]["type"] == "game" else 0
+    if "closed" not in states[loser]:
+        assert wait_offer(sockets[loser], f"table:{table}")["state"] == "closed"
     for e in sockets:
         e.close()
 

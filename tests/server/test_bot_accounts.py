@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, play_to_end
+from botting import Bot, Events, unique, wait_offer
 from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -50,62 +51,6 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Li
             yield srv
     finally:
         Store(url, prefix).drop_all()
-
-
-def unique(stem: str) -> str:
-    return f"{stem}{uuid.uuid4().hex[:6]}"
-
-
-class Bot:
-    """A bot account: its owner signed in on the page, and one API token."""
-
-    def __init__(self, server: LiveServer, stem: str = "Bot") -> None:
-        self.server = server
-        self.owner = Player(server)
-        self.name = unique(stem)
-        self.owner.sign_up(self.name, PASSWORD)
-        r = self.owner.post("/api/account/bot", {"confirm": True})
-        assert r.status_code == 200, r.text
-        made = self.owner.post("/api/account/tokens", {"name": "laptop"})
-        assert made.status_code == 200, made.text
-        self.token: str = made.json()["token"]
-        self.token_id: int = made.json()["id"]
-        self.api = httpx.Client(
-            base_url=server.url,
-            timeout=30,
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
-
-    def events(self) -> Events:
-        return Events(self.server.ws_url, self.token)
-
-
-class Events:
-    """A bot's event socket."""
-
-    def __init__(self, ws_url: str, token: str) -> None:
-        self._cm = connect(
-            f"{ws_url}/ws/bot",
-            additional_headers={"Authorization": f"Bearer {token}"},
-            open_timeout=20,
-        )
-        self.ws = self._cm.__enter__()
-
-    def recv(self, timeout: float = 15) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        return data
-
-    def wait(self, kind: str, timeout: float = 15) -> dict[str, Any]:
-        while True:
-            frame = self.recv(timeout)
-            if frame["type"] == kind:
-                return frame
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(msg))
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 class BotSeat(SeatClient):
@@ -311,13 +256,6 @@ def offered_ids(events: Events, seconds: float = 1.6) -> dict[str, dict[str, Any
         if frame["type"] == "challenge":
             out[frame["challenge"]["id"]] = frame["challenge"]
     return out
-
-
-def wait_offer(events: Events, offer_id: str) -> dict[str, Any]:
-    while True:
-        frame = events.wait("challenge")
-        if frame["challenge"]["id"] == offer_id:
-            return dict(frame["challenge"])
 
 
 def lobby_table(server: LiveServer, table: str) -> dict[str, Any] | None:

@@ -1,12 +1,14 @@
 """Bot accounts through real HTTP and websockets, on SQLite and on the real PostgreSQL: an
 account turned into a bot, its API tokens (shown once, kept hashed, listed, revoked and then
 refused), challenges from people and from bots offered on the event socket and accepted or
-declined, a rated bots' game on the bots' leaderboard and never on the people's, and the
-seats of people's rated games closed to bots."""
+declined, a rated bots' game on the bots' leaderboard and never on the people's, the
+seats of people's rated games closed to bots, and open tables that allow bots offered on
+the event socket (taken as a person takes a seat; of two bots taking the last one, one)."""
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, play_to_end
+from botting import Bot, Events, unique, wait_offer
 from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -48,62 +51,6 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Li
             yield srv
     finally:
         Store(url, prefix).drop_all()
-
-
-def unique(stem: str) -> str:
-    return f"{stem}{uuid.uuid4().hex[:6]}"
-
-
-class Bot:
-    """A bot account: its owner signed in on the page, and one API token."""
-
-    def __init__(self, server: LiveServer, stem: str = "Bot") -> None:
-        self.server = server
-        self.owner = Player(server)
-        self.name = unique(stem)
-        self.owner.sign_up(self.name, PASSWORD)
-        r = self.owner.post("/api/account/bot", {"confirm": True})
-        assert r.status_code == 200, r.text
-        made = self.owner.post("/api/account/tokens", {"name": "laptop"})
-        assert made.status_code == 200, made.text
-        self.token: str = made.json()["token"]
-        self.token_id: int = made.json()["id"]
-        self.api = httpx.Client(
-            base_url=server.url,
-            timeout=30,
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
-
-    def events(self) -> Events:
-        return Events(self.server.ws_url, self.token)
-
-
-class Events:
-    """A bot's event socket."""
-
-    def __init__(self, ws_url: str, token: str) -> None:
-        self._cm = connect(
-            f"{ws_url}/ws/bot",
-            additional_headers={"Authorization": f"Bearer {token}"},
-            open_timeout=20,
-        )
-        self.ws = self._cm.__enter__()
-
-    def recv(self, timeout: float = 15) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        return data
-
-    def wait(self, kind: str, timeout: float = 15) -> dict[str, Any]:
-        while True:
-            frame = self.recv(timeout)
-            if frame["type"] == kind:
-                return frame
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(msg))
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 class BotSeat(SeatClient):
@@ -297,63 +244,122 @@ def _board(server: LiveServer, *, bots: bool) -> set[str]:
     return names()
 
 
-class OpenTable:
-    """An offer source as open tables that allow bots will be: one table, offered to every
-    bot account, seated by ``accept`` (a game against a server bot)."""
-
-    def __init__(self) -> None:
-        self.taken: dict[str, str] = {}
-
-    async def offers(self, hub: Any, service: Any, account: Any) -> list[dict[str, Any]]:
-        state = "accepted" if account.name in self.taken else "open"
-        return [
-            {
-                "id": "table:one",
-                "from": {"name": "the open table", "bot": False},
-                "to": {"name": account.name, "bot": True},
-                "options": {"players": 2},
-                "rated": False,
-                "state": state,
-                "reason": None,
-                "game": self.taken.get(account.name),
-                "created": 0.0,
-            }
-        ]
-
-    async def accept(self, hub: Any, service: Any, account: Any, offer_id: str) -> str | None:
-        if offer_id != "table:one":
-            return None
-        seats = [{"kind": "human", "name": account.name}, {"kind": "bot", "level": "random"}]
-        game, _, _ = await hub.create({"players": 2}, seats)
-        await service.db(service.accounts.bind_seat, game.id, 0, account.id)
-        self.taken[account.name] = game.id
-        return str(game.id)
+def offered_ids(events: Events, seconds: float = 1.6) -> dict[str, dict[str, Any]]:
+    """The offers told on the event socket within ``seconds`` (several polls), by id."""
+    out: dict[str, dict[str, Any]] = {}
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            frame = events.recv(left)
+        except TimeoutError:
+            break
+        if frame["type"] == "challenge":
+            out[frame["challenge"]["id"]] = frame["challenge"]
+    return out
 
 
-def test_an_offer_source_offers_its_tables_on_the_event_socket(server: LiveServer) -> None:
-    from tigris_euphrates.server import botaccounts
+def lobby_table(server: LiveServer, table: str) -> dict[str, Any] | None:
+    tables = httpx.get(f"{server.url}/api/tables").json()["tables"]
+    return next((t for t in tables if t["id"] == table), None)
 
-    table = OpenTable()
-    botaccounts.OFFER_SOURCES.append(table)
-    try:
-        bot = Bot(server)
-        events = bot.events()
-        offered = events.wait("challenge")["challenge"]
-        assert offered["id"] == "table:one" and offered["state"] == "open"
-        events.send({"type": "accept", "id": "table:nope"})
-        assert events.wait("error")["code"] == "no-challenge"
-        events.send({"type": "accept", "id": "table:one"})
-        frames = [events.recv(), events.recv()]  # the offer's new state, then its game
-        assert frames[0]["challenge"]["state"] == "accepted"
-        started = frames[1]
-        assert started["type"] == "game" and started["seat"] == 0
-        assert started["game"] == table.taken[bot.name]
-        seat = BotSeat(server.ws_url, started["game"], bot.token, 0)
-        assert seat.wait_view()["seat"] == 0
-        seat.close()
-        events.close()
-    finally:
-        botaccounts.OFFER_SOURCES.remove(table)
+
+def test_an_open_table_that_allows_bots_is_offered_and_a_bot_takes_its_seat(
+    server: LiveServer,
+) -> None:
+    ann, cy = Player(server), Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    cy.sign_up(unique("Cy"), PASSWORD)
+    bot = Bot(server)
+    events = bot.events()
+    events.wait("hello")
+    people = ann.post("/api/tables", {"players": 2, "allow_bots": False}).json()
+    rated = cy.post("/api/tables", {"players": 2, "rated": True, "allow_bots": True}).json()
+    table = ann.post("/api/tables", {"players": 3}).json()["table"]
+    offer = wait_offer(events, f"table:{table}")
+    assert offer["from"] == {"name": ann.me()["name"], "bot": False}
+    assert offer["options"]["players"] == 3 and offer["rated"] is False
+    assert offer["state"] == "open" and offer["free"] == 2
+    seen = offered_ids(events)
+    assert f"table:{people['table']}" not in seen and f"table:{rated['table']}" not in seen
+    # asked for anyway: refused as the table's rules say, nothing taken
+    events.send({"type": "accept", "id": f"table:{people['table']}"})
+    assert events.wait("error")["code"] == "no-bots"
+    events.send({"type": "accept", "id": f"table:{rated['table']}"})
+    assert events.wait("error")["code"] == "bot-rated"
+    events.send({"type": "accept", "id": "table:nosuchtable"})
+    assert events.wait("error")["code"] == "no-challenge"
+    assert lobby_table(server, rated["table"])["free"] == 1  # type: ignore[index]
+    events.send({"type": "accept", "id": f"table:{table}"})
+    assert wait_offer(events, f"table:{table}")["state"] == "accepted"
+    # the lobby lists the bot at the table, marked a bot account; one seat left for a person
+    shown = lobby_table(server, table)
+    assert shown is not None and shown["free"] == 1
+    assert [(s["name"], s["bot"]) for s in shown["seats"]] == [
+        (ann.me()["name"], False),
+        (bot.name, True),
+    ]
+    assert cy.post(f"/api/tables/{table}/sit", {}).json()["game"]  # full: the game starts
+    started = events.wait("game")
+    assert started["seat"] == 1 and started["rated"] is False
+    game = httpx.get(f"{server.url}/api/games/{started['game']}").json()
+    assert [s["name"] for s in game["seats"]][1] == bot.name
+    machine = BotSeat(server.ws_url, started["game"], bot.token, 1)
+    assert machine.wait_view()["seat"] == 1
+    machine.close()
+    # their creators close the other tables: offered to nobody any more
+    for who, made in ((ann, people), (cy, rated)):
+        gone = who.post(f"/api/tables/{made['table']}/leave", {"token": made["token"]})
+        assert gone.json()["state"] == "closed"
+    events.close()
+
+
+def test_two_bots_accepting_the_last_seat_at_once_one_takes_it(server: LiveServer) -> None:
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    one, two = Bot(server, "Alpha"), Bot(server, "Beta")
+    sockets = [one.events(), two.events()]
+    for e in sockets:
+        e.wait("hello")
+    table = ann.post("/api/tables", {"players": 2}).json()["table"]
+    for e in sockets:
+        wait_offer(e, f"table:{table}")
+    barrier = threading.Barrier(2)
+
+    def accept(e: Events) -> None:
+        barrier.wait()
+        e.send({"type": "accept", "id": f"table:{table}"})
+
+    threads = [threading.Thread(target=accept, args=(e,)) for e in sockets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    outcomes, states = [], []
+    for e in sockets:
+        told: list[str] = []
+        while True:
+            frame = e.recv()
+            if frame["type"] == "challenge":
+                told.append(frame["challenge"]["state"])
+            if frame["type"] in ("game", "error"):
+                outcomes.append(frame)
+                break
+        states.append(told)
+    games = [f for f in outcomes if f["type"] == "game"]
+    errors = [f for f in outcomes if f["type"] == "error"]
+    assert len(games) == 1 and len(errors) == 1, outcomes
+    assert errors[0]["code"] in ("table-full", "table-closed", "seat-taken")
+    winner = one if outcomes[0]["type"] == "game" else two
+    seats = httpx.get(f"{server.url}/api/games/{games[0]['game']}").json()["seats"]
+    names = [s["name"] for s in seats]
+    assert names[1] == winner.name and {one.name, two.name} & set(names) == {winner.name}
+    assert lobby_table(server, table) is None
+    # the other is told the offer is gone
+    loser = 1 if outcomes[0]["type"] == "game" else 0
+    if "closed" not in states[loser]:
+        assert wait_offer(sockets[loser], f"table:{table}")["state"] == "closed"
+    for e in sockets:
+        e.close()
 
 
 def test_a_revoked_token_closes_the_sockets_it_opened(server: LiveServer) -> None:

@@ -2,9 +2,11 @@
 other sees the end screen; a game nobody has moved in yet is aborted; a guest opening a
 rated seat gets the sign-in page in the page's language; a rated game between two accounts
 played to its end (moves scripted over the websocket) shows the names and ratings at the
-table, in the status line, the log, on the end screen with each rating change, and in the
-replay; a guest's nickname reaches the other seat; default names are in the page's
-language. Each question is the page's own dialog, never the browser's."""
+table, in the status line, the log, on the end screen with each rating change, in the
+replay, and the same displayed rating in the lobby's open tables; the replay's move list
+shows a hand-over to a bot and a resignation at their step in English, German and French;
+a guest's nickname reaches the other seat; default names are in the page's language. Each
+question is the page's own dialog, never the browser's."""
 
 from __future__ import annotations
 
@@ -191,7 +193,23 @@ def test_a_rated_game_shows_names_ratings_and_rating_changes(
     assert names[0] in text and names[1] in text
     for s in seats:
         s.close()
-    for p in (watcher, replay):
+    # the lobby's open tables show the same displayed rating as the table and the profile
+    profile = httpx.get(f"{server.url}/api/players/{names[0]}").json()
+    shown = next(r["display"] for r in profile["ratings"] if r["games"] == 1)
+    assert str(shown) == re.search(r"→ (\d+)", rows["0"]).group(1)  # type: ignore[union-attr]
+    made = players[0].post("/api/tables", {"players": 2}).json()
+    table = made["table"]
+    listed = httpx.get(f"{server.url}/api/tables").json()["tables"]
+    seated = next(t for t in listed if t["id"] == table)["seats"][0]
+    assert seated["name"] == names[0] and seated["rating"] == shown
+    lobby = new_page(browser)
+    lobby.goto(server.url + "/")
+    row = lobby.locator(f"#open-tables tr[data-table='{table}'] .seated")
+    row.wait_for()
+    assert row.inner_text() == f"{names[0]} ({shown})"
+    gone = players[0].post(f"/api/tables/{table}/leave", {"token": made["token"]})
+    assert gone.status_code == 200
+    for p in (watcher, replay, lobby):
         assert not p.errors, p.errors
 
 
@@ -289,3 +307,48 @@ def test_game_lists_say_whose_turn_and_each_result(server: LiveServer, browser: 
     )
     for p in (guest, cy):
         assert not p.errors, p.errors
+
+
+def test_the_replay_lists_the_hand_over_and_the_resignation_at_their_step(
+    server: LiveServer, browser: Any
+) -> None:
+    g = create(server)
+    both_move(server, g)
+    # seat 1's player hands the seat to a bot, then seat 0's player resigns: over
+    r = httpx.post(
+        f"{server.url}/api/games/{g['id']}/seats/1/bot",
+        json={"token": g["seats"][1]["token"], "level": "random"},
+    )
+    assert r.status_code == 200, r.text
+    ann = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    ann.wait_view()
+    ann.send({"type": "resign"})
+    end = ann.wait_view(lambda m: m["view"]["over"])
+    assert end["view"]["end"] == "resign"
+    ann.close()
+    moves = httpx.get(f"{server.url}/api/games/{g['id']}/moves").json()
+    changes = [n["change"] for n in moves["seat_log"]]
+    assert changes == ["bot", "resign"]
+    words = {
+        "en-GB": ("leaves the table: a bot", "resigns"),
+        "de-DE": ("verlässt den Tisch: ein Bot", "gibt auf"),
+        "fr-FR": ("quitte la table : un bot", "abandonne"),
+    }
+    for locale, (handed, resigned) in words.items():
+        page = new_page(browser, locale)
+        page.goto(f"{server.url}/replay/{g['id']}")
+        page.wait_for_selector("#log .seat-note")
+        notes = page.locator("#log .entry:has(.seat-note)")
+        assert notes.count() == 2
+        assert handed in notes.nth(0).inner_text()
+        assert resigned in notes.nth(1).inner_text()
+        # each note sits at its step: after the moves made before it, and a click goes there
+        for i, n in enumerate(moves["seat_log"]):
+            at = len([e for e in moves["log"] if e["seq"] <= n["seq"]])
+            assert notes.nth(i).get_attribute("data-step") == str(at)
+        notes.nth(0).click()
+        step = str(len([e for e in moves["log"] if e["seq"] <= moves["seat_log"][0]["seq"]]))
+        page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+        if locale == "en-GB":
+            shot(page, "replay-seat-notes")
+        assert not page.errors and not page.dialogs, (page.errors, page.dialogs)

@@ -1,7 +1,8 @@
 """Meeting people in real headless Chromium, each person in a browser context of their own:
 a table opened in the lobby appears live in the others' lobbies (no reload), a second and a
 third person take its seats and everybody lands at the game; two strangers press "Play now"
-and meet in a rated game."""
+and meet in a rated game; a bot account takes a seat of an open table through its event
+socket and every lobby shows its name with the BOT mark."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from botting import Bot, wait_offer
 from browsing import chromium, shot
 from support.serving import LiveServer
 from tigris_euphrates.server.limits import Limits
@@ -151,5 +153,34 @@ def test_blocking_from_the_lobby_lists_the_account_and_unblocking_removes_it(
     ann.wait_for_selector("#blocked li.none")
     assert bob.name not in ann.locator("#blocked").inner_text()
     for p in (ann, bob):
+        assert p.errors == []
+        p.context.close()
+
+
+def test_a_bot_account_takes_a_seat_and_the_lobby_marks_it(
+    server: LiveServer, browser: Any
+) -> None:
+    ann = person(browser, server, "Ann")
+    watcher = person(browser, server, "Dee")
+    ann.click("#open-table-box summary")
+    ann.select_option("#table-players", "3")
+    ann.click("#open-table-go")
+    row = f"#open-tables tr[data-table]:has-text('{ann.name}')"
+    watcher.wait_for_selector(f"{row} .seated")
+    table = watcher.locator(row).first.get_attribute("data-table")
+    bot = Bot(server)
+    events = bot.events()
+    events.wait("hello")
+    wait_offer(events, f"table:{table}")
+    events.send({"type": "accept", "id": f"table:{table}"})
+    # the bot's name appears at the table by itself, with its BOT mark; Ann's has none
+    seated = watcher.locator(f"{row} .seated-player:has-text('{bot.name}')")
+    seated.wait_for()
+    assert seated.locator(".botmark").inner_text() == "BOT"
+    assert watcher.locator(f"{row} .seated-player:has-text('{ann.name}') .botmark").count() == 0
+    assert watcher.locator(f"{row} td").nth(2).inner_text() == "1"  # one free seat left
+    shot(watcher, "meet-bot-seated")
+    events.close()
+    for p in (ann, watcher):
         assert p.errors == []
         p.context.close()

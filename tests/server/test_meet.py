@@ -117,9 +117,13 @@ def test_a_table_for_people_only_cannot_start_with_bots(server: LiveServer) -> N
 
 def test_the_rating_range_and_blocks_keep_people_away(server: LiveServer) -> None:
     ann, bob, cy = person(server, "ann"), person(server, "bob"), person(server, "cy")
-    t = ok(ann.post("/api/tables", {"players": 3, "min_rating": 5}))
+    t = ok(ann.post("/api/tables", {"players": 3, "min_rating": 1600}))
     refused(bob.post(f"/api/tables/{t['table']}/sit", {}), "rating-range")
-    refused(ann.post("/api/tables", {"players": 2, "min_rating": 5, "max_rating": 1}), "bad-range")
+    wrong = {"players": 2, "min_rating": 1600, "max_rating": 1400}
+    refused(ann.post("/api/tables", wrong), "bad-range")
+    # the range is in displayed ratings: a newcomer's is 1500
+    t1 = ok(ann.post("/api/tables", {"players": 3, "min_rating": 1450, "max_rating": 1550}))
+    ok(bob.post(f"/api/tables/{t1['table']}/sit", {}))
     t2 = ok(ann.post("/api/tables", {"players": 3}))
     ok(ann.post("/api/social/block", {"name": cy.name}))  # type: ignore[attr-defined]
     refused(cy.post(f"/api/tables/{t2['table']}/sit", {}), "blocked")

@@ -3,12 +3,14 @@ players queue at once, half through each process, some of them having blocked an
 Every player lands in exactly one game, never with themselves, never with an account they
 blocked; the figures (players matched, time to match) are printed and written to
 ``test-artifacts/meet-quick-match.txt``. The lobby: a table opened, an invitation sent and a table
-started through one process reach a lobby socket of the other."""
+started through one process reach a lobby socket of the other. Two bot accounts, one on
+each process, accept an open table's last seat at once: one takes it."""
 
 from __future__ import annotations
 
 import json
 import statistics
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import pytest
 from sqlalchemy import select
 from websockets.sync.client import connect
 
+from botting import Bot, Events, wait_offer
 from support.serving import ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
@@ -168,3 +171,48 @@ def until(ws: Any, pred: Any, timeout: float = 15) -> dict[str, Any]:
         m = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
         if pred(m):
             return dict(m)
+
+
+def test_two_bots_through_two_processes_take_the_last_seat_once(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    with a, b:
+        ann = client(a)
+        assert (
+            ann.post(
+                "/api/account/signup",
+                json={"name": f"t{uuid.uuid4().hex[:6]}", "password": PASSWORD},
+            ).status_code
+            == 200
+        )
+        bots = [Bot(srv, "Seat") for srv in (a, b)]
+        sockets = [bot.events() for bot in bots]
+        for e in sockets:
+            e.wait("hello")
+        table = ann.post("/api/tables", json={"players": 2}).json()["table"]
+        for e in sockets:
+            wait_offer(e, f"table:{table}")
+        barrier = threading.Barrier(2)
+
+        def accept(e: Events) -> dict[str, Any]:
+            barrier.wait()
+            e.send({"type": "accept", "id": f"table:{table}"})
+            while (frame := e.recv())["type"] not in ("game", "error"):
+                pass
+            return frame
+
+        with ThreadPoolExecutor(2) as pool:
+            outcomes = list(pool.map(accept, sockets))
+        games = [f for f in outcomes if f["type"] == "game"]
+        errors = [f for f in outcomes if f["type"] == "error"]
+        assert len(games) == 1 and len(errors) == 1, outcomes
+        assert errors[0]["code"] in ("table-full", "table-closed")
+        seats = httpx.get(f"{a.url}/api/games/{games[0]['game']}").json()["seats"]
+        winner = bots[outcomes.index(games[0])]
+        assert [s["name"] for s in seats][1] == winner.name
+        assert {bot.name for bot in bots} & {s["name"] for s in seats} == {winner.name}
+        for e in sockets:
+            e.close()

@@ -25,6 +25,7 @@ from ..store.bots import Challenge, TooManyChallenges
 from .accounts import AccountService
 from .errors import GameError
 from .hub import Hub
+from .tableoffers import TableOffers
 
 #: A challenge's id: 12 hex digits.
 CHALLENGE_PATTERN = r"^[0-9a-f]{12}$"
@@ -175,7 +176,9 @@ class OfferSource(Protocol):
     open to the account, each shaped as ``Challenge.public`` (its ``id`` is ``kind:...``,
     never a challenge's); ``accept`` seats the account in the game of one of its own offers
     (bound to the account, so the bot's event socket announces the game) and returns the
-    game's id, or ``None`` for an id it does not know. A refusal raises ``GameError``."""
+    game's id (``""`` while that game waits for more players), or ``None`` for an id it
+    does not know. A refusal raises ``GameError``. An offer no longer offered is told
+    to the bot once more, its state ``accepted`` (by this socket) or ``closed``."""
 
     async def offers(
         self, hub: Hub, service: AccountService, account: Account
@@ -186,8 +189,8 @@ class OfferSource(Protocol):
     ) -> str | None: ...
 
 
-#: The offer sources besides challenges (none in this version: see ``OfferSource``).
-OFFER_SOURCES: list[OfferSource] = []
+#: The offer sources besides challenges: the open tables that allow bots.
+OFFER_SOURCES: list[OfferSource] = [TableOffers()]
 
 
 async def other_offers(hub: Hub, service: AccountService, account: Account) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..store import Store
+from ..store.ratings import displayed
 from ..store.tables import OpenTable
 from .dbthread import DatabaseThread
 from .frames import FriendInfo, LobbyFrame, MeFrame, TableInfo, TablesFrame
@@ -254,7 +255,9 @@ class LobbyFeed:
 
 
 def table_info(t: OpenTable, ratings: dict[tuple[str, int], tuple[float, int]]) -> TableInfo:
-    """An open table as the lobby lists it (no seat's token)."""
+    """An open table as the lobby lists it (no seat's token): each seated account's
+    displayed rating (``store.ratings.displayed``, as the table and the leaderboards show
+    it) and whether it is a bot account."""
     seats: list[dict[str, Any]] = []
     for s in t.seats:
         rating = ratings.get((t.id, s.account_id)) if s.account_id is not None else None
@@ -263,7 +266,8 @@ def table_info(t: OpenTable, ratings: dict[tuple[str, int], tuple[float, int]]) 
                 "seat": s.seat,
                 "name": s.name,
                 "account": s.account_id is not None,
-                "rating": None if rating is None else round(rating[0], 1),
+                "bot": s.bot,
+                "rating": None if rating is None else displayed(rating[0]),
                 "games": None if rating is None else rating[1],
             }
         )

@@ -210,7 +210,8 @@ class Meeting:
 
     async def sit(self, table_id: str, account: Account | None, name: str) -> SeatTicket:
         """Take the first free seat of the table (a guest: at an unrated table, under
-        ``name``); the table starts when this seat filled it."""
+        ``name``; a bot account: at a table that allows bots and is not rated); the table
+        starts when this seat filled it."""
         token = secrets.token_urlsafe(18)
         shown = account.name if account is not None else (name or "Guest")
         try:
@@ -223,6 +224,7 @@ class Meeting:
                 self.clock(),
                 self.table_seconds,
                 self.table_game,
+                account is not None and account.is_bot,
             )
         except TableRefused as exc:
             raise GameError(exc.code, exc.message) from None

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
 from .games import GameRow, Games
-from .ratings import family_of, size_of
+from .ratings import displayed, family_of, size_of
 from .schema import Tables as TableSet
 
 #: The states of an open table.
@@ -32,7 +32,7 @@ TABLE_STATES = ("open", "started", "expired", "closed")
 class TableRefused(Exception):
     """The table refuses the request: ``code`` says why (``no-table``, ``table-full``,
     ``seat-taken``, ``table-closed``, ``sign-in``, ``already-seated``, ``rating-range``,
-    ``blocked``, ``not-creator``, ``no-bots``)."""
+    ``blocked``, ``not-creator``, ``no-bots``, ``bot-rated``)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -48,6 +48,8 @@ class TableSeat:
     joined: float
     #: SHA-256 of the seat's token (never sent anywhere)
     token: str = ""
+    #: the seat is held by a bot account (the lobby marks its name BOT)
+    bot: bool = False
 
 
 @dataclass
@@ -60,8 +62,10 @@ class OpenTable:
     pace: dict[str, Any] | None
     players: int
     rated: bool
+    #: the displayed ratings (``ratings.displayed``) an account needs to sit, if any
     min_rating: float | None
     max_rating: float | None
+    #: the creator may start early with bots; bot accounts are offered it if not rated
     allow_bots: bool
     chat: str
     state: str
@@ -129,11 +133,16 @@ class Tables:
         return table
 
     def _seats(self, conn: Connection, ids: list[str]) -> dict[str, list[TableSeat]]:
-        s = self.t.table_seats
+        s, a = self.t.table_seats, self.t.accounts
         out: dict[str, list[TableSeat]] = {i: [] for i in ids}
         if not ids:
             return out
-        query = select(s).where(s.c.table_id.in_(ids)).order_by(s.c.table_id, s.c.seat)
+        query = (
+            select(s, a.c.bot.label("account_bot"))
+            .select_from(s.outerjoin(a, a.c.id == s.c.account_id))
+            .where(s.c.table_id.in_(ids))
+            .order_by(s.c.table_id, s.c.seat)
+        )
         for r in conn.execute(query):
             out[str(r.table_id)].append(
                 TableSeat(
@@ -142,8 +151,28 @@ class Tables:
                     str(repair_text(r.name)),
                     float(r.joined),
                     str(r.token),
+                    r.account_bot is not None,
                 )
             )
+        return out
+
+    def bot_offers(self, now: float, account_id: int, limit: int = 100) -> list[OpenTable]:
+        """The open tables the bot account may take a seat at now, oldest first: by the
+        same checks as its taking one (``sit``): allowing bots, not rated (a rated table
+        is for people only), a free seat, none of its seats the account's already, its
+        rating in the table's range, nobody seated blocking it or blocked by it."""
+        out: list[OpenTable] = []
+        tables = self.listing(now, limit)
+        with self.engine.connect() as conn:
+            for x in tables:
+                if not x.free():
+                    continue
+                try:
+                    _check_bot(x)
+                    self._check_entry(conn, x, account_id)
+                except TableRefused:
+                    continue
+                out.append(x)
         return out
 
     def listing(self, now: float, limit: int = 100) -> list[OpenTable]:
@@ -245,12 +274,14 @@ class Tables:
         now: float,
         ttl: float,
         make: GameMaker,
+        bot: bool = False,
     ) -> tuple[OpenTable, int, str | None]:
-        """Take the first free seat of the table; returns the table (as it was before), the
-        seat and the game's id when this seat filled the table (the game is stored in the
-        same transaction). Raises ``TableRefused``."""
+        """Take the first free seat of the table (``bot``: for a bot account, which a table
+        must allow and which never sits at a rated one); returns the table (as it was
+        before), the seat and the game's id when this seat filled the table (the game is
+        stored in the same transaction). Raises ``TableRefused``."""
         try:
-            return self._sit(table_id, account_id, name, token, now, ttl, make)
+            return self._sit(table_id, account_id, name, token, now, ttl, make, bot)
         except IntegrityError:  # SQLite without the row lock: the key refused the second
             raise TableRefused(
                 "seat-taken", "another player took this seat at the same moment: try again"
@@ -265,12 +296,15 @@ class Tables:
         now: float,
         ttl: float,
         make: GameMaker,
+        bot: bool,
     ) -> tuple[OpenTable, int, str | None]:
         with self.engine.begin() as conn:
             table = self._open(conn, table_id, now)
             free = table.free()
             if not free:
                 raise TableRefused("table-full", "every seat of this table is taken")
+            if bot:
+                _check_bot(table)
             self._check_entry(conn, table, account_id)
             seat = free[0]
             conn.execute(
@@ -287,7 +321,7 @@ class Tables:
             conn.execute(update(o).where(o.c.id == table_id).values(expires=now + ttl, updated=now))
             game_id = None
             if len(free) == 1:
-                table.seats.append(TableSeat(seat, account_id, name, now, token))
+                table.seats.append(TableSeat(seat, account_id, name, now, token, bot))
                 game_id = self._start(conn, table, make, bots=False, now=now)
             return table, seat, game_id
 
@@ -310,7 +344,7 @@ class Tables:
         if account_id in seated:
             raise TableRefused("already-seated", "you have a seat at this table already")
         if table.min_rating is not None or table.max_rating is not None:
-            rating = self._ordinal(conn, account_id, table)
+            rating = displayed(self._ordinal(conn, account_id, table))
             low = table.min_rating if table.min_rating is not None else float("-inf")
             high = table.max_rating if table.max_rating is not None else float("inf")
             if not low <= rating <= high:
@@ -397,6 +431,17 @@ class Tables:
                 )
                 conn.execute(delete(self.t.invites).where(self.t.invites.c.table_id.in_(ids)))
         return ids
+
+
+def _check_bot(table: OpenTable) -> None:
+    """Refuse a bot account at a table that does not allow bots or is rated (people's
+    ratings are never moved by bots)."""
+    if not table.allow_bots:
+        raise TableRefused("no-bots", "this table was opened for people only")
+    if table.rated:
+        raise TableRefused(
+            "bot-rated", "a rated table is for people only: bot accounts sit at casual tables"
+        )
 
 
 def _table(r: Any) -> OpenTable:

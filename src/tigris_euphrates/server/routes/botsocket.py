@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field, StringConstraints, TypeAdapter, ValidationError
@@ -114,6 +114,9 @@ class Events:
         #: the API token it was opened with, checked at every reading of the news
         self.token = token
         self.states: dict[str, str] = {}
+        #: the offers of other sources open when last told, and those accepted here
+        self.offered: dict[str, dict[str, Any]] = {}
+        self.accepted: set[str] = set()
         self.games: set[str] = set()
         self.since = time.time()
         #: set by each message answered: the news are read again at once
@@ -132,11 +135,7 @@ class Events:
             if self.states.get(c.id) != c.state and (c.state == "open" or c.id in self.states):
                 self.states[c.id] = c.state
                 out.append({"type": "challenge", "challenge": c.public()})
-        for offer in await botaccounts.other_offers(self.hub, service, self.account):
-            key = str(offer.get("id"))
-            if self.states.get(key) != offer.get("state"):
-                self.states[key] = str(offer.get("state"))
-                out.append({"type": "challenge", "challenge": offer})
+        out.extend(await self._other_news())
         games: list[AccountGame] = await service.db(service.accounts.games_of, self.account.id, 50)
         for g in reversed(games):
             if g.status == "active" and g.id not in self.games:
@@ -152,11 +151,31 @@ class Events:
                 )
         return out
 
+    async def _other_news(self) -> list[ChallengeFrame]:
+        """The offers of other sources new or changed, and those no longer offered
+        (``accepted`` by this socket, else ``closed``: taken, started, expired)."""
+        out: list[ChallengeFrame] = []
+        now: dict[str, dict[str, Any]] = {}
+        for offer in await botaccounts.other_offers(self.hub, self.service, self.account):
+            key = str(offer.get("id"))
+            now[key] = offer
+            if self.states.get(key) != offer.get("state"):
+                self.states[key] = str(offer.get("state"))
+                out.append({"type": "challenge", "challenge": offer})
+        for key, offer in self.offered.items():
+            if key not in now:
+                state = "accepted" if key in self.accepted else "closed"
+                self.states[key] = state
+                out.append({"type": "challenge", "challenge": {**offer, "state": state}})
+        self.offered = {k: v for k, v in now.items() if v.get("state") == "open"}
+        return out
+
     async def answer(self, msg: BotMessage) -> PongFrame | None:
         """Carry out one message; raises ``GameError``."""
         hub, service, account = self.hub, self.service, self.account
         if isinstance(msg, Accept):
             await botaccounts.accept_offer(hub, service, account, msg.id)
+            self.accepted.add(msg.id)
         elif isinstance(msg, DeclineMessage):
             await botaccounts.decline(service, account, msg.id, msg.reason)
         elif isinstance(msg, ChallengeMessage):

@@ -191,7 +191,8 @@ async def game_replay(game_id: GameId, step: int, hub: HubDep) -> dict[str, Any]
 @router.get("/api/games/{game_id}/moves")
 async def game_moves(game_id: GameId, hub: HubDep) -> dict[str, Any]:
     """The move list of a finished game, for its replay: every log entry (seat, action,
-    events) with nothing hidden any more, and the game's statistics."""
+    events) with nothing hidden any more, the log's seat notes (hand-overs to bots, seats
+    taken back, resignations, an abort: ``frames.SeatNote``) and the game's statistics."""
     game = await hub.get(game_id)
     if not game.over:
         raise HTTPException(409, "only finished games can be replayed")
@@ -204,7 +205,13 @@ async def game_moves(game_id: GameId, hub: HubDep) -> dict[str, Any]:
         }
         for e in game.entries
     ]
-    return {"id": game.id, "seats": game.public_seats(), "log": log, "stats": game.stats()}
+    return {
+        "id": game.id,
+        "seats": game.public_seats(),
+        "log": log,
+        "seat_log": game.seat_log,
+        "stats": game.stats(),
+    }
 
 
 @router.post("/api/games/{game_id}/seats/{seat}/bot")

@@ -39,7 +39,8 @@ from ..meeting import MAX_BOT_AFTER, SeatTicket
 from .play import parse_frame, receive_text, refuse
 
 TableId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
-Rating = Annotated[float, Field(ge=-1000, le=1000)]
+#: A displayed rating (``store.ratings.displayed``: a newcomer's is 1500, never below 0).
+Rating = Annotated[float, Field(ge=0, le=10000)]
 
 router = APIRouter()
 
@@ -53,10 +54,12 @@ class OpenTableBody(Strict):
     )
     pace: PaceSpec | None = None
     rated: bool = False
-    #: the ratings (as the leaderboards show them) an account needs to sit
+    #: the displayed ratings (as the table and the leaderboards show them) an account needs
+    #: to sit
     min_rating: Rating | None = None
     max_rating: Rating | None = None
-    #: whether the creator may start early with bots in the free seats
+    #: whether the creator may start early with bots in the free seats, and (at a table
+    #: that is not rated) bot accounts are offered its free seats
     allow_bots: bool = True
     chat: Literal["players", "everyone", "off"] = "players"
 

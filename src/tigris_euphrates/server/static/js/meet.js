@@ -81,9 +81,11 @@ function playNowCard(meta, account) {
   };
   return { el, show };
 }
+// a seated player: the name, a bot account's BOT mark, the displayed rating (as the table
+// and the leaderboards show it)
 function seatText(s) {
   const rating = s.rating === null || s.rating === undefined ? (s.account ? tx("rating_new") : tx("guest")) : String(s.rating);
-  return `${s.name} (${rating})`;
+  return h("span", { class: "seated-player" }, s.name, s.bot ? h("b", { class: "chip botmark" }, tx("bot_mark")) : null, ` (${rating})`);
 }
 function tablesCard(meta, account) {
   const list = h("tbody", { id: "open-tables" });
@@ -124,7 +126,7 @@ function tableRow(t, sitAt) {
   if (t.min_rating !== null || t.max_rating !== null) chips.push(tx("rating_range", { low: t.min_rating ?? "–", high: t.max_rating ?? "–" }));
   const actions = mine ? tableActions(t, mine) : [h("button", { class: "sit", onclick: () => sitAt(t.id) }, tx("sit"))];
   const row = h("tr", { "data-table": t.id, class: t.id === linked ? "linked" : null }, h("td", { class: "muted" }, chips.join(", ")),
-    h("td", { class: "seated" }, t.seats.map(seatText).join(", ")), h("td", {}, t.free), h("td", {}, ...actions));
+    h("td", { class: "seated" }, ...t.seats.flatMap((s, i) => i ? [", ", seatText(s)] : [seatText(s)])), h("td", {}, t.free), h("td", {}, ...actions));
   if (t.id === linked && !shownLinked) { shownLinked = true; setTimeout(() => row.scrollIntoView({ block: "center" }), 0); }
   return row;
 }
@@ -147,8 +149,9 @@ function openTableForm(meta, redraw) {
   const rules = ruleFields(meta, "table-"), pace = paceFields(meta, "table-");
   const players = h("select", { id: "table-players" }, [2, 3, 4].map(n => h("option", { value: n }, tx("n_players", { n }))));
   const rated = h("input", { type: "checkbox", id: "table-rated" });
-  const low = h("input", { type: "number", id: "table-min", class: "short", step: "any" });
-  const high = h("input", { type: "number", id: "table-max", class: "short", step: "any" });
+  // the range in displayed ratings (a newcomer's 1500), as the table and the leaderboards show them
+  const low = h("input", { type: "number", id: "table-min", class: "short", min: 0, max: 10000, step: 1, placeholder: "1500" });
+  const high = h("input", { type: "number", id: "table-max", class: "short", min: 0, max: 10000, step: 1, placeholder: "1500" });
   const bots = h("input", { type: "checkbox", id: "table-bots", checked: true });
   const chat = h("select", { id: "table-chat" }, h("option", { value: "players" }, tx("chat_players")),
     h("option", { value: "everyone" }, tx("chat_everyone")), h("option", { value: "off" }, tx("chat_nobody")));

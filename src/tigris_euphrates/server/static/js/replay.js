@@ -87,13 +87,16 @@ function controls(page) {
     h("a", { href: `/api/games/${page.id}/record`, download: "" }, tx("download_record")));
 }
 function moveList(page, step) {
-  // the game's log, the step's entry marked; a click goes to the step after an entry
+  // the game's log with its seat notes (hand-overs, resignations) among the moves, the
+  // step's entry marked; a click goes to the step after an entry (a note's: the step it
+  // came at, after the moves before it)
   const moves = page.replay.moves;
   if (!moves) return null;
-  const list = logBox(moves.log, page.replay.frame.seats, page.ui.coords, step ? moves.log[step - 1].seq : null);
+  const list = logBox(moves.log, page.replay.frame.seats, page.ui.coords, step ? moves.log[step - 1].seq : null, moves.seat_log || []);
   for (const el of list.querySelectorAll(".entry")) {
-    const i = moves.log.findIndex(e => String(e.seq) === el.dataset.seq);
-    el.addEventListener("click", () => loadStep(page, i + 1));
+    const seq = +el.dataset.seq, at = moves.log.filter(e => e.seq <= seq).length;
+    el.dataset.step = at;
+    el.addEventListener("click", () => loadStep(page, at));
   }
   markMoves(page, list);
   return list;

@@ -380,9 +380,7 @@ def test_buildings_and_the_wonder_by_clicking(server: LiveServer, browser: Any) 
     )
     shape = page.locator(".building .building-body").first.get_attribute("d")
     assert shape and shape not in tile_glyphs
-    body = page.locator(".building .building-body").first.evaluate(
-        "e => getComputedStyle(e).fill"
-    )
+    body = page.locator(".building .building-body").first.evaluate("e => getComputedStyle(e).fill")
     assert body == "rgb(251, 247, 238)"
     assert page.locator(".building .building-band").count() == len(buildings)
     shot(page, "variant-wonder-buildings")

@@ -1,8 +1,8 @@
 """The post-game analyses across two real server processes on one PostgreSQL database: the
 analyses of several finished games, each asked through both processes, are each taken by
-exactly one worker once (which process takes which is the queue's choice), done once, and every reader gets the same stored result, which is
-the analysis ``tne analyse`` would write for the game's record. An unfinished game is
-refused."""
+exactly one worker once (which process takes which is the queue's choice), done once, and
+every reader gets the same stored result, which is the analysis ``tne analyse`` would write
+for the game's record. An unfinished game is refused."""
 
 from __future__ import annotations
 

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ import uvicorn
 from tigris_euphrates.server import create_app
 from tigris_euphrates.server.launch import uvicorn_options
 from tigris_euphrates.server.settings import Settings
+from tigris_euphrates.store import Store
 
 #: What a test server is built with unless a test says otherwise: bots move at once, and the
 #: garbage collector of the test process is left as it is.
@@ -297,6 +300,26 @@ def postgres_or_skip() -> str:
             pytrace=False,
         )
     pytest.skip(f"PostgreSQL is not reachable at {postgres_target()}: PostgreSQL tests skipped")
+
+
+def live_server_on(database: str, data: Path, *, stem: str, **options: Any) -> Iterator[LiveServer]:
+    """A ``LiveServer`` (with ``options``) on a fresh SQLite file in ``data`` (``database``
+    "sqlite") or on the test PostgreSQL under a table prefix of its own starting with
+    ``stem``, whose tables are dropped afterwards ("postgresql"): the body of the tests'
+    server fixtures that run on both databases."""
+    if database == "sqlite":
+        with LiveServer(
+            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", **options
+        ) as srv:
+            yield srv
+        return
+    url = postgres_or_skip()
+    prefix = f"{stem}{uuid.uuid4().hex[:10]}_"
+    try:
+        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, **options) as srv:
+            yield srv
+    finally:
+        Store(url, prefix).drop_all()
 
 
 def cut_listeners(url: str, prefix: str) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,9 +20,8 @@ from websockets.sync.client import connect
 
 from accounting import AccountSeat, play_to_end
 from botting import Bot, Events, unique, wait_offer
-from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
+from support.serving import LiveServer, Player, SeatClient, live_server_on
 from tigris_euphrates.server.limits import Limits
-from tigris_euphrates.store import Store
 
 PASSWORD = "correct horse battery"
 
@@ -38,19 +36,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Li
         tokens_per_account=3,
         challenges_per_account=3,
     )
-    if request.param == "sqlite":
-        with LiveServer(
-            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
-        ) as srv:
-            yield srv
-        return
-    url = postgres_or_skip()
-    prefix = f"b{uuid.uuid4().hex[:10]}_"
-    try:
-        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
-            yield srv
-    finally:
-        Store(url, prefix).drop_all()
+    yield from live_server_on(request.param, data, stem="b", limits=limits)
 
 
 class BotSeat(SeatClient):

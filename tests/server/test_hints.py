@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from accounting import AccountSeat
-from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
+from support.serving import LiveServer, Player, SeatClient, live_server_on
 from tigris_euphrates import apply, from_position, new_game, player_view
 from tigris_euphrates.ai import Budget
 from tigris_euphrates.ai.determinize import Determinizer
@@ -40,19 +40,7 @@ FEW = dict(bot_seconds=None, limits=LIMITS)
 def server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("hints")
     limits = Limits(**{**LIMITS.__dict__, "hint_iterations": 40})
-    if request.param == "sqlite":
-        with LiveServer(
-            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
-        ) as srv:
-            yield srv
-        return
-    url = postgres_or_skip()
-    prefix = f"h{uuid.uuid4().hex[:10]}_"
-    try:
-        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
-            yield srv
-    finally:
-        Store(url, prefix).drop_all()
+    yield from live_server_on(request.param, data, stem="h", limits=limits)
 
 
 def create(server: LiveServer, seats: list[dict[str, Any]]) -> dict[str, Any]:

@@ -13,7 +13,14 @@ import httpx
 import pytest
 
 from accounting import AccountSeat, quick_action
-from support.serving import LiveServer, Player, SeatClient, ServerProcess, postgres_or_skip
+from support.serving import (
+    LiveServer,
+    Player,
+    SeatClient,
+    ServerProcess,
+    live_server_on,
+    postgres_or_skip,
+)
 from tigris_euphrates import new_game
 from tigris_euphrates.server.endings import final_result
 from tigris_euphrates.server.limits import Limits
@@ -27,19 +34,7 @@ PASSWORD = "correct horse battery"
 def server(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("leaving")
     limits = Limits(games_per_minute=1000, games_per_client=1000, sign_ups_per_client=1000)
-    if request.param == "sqlite":
-        with LiveServer(
-            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
-        ) as srv:
-            yield srv
-        return
-    url = postgres_or_skip()
-    prefix = f"l{uuid.uuid4().hex[:10]}_"
-    try:
-        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
-            yield srv
-    finally:
-        Store(url, prefix).drop_all()
+    yield from live_server_on(request.param, data, stem="l", limits=limits)
 
 
 def create(server: LiveServer, players: int = 2, **extra: Any) -> dict[str, Any]:

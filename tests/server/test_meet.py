@@ -19,9 +19,8 @@ from websockets.sync.client import connect
 
 from accounting import AccountSeat
 from mailing import Mailbox
-from support.serving import LiveServer, Player, ServerProcess, postgres_or_skip
+from support.serving import LiveServer, Player, ServerProcess, live_server_on
 from tigris_euphrates.server.limits import Limits
-from tigris_euphrates.store import Store
 
 PASSWORD = "correct horse battery"
 
@@ -30,19 +29,7 @@ PASSWORD = "correct horse battery"
 def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("meet")
     limits = Limits(games_per_minute=1000, games_per_client=1000, sign_ups_per_client=1000)
-    if request.param == "sqlite":
-        with LiveServer(
-            data_dir=data, database_url=f"sqlite:///{data}/t.sqlite3", limits=limits
-        ) as srv:
-            yield srv
-        return
-    url = postgres_or_skip()
-    prefix = f"m{uuid.uuid4().hex[:10]}_"
-    try:
-        with LiveServer(data_dir=data, database_url=url, table_prefix=prefix, limits=limits) as srv:
-            yield srv
-    finally:
-        Store(url, prefix).drop_all()
+    yield from live_server_on(request.param, data, stem="m", limits=limits)
 
 
 def person(server: LiveServer, stem: str) -> Player:

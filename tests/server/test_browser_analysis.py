@@ -102,7 +102,7 @@ def test_the_replay_shows_the_graph_the_marks_and_the_suggested_move(
     assert marked, "random moves lose: some are marked"
     assert page.locator("#log .entry.marked").count() == len(marked)
     first = marked[0]
-    entry = page.locator("#log .entry").nth(first["ply"])
+    entry = page.locator("#log .entry.marked").first  # the log's notes are entries too
     assert entry.locator(".mark").inner_text().strip() == SIGNS[first["mark"]]
     # a click on the graph goes to the step after a marked move with a suggestion on a cell
     shown = next(

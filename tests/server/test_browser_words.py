@@ -92,6 +92,7 @@ def test_the_table_in_german(server: LiveServer, browser: Any) -> None:
     assert chat_choices == ["Spieler schreiben, Zuschauer lesen", "alle schreiben", "aus"]
     for english in ("List in the public lobby", "Table chat", "Hints for a first game", "Public"):
         assert english not in lobby, english
+    page.wait_for_selector("#helpbtn:not([hidden])")  # drawn once the lobby is
     assert page.locator("#helpbtn").inner_text() == "Regeln"
 
     # the game: signals, chat and hints (seed 1: Ann's king fits on g3, beside a temple)

@@ -59,11 +59,15 @@ def finished_game(server: LiveServer) -> dict[str, Any]:
 def test_the_replay_shows_an_analysis_in_progress(server: LiveServer, browser: Any) -> None:
     """Another process is analysing the game: the page says how far it got, and asks again
     until it is done."""
-    g = finished_game(server)
     store = Store(f"sqlite:///{server.app_kwargs['data_dir']}/t.sqlite3")
     try:
-        store.analyses.request(g["id"], time.time())
-        assert store.analyses.claim("elsewhere", time.time(), 120.0) == g["id"]
+        for _ in range(5):  # the server's own worker may take a job first: then another game
+            g = finished_game(server)
+            store.analyses.request(g["id"], time.time())
+            if store.analyses.claim("elsewhere", time.time(), 120.0) == g["id"]:
+                break
+        else:
+            raise AssertionError("the server's worker took every job first")
         assert store.analyses.progress(g["id"], "elsewhere", 36, 180, time.time())
         page = browser.new_context(viewport=VIEWPORT).new_page()
         page.goto(f"{server.url}/replay/{g['id']}")

@@ -6,7 +6,9 @@ of the package, never installed (the wheel holds src/ only).
 - ``hostile``: seeded hostile inputs and the campaign that sends them to a live server;
 - ``minimax``: the full-information minimax the strength table measures our search against;
 - ``reference``: the open-source engine's evaluation, which that minimax may use;
-- ``runs``: a benchmark's JSON file of runs, one run per command.
+- ``runs``: a benchmark's JSON file of runs, one run per command;
+- ``screenshots``: the board screenshots of docs/web.md, both themes, taken in real Chromium
+  (``python -m support.screenshots``).
 
 Both sides import it from the repository's root: pytest puts the root on its path
 (pyproject.toml, ``pythonpath``), each bench script adds it to ``sys.path`` itself. tests/ and

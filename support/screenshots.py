@@ -9,7 +9,7 @@ civilization buildings, the galaxy game as it comes), then the first seat's page
 - ``board-classic-safe.png``: the same board in the colour-blind palette;
 - ``board-classic-phone.png``: a phone's screen (390×844) with the large board.
 
-    .venv/bin/python bench/boards.py [--out docs/screenshots] [--steps 90]
+    .venv/bin/python -m support.screenshots [--out docs/screenshots] [--steps 90]
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def main() -> None:
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        raise SystemExit("bench/boards.py needs Debian's chromium")
+        raise SystemExit("support/screenshots.py needs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)

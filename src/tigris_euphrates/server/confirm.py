@@ -22,19 +22,22 @@ CONFIRM_SALT = "tne-confirm-email"
 CONFIRM_SECONDS = 3 * 24 * 3600
 
 
-def _digest(email: str) -> str:
+def address_digest(email: str) -> str:
+    """What a signed link says of an address: a digest, not the address."""
     return hashlib.sha256(email.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def confirm_token(key: str, account_id: int, email: str) -> str:
-    return str(URLSafeTimedSerializer(key, salt=CONFIRM_SALT).dumps([account_id, _digest(email)]))
+def address_token(key: str, salt: str, account_id: int, email: str) -> str:
+    """A link's token naming the account and the address, signed with the server's key
+    under ``salt`` (one salt per kind of link: a confirmation, an address change)."""
+    return str(URLSafeTimedSerializer(key, salt=salt).dumps([account_id, address_digest(email)]))
 
 
-def confirmed_by(key: str, token: str) -> tuple[int, str] | None:
-    """``(account, address digest)`` of a token this server signed and that has not expired
-    (``None`` otherwise)."""
+def address_named(key: str, salt: str, token: str) -> tuple[int, str] | None:
+    """``(account, address digest)`` of a token this server signed under ``salt`` and that
+    has not expired (``None`` otherwise)."""
     try:
-        data = URLSafeTimedSerializer(key, salt=CONFIRM_SALT).loads(token, max_age=CONFIRM_SECONDS)
+        data = URLSafeTimedSerializer(key, salt=salt).loads(token, max_age=CONFIRM_SECONDS)
     except BadSignature:
         return None
     if not (isinstance(data, list) and len(data) == 2):
@@ -45,8 +48,17 @@ def confirmed_by(key: str, token: str) -> tuple[int, str] | None:
     return account, digest
 
 
+def confirm_token(key: str, account_id: int, email: str) -> str:
+    return address_token(key, CONFIRM_SALT, account_id, email)
+
+
+def confirmed_by(key: str, token: str) -> tuple[int, str] | None:
+    """``(account, address digest)`` of a confirmation token (``address_named``)."""
+    return address_named(key, CONFIRM_SALT, token)
+
+
 def matches(email: str, digest: str) -> bool:
-    return _digest(email) == digest
+    return address_digest(email) == digest
 
 
 def confirmation_message(mailer: Mailer, name: str, email: str, token: str) -> EmailMessage:

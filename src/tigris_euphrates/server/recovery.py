@@ -21,9 +21,7 @@ import secrets
 import smtplib
 from email.message import EmailMessage
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
-
-from .confirm import CONFIRM_SECONDS
+from .confirm import CONFIRM_SECONDS, address_named, address_token
 from .mail import Mailer
 
 CHANGE_SALT = "tne-change-email"
@@ -42,28 +40,13 @@ def reset_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def address_digest(email: str) -> str:
-    return hashlib.sha256(email.encode("utf-8", "replace")).hexdigest()[:24]
-
-
 def change_token(key: str, account_id: int, email: str) -> str:
-    serializer = URLSafeTimedSerializer(key, salt=CHANGE_SALT)
-    return str(serializer.dumps([account_id, address_digest(email)]))
+    return address_token(key, CHANGE_SALT, account_id, email)
 
 
 def change_named(key: str, token: str) -> tuple[int, str] | None:
-    """``(account, address digest)`` of a change token this server signed and that has
-    not expired (``None`` otherwise)."""
-    try:
-        data = URLSafeTimedSerializer(key, salt=CHANGE_SALT).loads(token, max_age=CONFIRM_SECONDS)
-    except BadSignature:
-        return None
-    if not (isinstance(data, list) and len(data) == 2):
-        return None
-    account, digest = data
-    if not isinstance(account, int) or isinstance(account, bool) or not isinstance(digest, str):
-        return None
-    return account, digest
+    """``(account, address digest)`` of an address-change token (``confirm.address_named``)."""
+    return address_named(key, CHANGE_SALT, token)
 
 
 def reset_message(mailer: Mailer, name: str, email: str, token: str) -> EmailMessage:

@@ -37,7 +37,7 @@ from ...store.accounts import Account, name_key
 from ...store.credentials import Credentials
 from .. import throttle
 from ..accounts import AccountService, public_account
-from ..confirm import CONFIRM_SECONDS
+from ..confirm import CONFIRM_SECONDS, address_digest
 from ..deps import AccountsDep, Client, HubDep, LimitsDep
 from ..errors import GameError
 from ..hub import Hub
@@ -47,7 +47,6 @@ from ..mail import Mailer
 from ..passwords import MAX_PASSWORD, MIN_PASSWORD
 from ..recovery import (
     RESET_SECONDS,
-    address_digest,
     change_message,
     change_named,
     change_token,

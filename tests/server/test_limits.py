@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from support.serving import LiveServer, SeatClient
+from tigris_euphrates.server.launch import uvicorn_options
 from tigris_euphrates.server.limits import Limits
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -244,3 +246,25 @@ def test_handing_seats_to_bots_counts_against_the_bot_games_limit(
         assert to_bot(third, 1, third["seats"][1]["token"]).status_code == 200
         # a game already running a bot takes another one without counting twice
         assert to_bot(third, 0, third["creator_token"]).status_code == 200
+
+
+def test_an_idle_connection_serves_the_next_request_then_is_closed(tmp_path: Path) -> None:
+    """A client may pause between requests on one connection (the default keeps it 30 s,
+    not uvicorn's 5); past ``keep_alive_seconds`` the server closes it cleanly."""
+    assert uvicorn_options(Limits())["timeout_keep_alive"] == Limits().keep_alive_seconds == 30
+    with (
+        serve(tmp_path, keep_alive_seconds=1) as srv,
+        socket.create_connection(("127.0.0.1", srv.port), timeout=15) as sock,
+    ):
+        for _ in range(2):
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: tne\r\n\r\n")
+            reply = sock.makefile("rb")
+            status = reply.readline()
+            assert status.startswith(b"HTTP/1.1 200"), status
+            length = 0
+            while (line := reply.readline()) != b"\r\n":
+                name, _, value = line.partition(b":")
+                if name.lower() == b"content-length":
+                    length = int(value)
+            assert b"alive" in reply.read(length)
+        assert sock.recv(4096) == b""  # closed by the server, not by this client

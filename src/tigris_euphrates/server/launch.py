@@ -29,13 +29,15 @@ SQLITE_ALONE = (
 def uvicorn_options(limits: Limits | None = None, forwarded_allow_ips: str = "") -> dict[str, Any]:
     """uvicorn settings every way of serving the app shares: the websocket layer refuses a
     message over ``Limits.ws_max_bytes`` (close 1009) before reading it whole, and no
-    per-message compression (it cost 13 % of the server's CPU per action). The forwarded
+    per-message compression (it cost 13 % of the server's CPU per action); an idle
+    connection stays open ``Limits.keep_alive_seconds``. The forwarded
     headers are read only from the proxies ``forwarded_allow_ips`` names (``Settings``);
     without any, never (uvicorn's own default believes loopback's)."""
     limits = limits or Limits()
     return {
         "ws_max_size": limits.ws_max_bytes,
         "ws_per_message_deflate": False,
+        "timeout_keep_alive": limits.keep_alive_seconds,
         "h11_max_incomplete_event_size": 16 * 1024,
         "proxy_headers": bool(forwarded_allow_ips),
         "forwarded_allow_ips": forwarded_allow_ips or None,

@@ -46,6 +46,11 @@ class Limits:
     body_bytes: int = 16 * 1024
     frame_bytes: int = 4 * 1024
     ws_max_bytes: int = 64 * 1024
+    #: Seconds an idle HTTP connection stays open for the client's next request. Longer
+    #: than uvicorn's 5 s, so that a client (or a proxy) reusing a connection after a
+    #: pause seldom sends into one the server is closing; short enough that idle
+    #: connections do not pile up.
+    keep_alive_seconds: int = 30
     #: Games a client (an IP address) may create a minute, and may have under way (games
     #: changed in the last hour), of them running a bot now (created with a bot seat, or
     #: a seat handed to a bot since: ``Hub.hand_to_bot`` refuses beyond the limit too).

@@ -17,7 +17,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import multiprocessing
 import os
 import socket
 import time
@@ -28,6 +27,7 @@ from typing import Any
 from ..coach.analysis import AnalysisBudget, assemble, judge_span
 from ..store import Store
 from .dbthread import DatabaseThread
+from .workers import process_pool
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -129,9 +129,7 @@ class Analyst:
     def pool(self) -> concurrent.futures.ProcessPoolExecutor:
         """The worker process, started on first use."""
         if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = process_pool(1)
         return self._pool
 
     def stop(self) -> None:

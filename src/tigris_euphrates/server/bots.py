@@ -14,7 +14,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import multiprocessing
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -28,6 +27,7 @@ from .limits import BotWork, BotWorkFull, Limits
 from .live import LiveGame, SeatBot
 from .metrics import Metrics
 from .suggest import HINT_LEVEL, suggest
+from .workers import process_pool
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -186,9 +186,7 @@ class BotRunner:
         if level in FAST_LEVELS or self.bot_processes <= 0:
             return self._threads
         if self._procs is None:
-            self._procs = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.bot_processes, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._procs = process_pool(self.bot_processes)
         return self._procs
 
     async def _timed(self, level: str, think: Callable[[], Awaitable[Any]]) -> Any:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from browsing import chromium, shot, wait_seq_change
-from support.serving import LiveServer
+from support.serving import LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
@@ -264,6 +264,35 @@ def test_leaving_picks_the_bot_level_and_a_friend_gets_a_fair_chance(
     page.wait_for_selector(".player.me button.tobot")
     assert "· bot" not in page.locator(".player.me").inner_text()
     context.close()
+
+
+def test_a_click_is_not_lost_to_a_view_arriving_while_the_button_is_held(
+    server: LiveServer, browser: Any
+) -> None:
+    g = new_game(server, ANN_BOB)
+    ann = SeatClient(server.ws_url, g["id"], g["seats"][0]["token"])
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page.goto(server.url + g["seats"][1]["link"])
+    button = page.locator(".player.me button.tobot")
+    button.wait_for()
+    button.scroll_into_view_if_needed()
+    seq = seq_of(page)
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # Ann moves while Bob holds his button: his page hears the new view
+    view = ann.wait_view(lambda m: bool(m["view"]["legal_actions"]))
+    ann.move(view["view"]["legal_actions"][-1])
+    ann.wait_view(lambda m: m["seq"] > view["seq"])
+    page.wait_for_timeout(500)
+    assert seq_of(page) == seq  # not drawn under the pointer
+    page.mouse.up()
+    page.wait_for_selector("#asktobot-yes")  # the click reached the button
+    wait_seq_change(page, seq)  # and the view is drawn right after it
+    page.click("#asktobot-no")
+    assert "Ann" in page.locator("#status").inner_text()
+    ann.close()
+    page.close()
 
 
 def test_the_creator_hands_an_absent_friends_seat_to_a_bot_after_the_wait(

@@ -21,6 +21,20 @@ export function svg(tag, attrs = {}, text) {
   if (text !== undefined) el.textContent = text;
   return el;
 }
+// A click is a press and a release on one element: a page drawn again between the two (a
+// view arriving while the player clicks) would put a new element under the pointer and the
+// click would be lost. Drawing waits for the release (at most PRESS_MS, for a release that
+// never comes), then happens once, after the click.
+const PRESS_MS = 2000;
+let pressed = 0, waiting = null;
+export function afterPress(draw) { if (pressed) waiting = draw; else draw(); }
+function release() {
+  clearTimeout(pressed); pressed = 0;
+  const draw = waiting; waiting = null;
+  if (draw) setTimeout(draw);
+}
+addEventListener("pointerdown", () => { clearTimeout(pressed); pressed = setTimeout(release, PRESS_MS); }, true);
+for (const type of ["pointerup", "pointercancel", "blur"]) addEventListener(type, release, true);
 let toastTimer = 0;
 export function toast(msg) {
   const t = $("#toast"); t.textContent = msg; t.hidden = false;

@@ -2,7 +2,7 @@
 // whom it follows and who of them is online now, and whom it blocked (no quick match with
 // them, no invitations from them, their table chat hidden). Shown from the lobby socket's
 // "me" frames (meet.js), changed by posts whose effect comes back on the same socket.
-import { api, h, toast } from "./dom.js";
+import { afterPress, api, h, toast } from "./dom.js";
 import { tx } from "./words.js";
 
 const post = (path, body) => api(path, body).catch(e => { toast(e.message); return null; });
@@ -18,7 +18,7 @@ export function friendsCard() {
     h("form", { onsubmit: act("follow") }, who, " ", h("button", { id: "follow" }, tx("follow")), " ",
       h("button", { id: "block", type: "button", onclick: act("block") }, tx("block"))),
     h("h3", {}, tx("blocked")), blocked);
-  const show = (m, sitAt) => {
+  const show = (m, sitAt) => afterPress(() => {
     invites.replaceChildren(...(m.invites.length ? m.invites.map(i => h("li", {}, tx("invited_by", { name: i.by }), " ",
       h("button", { class: "accept", onclick: () => sitAt(i.table) }, tx("sit")), " ",
       h("button", { class: "decline", onclick: () => post(`/api/invites/${i.id}/decline`, {}) }, tx("decline"))))
@@ -31,6 +31,6 @@ export function friendsCard() {
     blocked.replaceChildren(...(m.blocked.length ? m.blocked.map(name => h("li", {}, name, " ",
       h("button", { class: "unblock", onclick: () => post("/api/social/unblock", { name }) }, tx("unblock"))))
       : [h("li", { class: "muted none" }, tx("no_blocked"))]));
-  };
+  });
   return { el, show };
 }

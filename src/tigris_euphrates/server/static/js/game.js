@@ -1,6 +1,6 @@
 // The game page: its state (page.js) and actions, the connections (socket.js) or the replay
 // (replay.js), and the first drawing once the game's settings and words are loaded.
-import { $, api, app, h } from "./dom.js";
+import { $, afterPress, api, app, h } from "./dom.js";
 import { CAT, loadCatalogue } from "./words.js";
 import { loadMeta } from "./rules.js";
 import { installKeys } from "./keys.js";
@@ -15,9 +15,10 @@ export async function gamePage(id, replayMode) {
   const page = pageState(id, replayMode);
   document.body.classList.toggle("zoom", !!page.ui.zoom);
   const tokens = localTokens(id);
+  // drawn again at each view, but never between a press and its release (dom.js, afterPress)
   page.render = () => {
     if (!page.ready) return;
-    if (replayMode) renderReplay(page); else renderLive(page);
+    afterPress(() => replayMode ? renderReplay(page) : renderLive(page));
   };
   page.act = action => act(page, action);
   page.send = send;

@@ -2,7 +2,7 @@
 // opens one. Everything live comes over the lobby's socket (/ws/lobby): the open tables and
 // this account's corner (its quick match, invitations, friends) are pushed on every change,
 // never polled. A seat's token is kept in this browser until its table becomes a game.
-import { api, h, store, toast } from "./dom.js";
+import { afterPress, api, h, store, toast } from "./dom.js";
 import { optionChips, term, tx } from "./words.js";
 import { paceText } from "./clocks.js";
 import { friendsCard } from "./friends.js";
@@ -113,7 +113,7 @@ function tablesCard(meta, account) {
     // a seat of a table gone (expired, closed) is forgotten; a frame sent before a table
     // just taken reached the server may still lack it
     for (const id of seats.all()) if (!open.has(id) && !m.started.some(s => s.table === id) && Date.now() - (seats.get(id)?.at || 0) > 60_000) seats.drop(id);
-    list.replaceChildren(...(m.tables.length ? m.tables.map(t => tableRow(t, sitAt)) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, tx("no_open_tables")))]));
+    afterPress(() => list.replaceChildren(...(m.tables.length ? m.tables.map(t => tableRow(t, sitAt)) : [h("tr", {}, h("td", { colspan: 4, class: "muted" }, tx("no_open_tables")))])));
   };
   return { el, show, sitAt };
 }

@@ -114,7 +114,7 @@ def test_a_fallback_level_takes_over_a_failing_program(tmp_path: Path, mode: str
     budgets = [Budget(seconds=0.5), None]
     out = play_game(bots, {"players": 2}, 4, budgets, names=[spec, "random"], fallback="random")
     record = out.record()
-    assert [f["fault"] for f in record["faults"]] == [mode]
+    assert [f["fault"] for f in record["faults"]] == [mode], record["faults"]
     assert record["faults"][0]["then"] == "fallback random"
     assert record["players"] == [spec, "random"]
     check_record(record)  # the game went on to its end

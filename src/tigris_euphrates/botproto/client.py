@@ -37,6 +37,9 @@ DEFAULT_SECONDS = 10.0
 HELLO_SECONDS = 20.0
 #: The seconds a program has to exit after ``quit`` before it is killed.
 QUIT_SECONDS = 2.0
+#: How long stopping a program waits for its output to end (a program that left a child
+#: holding the pipe open: the reading thread goes on alone and closes it at its end).
+READER_SECONDS = 5.0
 
 #: The kinds of fault, as the record names them.
 FAULTS = ("late", "illegal", "garbage", "crash")
@@ -78,7 +81,11 @@ class BotProcess:
             raise BotFault("crash", f"could not start {self.command[0]!r}: {e}") from e
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._out: queue.Queue[bytes | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        # each pipe is closed by the thread that uses it: a pipe closed under a thread about
+        # to read it would free its descriptor's number for the next program's pipe, and the
+        # old thread would read (and steal) that program's bytes
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         threading.Thread(target=self._write, daemon=True).start()
 
     def __repr__(self) -> str:
@@ -87,7 +94,7 @@ class BotProcess:
     def _read(self) -> None:
         stdout = self.proc.stdout
         assert stdout is not None
-        with contextlib.suppress(OSError, ValueError):
+        with stdout, contextlib.suppress(OSError, ValueError):
             while True:
                 line = stdout.readline(MAX_LINE)
                 if not line:
@@ -134,8 +141,8 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 self.proc.kill()
             self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        # the program is gone: its output ends and the reading thread closes the pipe
+        self._reader.join(READER_SECONDS)
         self._stderr.close()
         return code
 

@@ -91,6 +91,26 @@ def test_an_unfinished_game_is_refused() -> None:
         analyse(make_record(s.options, [], start=s))
 
 
+def test_a_game_ended_by_resignation_is_analysed_up_to_where_it_stopped() -> None:
+    rng = random.Random(8)
+    s = new_game({"players": 2}, 8)
+    actions = []
+    for _ in range(10):
+        a = rng.choice(legal_actions(s))
+        s, _ = apply(s, a)
+        actions.append(str(a))
+    unfinished = make_record(s.options, actions, seed=8)
+    with pytest.raises(InvalidAction, match="finished"):
+        analyse(unfinished)
+    resigned = {**unfinished, "result": {"scores": [], "ranking": [1, 0], "end": "resign"}}
+    result = analyse(resigned, AnalysisBudget(candidates=2, worlds=1))
+    assert result["plies"] == 10 and len(result["curve"]) == 11
+    assert result["curve"][-1] not in ([1.0, 0.0], [0.0, 1.0])  # the position, not the result
+    # resigned before any move: nothing to judge, one point
+    none = {**make_record(s.options, [], seed=8), "result": resigned["result"]}
+    assert analyse(none)["curve"] and analyse(none)["decisions"] == []
+
+
 def test_the_final_point_is_the_result() -> None:
     record = short_record(seed=4, players=3, last=12)
     result = analyse(record, AnalysisBudget(candidates=2, worlds=1))

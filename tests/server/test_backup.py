@@ -1,10 +1,10 @@
 """The operator's backup end to end, on SQLite and on the real PostgreSQL: games played on a
-server (a rated game between accounts, a bot game, an unfinished timed game with an undo and
-chat) are exported with ``tne export``, imported with ``tne import`` into an empty database,
-and a server on that database serves the same records, leaderboard and profiles and lets the
-unfinished game go on. An export cut short and resumed is the whole export; an import
-refuses a non-empty database and a game that does not replay; the file holds no password
-hash, session key or seat token."""
+server (a rated game between accounts, a bot game, a resigned game, an unfinished timed game
+with an undo and chat) are exported with ``tne export``, imported with ``tne import`` into an
+empty database, and a server on that database serves the same records, leaderboard and
+profiles and lets the unfinished game go on. An export cut short and resumed is the whole
+export; an import refuses a non-empty database and a game that does not replay; the file
+holds no password hash, session key or seat token."""
 
 from __future__ import annotations
 
@@ -91,9 +91,9 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Pl
 
 
 def play(srv: LiveServer, p: Played) -> None:
-    """A rated game between two accounts (Ann follows Bob, Bob blocked Ann), a bot game,
-    and an unfinished timed game with an undo and two chat lines; what the server answered
-    about them."""
+    """A rated game between two accounts (Ann follows Bob, Bob blocked Ann), a bot game, a
+    game one player resigned, and an unfinished timed game with an undo and two chat lines;
+    what the server answered about them."""
     ann, bob = Player(srv), Player(srv)
     ann.sign_up(p.names[0], PASSWORD)
     bob.sign_up(p.names[1], PASSWORD)
@@ -108,6 +108,13 @@ def play(srv: LiveServer, p: Played) -> None:
     assert play_to_end([a, b])["view"]["over"]
     bots = [{"kind": "bot", "level": "random"}] * 2
     bot_game = httpx.post(f"{srv.url}/api/games", json={"seats": bots}).json()
+    resigned = httpx.post(f"{srv.url}/api/games", json={"seats": humans}).json()
+    quitter = SeatClient(srv.ws_url, resigned["id"], resigned["seats"][1]["token"])
+    quitter.wait_view()
+    quitter.send({"type": "resign"})
+    quitter.wait_view(lambda m: m["view"]["over"])
+    quitter.close()
+    p.secrets += [s["token"] for s in resigned["seats"]]
     timed = httpx.post(
         f"{srv.url}/api/games",
         json={"seats": humans, "pace": {"kind": "realtime", "base": 3600, "increment": 10}},
@@ -129,7 +136,7 @@ def play(srv: LiveServer, p: Played) -> None:
             assert time.monotonic() < deadline, "the chat line did not come back"
             seat.try_recv(0.2)
     p.chat = [ln["text"] for ln in chat_of(seat)]
-    p.finished = [rated["id"], bot_game["id"]]
+    p.finished = [rated["id"], bot_game["id"], resigned["id"]]
     deadline = time.monotonic() + 120
     while httpx.get(f"{srv.url}/api/games/{bot_game['id']}/record").status_code != 200:
         assert time.monotonic() < deadline, "the bot game did not end"
@@ -178,7 +185,7 @@ def test_an_import_serves_the_same_games_ratings_and_profiles(played: Played) ->
     url, prefix = played.target()
     result = tne("import", path, *db_args(url, prefix))
     assert result.exit_code == 0, result.output
-    assert "imported 3 games, 2 accounts and 2 ratings" in result.output
+    assert "imported 4 games, 2 accounts and 2 ratings" in result.output
     with LiveServer(data_dir=played.tmp, database_url=url, table_prefix=prefix) as srv:
         for game_id in played.finished:
             record = httpx.get(f"{srv.url}/api/games/{game_id}/record").json()
@@ -215,7 +222,7 @@ def test_an_import_serves_the_same_games_ratings_and_profiles(played: Played) ->
     # a second import into that database is refused and changes nothing
     again = tne("import", path, *db_args(url, prefix))
     assert again.exit_code == 1 and "not empty" in again.output
-    assert len(Store(url, prefix).games.ids()) == 3
+    assert len(Store(url, prefix).games.ids()) == 4
 
 
 def test_an_export_cut_short_and_resumed_is_the_whole_export(played: Played) -> None:
@@ -224,7 +231,7 @@ def test_an_export_cut_short_and_resumed_is_the_whole_export(played: Played) -> 
     export(store, whole, page=1)
     data = whole.read_bytes()
     lines = data.splitlines(keepends=True)
-    assert [json.loads(x)["kind"] for x in lines].count("game") == 3
+    assert [json.loads(x)["kind"] for x in lines].count("game") == 4
     # cut inside the header, after it, inside each game, among the accounts, before the end
     cuts = {10, len(lines[0])}
     cuts |= {sum(len(x) for x in lines[:n]) + 7 for n in range(1, len(lines))}
@@ -279,7 +286,8 @@ def test_a_game_that_does_not_replay_stops_the_import_or_is_skipped(played: Play
     assert Store(url, prefix).db.holding() == []  # nothing was written
     result = tne("import", path, "--skip-bad", *db_args(url, prefix))
     assert result.exit_code == 0 and f"skipped game {played.finished[1]}" in result.output
-    assert sorted(Store(url, prefix).games.ids()) == sorted([played.finished[0], played.open_game])
+    kept = [played.finished[0], played.finished[2], played.open_game]
+    assert sorted(Store(url, prefix).games.ids()) == sorted(kept)
 
 
 def test_an_export_cut_short_is_not_imported(played: Played) -> None:
@@ -324,4 +332,4 @@ def test_an_export_runs_beside_a_running_server(played: Played) -> None:
     ) as srv:
         assert httpx.get(f"{srv.url}/api/games/{played.open_game}").status_code == 200
         path = export_file(played)
-    assert path.read_text().count('"kind":"game"') == 3
+    assert path.read_text().count('"kind":"game"') == 4

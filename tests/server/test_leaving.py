@@ -22,6 +22,7 @@ from support.serving import (
     postgres_or_skip,
 )
 from tigris_euphrates import new_game
+from tigris_euphrates.coach.analysis import analyse
 from tigris_euphrates.server.endings import final_result
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -82,9 +83,14 @@ def test_two_players_the_other_wins_when_one_resigns(server: LiveServer) -> None
     assert summary["status"] == "over" and summary["result"]["ranking"] == [0, 1]
     a.send({"type": "resign"})
     assert error(a)["code"] == "game-over"
-    # the replay and the record of a resigned game open like any finished game's
+    # the replay and the record of a resigned game open like any finished game's; the
+    # record says how it ended, and its analysis can be asked for
     assert httpx.get(f"{server.url}/api/games/{g['id']}/moves").status_code == 200
     assert httpx.get(f"{server.url}/api/games/{g['id']}/replay/0").status_code == 200
+    record = httpx.get(f"{server.url}/api/games/{g['id']}/record").json()
+    assert record["result"]["end"] == "resign" and record["result"]["ranking"] == [0, 1]
+    assert analyse(record)["plies"] == 0
+    assert httpx.post(f"{server.url}/api/games/{g['id']}/analysis").status_code == 200
     for s in (a, b, watcher):
         s.close()
 

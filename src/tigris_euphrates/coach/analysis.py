@@ -13,7 +13,9 @@ candidate's mean minus the played action's; a loss of at least ``THRESHOLDS`` ma
 inaccuracy, a mistake or a blunder, and the best candidate is the suggestion.
 
 Refused for a game that is not over: the analysis reads the true state, so it would show
-hidden tiles.
+hidden tiles. A game stopped before its rules ended it (every seat but one resigned, a
+forfeit) is over: its record's result says so, and it is analysed up to where it stopped,
+the curve ending on the position the resignation left.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ FORMAT: Final = "tne-analysis/1"
 #: The least loss in win probability (0–1) of each mark, worst first.
 THRESHOLDS: Final = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
 MARKS: Final = tuple(name for name, _ in reversed(THRESHOLDS))
+#: The ends of a record's result that stop a game before its rules end it: every seat but
+#: one resigned (the server), a protocol bot's fault without a fallback (the referee).
+ENDED_EARLY: Final = ("resign", "forfeit")
 
 
 @dataclass(frozen=True)
@@ -77,9 +82,13 @@ def analyse(record: dict[str, Any], budget: AnalysisBudget | None = None) -> dic
 
 
 def finished_steps(record: dict[str, Any]) -> list[tuple[State, str, State, list[Any]]]:
-    """The record's steps, refused (``InvalidAction``) unless they end the game."""
+    """The record's steps, refused (``InvalidAction``) unless they end the game, or the
+    record's result says the game ended before its rules ended it (``ENDED_EARLY``: its
+    steps are analysed up to where it stopped)."""
     steps = list(replay_steps(record))
-    if not steps or not steps[-1][2].over:
+    result = record.get("result")
+    early = isinstance(result, dict) and result.get("end") in ENDED_EARLY
+    if not (early or (steps and steps[-1][2].over)):
         raise InvalidAction("game-not-over", "only a finished game can be analysed")
     return steps
 

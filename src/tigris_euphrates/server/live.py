@@ -352,13 +352,17 @@ class LiveGame:
     def record(self) -> dict[str, Any]:
         """The game's record (``tne-record/1``) with ``seed_source``: ``"server"`` (a
         secret seed) or ``"client"`` (chosen by whoever created the game). Published only
-        when the game is over: the seed decides every hand and the bag."""
+        when the game is over: the seed decides every hand and the bag. A game every seat
+        but one resigned has the result the rules did not give: ``end`` is ``"resign"``
+        (its actions replay to the position where it stopped, as a forfeit's do)."""
         record = make_record(
             self.options,
             [e.action for e in self.entries],
             seed=self.seed,
             final=self.state,
         )
+        if not self.state.over and conceded(len(self.seats), self.resigned):
+            record["result"] = self.result()
         record["seed_source"] = self.seed_source
         return record
 

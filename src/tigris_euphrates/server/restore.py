@@ -222,7 +222,7 @@ def check_game(game: dict[str, Any]) -> str | None:
                         if record.get(k) != game["record"].get(k))  # fmt: skip
         return f"its replay does not give its record ({', '.join(differ)} differ)"
     if game["status"] == "over":
-        if not live.over or record.get("result") != game["result"]:
+        if not live.over or live.result() != game["result"]:
             return "it is marked finished but its log does not end with its result"
     elif game["status"] != "active" or game["result"] is not None:
         return f"it is marked {game['status']!r} with a result, but it is not over"

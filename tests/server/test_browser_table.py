@@ -359,8 +359,16 @@ def test_replay_move_list_slider_play_and_conflicts(
     page.click("#play")
     page.wait_for_function("() => +document.body.dataset.step >= 5")
     assert "Pause" in page.locator("#play").inner_text()
-    page.click("#play")
-    assert "Play" in page.locator("#play").inner_text()
+    # pause stops it, even held down while the next step comes (the click is not lost)
+    box = page.locator("#play").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(900)  # a step is drawn every 0.7 s while it plays
+    page.mouse.up()
+    page.wait_for_function("() => document.querySelector('#play').innerText.includes('Play')")
+    stopped = page.evaluate("() => document.body.dataset.step")
+    page.wait_for_timeout(900)
+    assert page.evaluate("() => document.body.dataset.step") == stopped
     # the conflict panel as it was, at a step where a conflict waits for its support
     state = new_game({"players": 2}, 4)
     at = None

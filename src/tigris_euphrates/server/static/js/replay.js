@@ -1,7 +1,7 @@
 // The replay of a game: the move list, a slider, play/pause and the step's board and
 // conflict panel; every key press moves the wanted step at once, and only the newest
 // answer is drawn. Its state is `page.replay`: { want, moves, playing, frame }.
-import { $, api, h, toast } from "./dom.js";
+import { $, afterPress, api, h, toast } from "./dom.js";
 import { tx } from "./words.js";
 import { drawBoard } from "./board.js";
 import { actionText, seatName } from "./text.js";
@@ -46,7 +46,10 @@ export function installReplayKeys(page) {
     if (page.replay.frame && e.key === "ArrowLeft") { e.preventDefault(); stepBy(page, -1); }
   });
 }
-export function renderReplay(page) {
+// drawn at each step, never between a press and its release (dom.js, afterPress): a
+// click on Pause while the game plays itself is not lost to the next step
+export function renderReplay(page) { afterPress(() => drawReplay(page)); }
+function drawReplay(page) {
   const { frame, moves } = page.replay;
   if (!frame) return;
   const focus = focusKey();

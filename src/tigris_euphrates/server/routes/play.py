@@ -66,6 +66,10 @@ FORBIDDEN_JOIN = ("bad-token", "sign-in", "one-seat", "not-your-seat", "banned",
 JOIN_SECONDS = 30
 #: Messages that are not a join, answered with an error frame, before a join is given up.
 JOIN_REFUSALS = 20
+#: How often a connection opened with an API token checks that the token still opens its
+#: account: a token revoked (or its account banned) closes its game sockets within this
+#: time, in whichever process holds them.
+TOKEN_CHECK_SECONDS = 2.0
 
 router = APIRouter()
 
@@ -128,13 +132,32 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
 
         conn.still_valid = still_valid
     send_task = asyncio.create_task(writer(ws, game, conn))
+    watcher = asyncio.create_task(watch_token(conn)) if conn.still_valid else None
     try:
         await read_loop(ws, hub, game, seat, conn)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        if watcher is not None:
+            watcher.cancel()
         hub.detach(game, key)
         await stop_writer(ws, conn, send_task)
+
+
+async def watch_token(conn: Conn) -> None:
+    """Close the connection (4403) once the API token it was opened with no longer opens
+    its account, checked every ``TOKEN_CHECK_SECONDS``: a revoked token sees no more views
+    of its seat, whether or not it sends anything (a database away: checked again later)."""
+    assert conn.still_valid is not None
+    while conn.closing is None:
+        await asyncio.sleep(TOKEN_CHECK_SECONDS)
+        try:
+            valid = await conn.still_valid()
+        except Exception:
+            continue
+        if not valid:
+            revoked(conn)
+            return
 
 
 async def hidden_seats(hub: Hub, game: LiveGame, account: int | None) -> frozenset[int]:
@@ -309,10 +332,10 @@ async def answer(
     msg: Message,
 ) -> None:
     """Carry out one message of a joined connection; raises ``GameError``. A connection
-    opened with an API token that was revoked since is closed (4403) at its next change."""
+    opened with an API token that was revoked since is closed (4403) before any change
+    (``watch_token`` closes it soon in any case)."""
     if isinstance(msg, Move | Undo | Chat) and conn.still_valid and not await conn.still_valid():
-        conn.send(error_frame("bad-token", "this API token was revoked: it opens nothing any more"))
-        conn.close(4403, "bad-token")
+        revoked(conn)
         return
     if isinstance(msg, Move):
         await hub.submit(game, seat, msg.seq, msg.action)
@@ -334,6 +357,12 @@ async def answer(
         await set_nickname(hub, game, seat, msg.name)
     else:
         raise GameError("joined", "this connection has joined already")
+
+
+def revoked(conn: Conn) -> None:
+    """Tell a connection its API token was revoked, and close it (4403)."""
+    conn.send(error_frame("bad-token", "this API token was revoked: it opens nothing any more"))
+    conn.close(4403, "bad-token")
 
 
 async def stop_writer(ws: WebSocket, conn: Conn, send_task: asyncio.Task[None]) -> None:

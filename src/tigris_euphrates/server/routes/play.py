@@ -69,7 +69,7 @@ JOIN_REFUSALS = 20
 #: How often a connection opened with an API token checks that the token still opens its
 #: account: a token revoked (or its account banned) closes its game sockets within this
 #: time, in whichever process holds them.
-TOKEN_CHECK_SECONDS = 2.0
+TOKEN_CHECK_SECONDS = 5.0
 
 router = APIRouter()
 

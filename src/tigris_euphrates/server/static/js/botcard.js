@@ -30,8 +30,13 @@ async function tokensPart(card) {
   const shown = h("p", { id: "new-token", hidden: true });
   const error = h("p", { class: "error", role: "alert" });
   const name = h("input", { id: "token-name", name: "token-name", required: true, maxlength: 40, value: "" });
+  // only the newest listing is drawn: an older answer arriving late would hide a token
+  // just made
+  let asked = 0;
   const refresh = async () => {
+    const mine = ++asked;
     const { tokens } = await api("/api/account/tokens");
+    if (mine !== asked) return;
     list.replaceChildren(...tokens.map(t => h("tr", { "data-token": t.id },
       h("td", {}, t.name), h("td", {}, when(t.created)), h("td", { class: "used" }, when(t.last_used)),
       h("td", {}, h("button", { class: "revoke", onclick: async () => {

@@ -1,17 +1,20 @@
 """Bot accounts in real headless Chromium: a player turns their account into a bot account
 from the account page (after a confirmation), makes an API token that is shown once and then
 listed by name (never again in full), sees its last use once a program used it, revokes it;
-a person challenges the bot from its profile; the leaderboard switches to the bots' board.
+a person challenges the bot from its profile, waits for its answer and is taken to the game
+(or told why not); the leaderboard switches to the bots' board.
 The same controls in German and French."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from botting import Bot, unique
 from browsing import chromium, scripted_server, shot
 from support.serving import LiveServer
 
@@ -91,6 +94,46 @@ def test_a_bot_account_makes_shows_once_and_revokes_a_token(
     ann.wait_for_url("**bots=true**")
     ann.wait_for_selector("#board-kind a.on:has-text('Bots')")
     assert not page.errors and not ann.errors
+
+
+def open_challenge(bot: Bot) -> dict[str, Any]:
+    """The bot's open challenge (the one a person just sent), read as its program would."""
+    for _ in range(100):
+        challenges = bot.api.get("/api/challenges").json()["challenges"]
+        found = [c for c in challenges if c["state"] == "open"]
+        if found:
+            return dict(found[0])
+        time.sleep(0.1)
+    raise AssertionError("the challenge did not reach the bot")
+
+
+def test_a_challenger_waits_for_the_bot_and_is_taken_to_the_game(
+    server: LiveServer, browser: Any
+) -> None:
+    bot = Bot(server, "Ziusudra")
+    page = new_page(browser)
+    sign_up(page, server.url, unique("Enmerkar"))
+    page.goto(f"{server.url}/players/{bot.name}")
+    page.click("#challenge")
+    page.wait_for_selector("#challengebot [role=status]:has-text('waiting for the bot')")
+    # declined with a reason: the page says so, and a new challenge may be sent
+    c = open_challenge(bot)
+    r = bot.api.post(f"/api/challenges/{c['id']}/decline", json={"reason": "resting"})
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#challengebot [role=status]:has-text('The bot declined: resting')")
+    assert page.locator("#challenge-cancel").is_hidden()
+    # cancelled by the challenger while it waits
+    page.click("#challenge")
+    page.click("#challenge-cancel")
+    page.wait_for_selector("#challengebot [role=status]:has-text('Challenge cancelled')")
+    # accepted: the page goes to the game, the challenger's seat open
+    page.click("#challenge")
+    c = open_challenge(bot)
+    r = bot.api.post(f"/api/challenges/{c['id']}/accept")
+    assert r.status_code == 200, r.text
+    page.wait_for_url(f"**/game/{r.json()['game']}")
+    page.wait_for_selector(".player.me")
+    assert not page.errors
 
 
 @pytest.mark.parametrize(

@@ -148,15 +148,37 @@ export async function leaderboardPage() {
 }
 
 // a signed-in player challenges a bot account to a casual game (a bot's challenges may be
-// rated, from its program); the game shows in "My games" once the bot accepts
+// rated, from its program): the control waits for the bot's answer, goes to the game once it
+// is accepted, says why not otherwise, and can cancel the challenge while it waits
+const CHALLENGE_POLL_MS = 1500;
 function challengeControl(name) {
   const said = h("span", { class: "muted", role: "status" });
+  const cancel = h("button", { id: "challenge-cancel", hidden: true }, tx("challenge_cancel"));
+  const box = h("p", { id: "challengebot" });
+  const settle = text => { said.textContent = " " + text; cancel.hidden = true; button.disabled = false; };
+  const watch = async id => {
+    while (box.isConnected) {
+      await new Promise(r => setTimeout(r, CHALLENGE_POLL_MS));
+      const { challenges } = await api("/api/challenges").catch(() => ({ challenges: [] }));
+      const c = challenges.find(x => x.id === id);
+      if (!c || c.state === "open") continue;
+      if (c.state === "accepted" && c.game) { settle(tx("challenge_accepted")); location.href = "/game/" + c.game; return; }
+      if (c.state === "declined") return settle(c.reason ? tx("challenge_declined_reason", { reason: c.reason }) : tx("challenge_declined"));
+      return settle(tx(c.state === "expired" ? "challenge_expired" : "challenge_cancelled"));
+    }
+  };
   const button = h("button", { id: "challenge", onclick: async () => {
     button.disabled = true;
-    try { await api("/api/challenges", { to: name }); said.textContent = " " + tx("challenge_sent"); }
-    catch (err) { said.textContent = " " + err.message; button.disabled = false; }
+    try {
+      const made = await api("/api/challenges", { to: name });
+      said.textContent = " " + tx("challenge_sent");
+      cancel.hidden = false;
+      cancel.onclick = () => api(`/api/challenges/${made.id}/decline`, {}).catch(err => toast(err.message));
+      watch(made.id);
+    } catch (err) { said.textContent = " " + err.message; button.disabled = false; }
   } }, tx("challenge_bot"));
-  return h("p", { id: "challengebot" }, button, said);
+  box.append(button, said, " ", cancel);
+  return box;
 }
 
 function historyPlot(history) {

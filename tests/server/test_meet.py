@@ -330,8 +330,10 @@ def test_a_table_sends_a_bounded_number_of_invitations(server: LiveServer) -> No
 def test_a_stopping_process_tells_the_lobby_to_connect_again(tmp_path: Any) -> None:
     """SIGTERM: the lobby's sockets are closed with 1012 ("service restart"), which the page
     answers by connecting again (to another process behind a load balancer)."""
-    with ServerProcess(tmp_path) as srv:
-        ws = connect(f"{srv.ws_url}/ws/lobby", open_timeout=20)
+    with (
+        ServerProcess(tmp_path) as srv,
+        connect(f"{srv.ws_url}/ws/lobby", open_timeout=20) as ws,
+    ):
         assert json.loads(ws.recv(10))["type"] == "tables"
         assert srv.proc is not None
         srv.proc.send_signal(signal.SIGTERM)

@@ -50,6 +50,7 @@ class Played:
     chat: list[str] = field(default_factory=list)
     secrets: list[str] = field(default_factory=list)
     targets: list[tuple[str, str]] = field(default_factory=list)
+    moderation: Any = None
 
     def target(self) -> tuple[str, str]:
         """A new empty database on the same engine: (url, prefix)."""
@@ -136,6 +137,14 @@ def play(srv: LiveServer, p: Played) -> None:
             assert time.monotonic() < deadline, "the chat line did not come back"
             seat.try_recv(0.2)
     p.chat = [ln["text"] for ln in chat_of(seat)]
+    # moderation (Ann an admin, Bob muted, reported by Ann) and a hint taken in the open game
+    store = srv.app.state.hub.store
+    ann_id, bob_id = ann.me()["id"], bob.me()["id"]
+    store.moderation.set_admin(ann_id, True)
+    store.moderation.set_muted(bob_id, True)
+    store.moderation.report(ann_id, "account", "rude", account_id=bob_id)
+    assert store.hints.take(p.open_game, 0, 20) == 1
+    p.moderation = store.moderation.dump()
     p.finished = [rated["id"], bot_game["id"], resigned["id"]]
     deadline = time.monotonic() + 120
     while httpx.get(f"{srv.url}/api/games/{bot_game['id']}/record").status_code != 200:
@@ -219,6 +228,11 @@ def test_an_import_serves_the_same_games_ratings_and_profiles(played: Played) ->
         cy = Player(srv)
         assert cy.sign_up(f"Cy{uuid.uuid4().hex[:5]}", PASSWORD)["account"]["id"] == 3
         cy.close()
+    # the moderators, mutes and reports, and the hints taken, came back too
+    target = Store(url, prefix)
+    assert target.moderation.dump() == played.moderation
+    assert target.moderation.standing(played.moderation[0][0]["account_id"]).admin
+    assert target.hints.used(played.open_game, 0) == 1
     # a second import into that database is refused and changes nothing
     again = tne("import", path, *db_args(url, prefix))
     assert again.exit_code == 1 and "not empty" in again.output

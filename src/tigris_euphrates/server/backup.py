@@ -171,10 +171,12 @@ def _export_games(
         chat = store.chat.dump(page_ids)
         clocks = store.clocks.dump(page_ids)
         players = store.accounts.dump_seats(page_ids)
+        hints = store.hints.dump(page_ids)
         for game in games:
             game["chat"] = chat.get(game["id"], [])
             game["clock"] = clocks.get(game["id"])
             game["players"] = players.get(game["id"], [])
+            game["hints"] = hints.get(game["id"], [])
             game["record"] = record_of(game)
             if game["record"] is None:
                 report.unreadable.append(game["id"])
@@ -216,7 +218,8 @@ def game_row(game: dict[str, Any]) -> GameRow:
 
 def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
     """The accounts (no password hash) with their notification settings, the ratings, the
-    rating changes, and whom each account follows and blocked."""
+    rating changes, whom each account follows and blocked, each account's standing (admin,
+    banned, muted) and the players' reports."""
     notify = store.notifications.dump()
     for account in store.accounts.dump():
         _write(out, {"kind": "account", **account, "notify": notify.get(account["id"])})
@@ -229,6 +232,11 @@ def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
     report.ratings = len(ratings)
     for social in store.social.dump():
         _write(out, {"kind": "social", **social})
+    flags, reports = store.moderation.dump()
+    for standing in flags:
+        _write(out, {"kind": "standing", **standing})
+    for report_row in reports:
+        _write(out, {"kind": "report", **report_row})
 
 
 def _resume_point(

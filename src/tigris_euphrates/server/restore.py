@@ -6,8 +6,10 @@ whole (its header, then its end line with the counts it announces), every line h
 fields, and every game replays: its log (actions, undos, seat changes, at their times) gives
 the record the export holds, and a game marked finished ends with its result. A game that
 does not replay fails the import (nothing is written), or with ``skip_bad`` is left out and
-reported. The second reading writes the games, then the accounts (without passwords: each
-signs in once the operator has set it one, ``tne set-password``) and the ratings.
+reported. The second reading writes the games (with their hint counts), then the accounts
+(without passwords: each signs in once the operator has set it one, ``tne set-password``),
+the ratings, whom each follows and blocked, each account's standing (admin, banned, muted)
+and the players' reports.
 """
 
 from __future__ import annotations
@@ -47,10 +49,23 @@ FIELDS: dict[str, dict[str, Any]] = {
         "created": _NUMBER,
     },
     "social": {"account_id": int, "follows": list, "blocks": list},
+    "standing": {
+        "account_id": int, "admin": bool, "banned": (*_NUMBER, _NONE),
+        "muted": (*_NUMBER, _NONE), "updated": _NUMBER,
+    },
+    "report": {
+        "id": int, "reporter": int, "about": str, "target": str, "game_id": (str, _NONE),
+        "n": (int, _NONE), "account_id": (int, _NONE), "reason": str, "created": _NUMBER,
+        "state": str, "closed_by": (str, _NONE), "closed": (*_NUMBER, _NONE),
+    },
     "end": {"games": int, "accounts": int, "ratings": int},
 }  # fmt: skip
-#: Fields a line may lack (an export of an older version): a bot account's ``bot``.
-OPTIONAL: dict[str, dict[str, Any]] = {"account": {"bot": (*_NUMBER, _NONE)}}
+#: Fields a line may lack (an export of an older version): a bot account's ``bot``, a
+#: game's hint counts.
+OPTIONAL: dict[str, dict[str, Any]] = {
+    "account": {"bot": (*_NUMBER, _NONE)},
+    "game": {"hints": list},
+}
 
 
 class RestoreError(Exception):
@@ -88,6 +103,8 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
     ratings: list[dict[str, Any]] = []
     changes: list[dict[str, Any]] = []
     social: list[dict[str, Any]] = []
+    flags: list[dict[str, Any]] = []
+    reports: list[dict[str, Any]] = []
     for _, line in lines(path):
         kind = line.pop("kind", None)
         if kind == "game" and line["id"] not in bad:
@@ -101,6 +118,10 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             changes.append(line)
         elif kind == "social":
             social.append(line)
+        elif kind == "standing":
+            flags.append(line)
+        elif kind == "report":
+            reports.append(line)
     store.accounts.restore(
         [
             {"id": a["id"], "name": a["name"], "created": a["created"], "bot": a.get("bot")}
@@ -112,6 +133,7 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             store.notifications.restore(account["id"], account["notify"])
     store.ratings.restore(ratings, changes)
     store.social.restore(social, time.time())
+    store.moderation.restore(flags, reports)
     report.accounts, report.ratings = len(accounts), len(ratings)
     return report
 
@@ -122,6 +144,7 @@ def _restore_game(store: Store, game: dict[str, Any]) -> None:
     if game["clock"] is not None:
         store.clocks.restore(game["id"], game["clock"])
     store.accounts.restore_seats(game["id"], game["players"])
+    store.hints.restore(game["id"], game.get("hints", []))
 
 
 def lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .database import Database, repair_text
+from .database import Database, continue_ids, repair_text
 from .names import name_key, normal, skeleton
 
 __all__ = ["Account", "AccountGame", "Accounts", "NameTaken", "name_key"]
@@ -290,13 +290,7 @@ class Accounts:
         ]
         with self.engine.begin() as conn:
             conn.execute(insert(table), rows)
-            if self.engine.dialect.name == "postgresql":
-                conn.execute(
-                    text(
-                        f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), "
-                        f'(SELECT MAX(id) FROM "{table.name}"))'
-                    )
-                )
+            continue_ids(conn, table)
 
     def dump_seats(self, game_ids: list[str]) -> dict[str, list[list[Any]]]:
         """The seats of the games ``game_ids`` bound to accounts: by game, ``[seat,

@@ -12,7 +12,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import Connection, Table, create_engine, event, select, text
 from sqlalchemy.engine import Engine
 
 from . import migrate
@@ -109,6 +109,19 @@ def repair_text(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     return "".join("\ufffd" if unicodedata.category(ch) in ("Cs", "Cc") else ch for ch in value)
+
+
+def continue_ids(conn: Connection, table: Table) -> None:
+    """After rows were written with their own ids (a restored backup): on PostgreSQL the
+    table's id sequence continues after the highest id (SQLite's ``INTEGER PRIMARY KEY``
+    does so by itself)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text(
+                f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), "
+                f'(SELECT MAX(id) FROM "{table.name}"))'
+            )
+        )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -62,3 +62,22 @@ class Hints:
         t = self.table
         query = select(t.c.used).where(t.c.game_id == game_id, t.c.seat == seat)
         return int(conn.execute(query).scalar() or 0)
+
+    # --- backups --------------------------------------------------------------------------
+
+    def dump(self, game_ids: list[str]) -> dict[str, list[list[int]]]:
+        """The hints each seat of these games has had, ``[[seat, used], …]`` by game."""
+        t = self.table
+        query = select(t).where(t.c.game_id.in_(game_ids)).order_by(t.c.game_id, t.c.seat)
+        out: dict[str, list[list[int]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                out.setdefault(str(r.game_id), []).append([int(r.seat), int(r.used)])
+        return out
+
+    def restore(self, game_id: str, used: list[list[int]]) -> None:
+        """Write the counts ``dump`` read for one game."""
+        if used:
+            rows = [{"game_id": game_id, "seat": seat, "used": n} for seat, n in used]
+            with self.engine.begin() as conn:
+                conn.execute(insert(self.table), rows)

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from .database import Database, repair_text
+from .database import Database, continue_ids, repair_text
 
 #: The states of a report: open until an admin closes it as resolved or dismissed.
 REPORT_STATES = ("open", "resolved", "dismissed")
@@ -265,6 +265,37 @@ class Moderation:
                     text("SELECT pg_notify(:channel, :notice)"),
                     {"channel": self.db.channel, "notice": notice},
                 )
+
+    # --- backups --------------------------------------------------------------------------
+
+    def dump(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Every account's flags (``account_id``, ``admin``, ``banned``, ``muted``,
+        ``updated``) and every report, as their rows (``tne export``; a report's ``kind``,
+        chat line or account, as ``about``)."""
+        f, r = self.t.account_flags, self.t.reports
+        with self.engine.connect() as conn:
+            flags = [dict(x._mapping) for x in conn.execute(select(f).order_by(f.c.account_id))]
+            reports = [dict(x._mapping) for x in conn.execute(select(r).order_by(r.c.id))]
+        for row in flags:
+            row["admin"] = bool(row["admin"])
+        for row in reports:  # what is reported; ``kind`` names a line of the export
+            row["about"] = row.pop("kind")
+        return flags, reports
+
+    def restore(self, flags: list[dict[str, Any]], reports: list[dict[str, Any]]) -> None:
+        """Write the rows ``dump`` read: a ban, a mute, an admin's role and the reports
+        survive a backup. On PostgreSQL the reports' ids then continue after the highest."""
+        f, r = self.t.account_flags, self.t.reports
+        with self.engine.begin() as conn:
+            if flags:
+                conn.execute(insert(f), [{**x, "admin": int(x["admin"])} for x in flags])
+            if reports:
+                rows = [
+                    {**{k: v for k, v in x.items() if k != "about"}, "kind": x["about"]}
+                    for x in reports
+                ]
+                conn.execute(insert(r), rows)
+                continue_ids(conn, r)
 
 
 def _standing(account_id: int, row: Any) -> Standing:

@@ -93,13 +93,13 @@ def test_a_log_write_survives_its_connection_cut_by_the_database(
     store.games.create("g5", {"players": 2}, 1, [])
     store.games.append("g5", 1, 0, "pass")
     with psycopg.connect(url, autocommit=True) as admin:
-        backend = store.games._appender.conn.info.backend_pid
+        backend = store.games._appender.cur.connection.info.backend_pid
         admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
     store.games.append("g5", 2, 1, "pass")
     with pytest.raises(StepTaken):
         store.games.append("g5", 2, 0, "pass")
     assert [a[:3] for a in store.games.load("g5").actions] == [(1, 0, "pass"), (2, 1, "pass")]
-    assert store.games._appender.conn.info.backend_pid != backend
+    assert store.games._appender.cur.connection.info.backend_pid != backend
     store.close()
 
 

@@ -24,13 +24,24 @@ class Event:
     private: ClassVar[tuple[str, ...]] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire form: every field by name (tuples as lists), then ``"type"``."""
+        """The wire form: every field by name (tuples as lists), then ``"type"``. The
+        names of each kind's fields are read once (``dataclasses.fields`` per call was most
+        of its time, and the server writes every event of every move out for its views)."""
+        kind = type(self)
+        names = _FIELD_NAMES.get(kind)
+        if names is None:
+            names = tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+            _FIELD_NAMES[kind] = names
         out: dict[str, Any] = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        for name in names:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         out["type"] = self.type
         return out
+
+
+#: Each kind of event's field names, in order (``Event.to_dict``).
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
 @dataclass(slots=True)

@@ -41,7 +41,7 @@ from typing import Any
 import psycopg
 
 from ..store import libpq_url
-from .notices import Beat, Claim, Notice, Released, decode, encode
+from .notices import Beat, Claim, Notice, Released, decode, encode, written_by
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -81,6 +81,9 @@ class Cluster:
         self.channel = channel
         self.prefix = prefix
         self.proc = secrets.token_hex(6)
+        #: how this process's own messages begin, but its claims: they come back to it
+        #: with every step it stores, and are passed over unread
+        self._own = written_by(self.proc, but=(Claim,))
         self.on_message: Callable[[Notice], None] = _ignore
         self.on_resync: Callable[[], Awaitable[None]] = _nothing
         self.on_locks_lost: Callable[[], None] = _nothing_now
@@ -273,6 +276,8 @@ class Cluster:
             lost.set_result(None)
 
     def _heard(self, payload: str) -> None:
+        if payload.startswith(self._own):
+            return  # as below, without reading it: one comes back for every step stored
         notice = decode(payload)
         if notice is None:
             log.warning("a notification this process cannot read: %r", payload[:200])

@@ -158,6 +158,8 @@ class LiveGame:
         self._built_for: tuple[int, int] | None = None
         self._texts: dict[tuple[int | None, int], str] = {}
         self._views: dict[int | None, JsonObject] = {}
+        #: the events of the entries in the frames built so far, by entry: their wire form
+        self._wire: dict[int, list[JsonObject]] = {}
         self._seats_now: list[SeatInfo] | None = None
         self.bots: dict[int, SeatBot] = {}
         #: connections of other processes, by seat: connection id -> process
@@ -400,15 +402,24 @@ class LiveGame:
         ]
 
     def log_for(self, seat: int | None, start: int = 0) -> list[LogLine]:
-        return [
-            {
-                "seq": e.seq,
-                "seat": e.seat,
-                "action": public_action(e, seat),
-                "events": [redact_event(ev, seat) for ev in e.events],
-            }
-            for e in self.entries[start:]
-        ]
+        """The log from entry ``start`` on as ``seat`` may read it. Each entry's events are
+        written out (``to_dict``) once per version of the game, for every seat's frame, and
+        redacted for each seat from that (``redact_event`` copies it)."""
+        lines: list[LogLine] = []
+        for i in range(start, len(self.entries)):
+            e = self.entries[i]
+            wire = self._wire.get(i)
+            if wire is None:
+                wire = self._wire[i] = [ev.to_dict() for ev in e.events]
+            lines.append(
+                {
+                    "seq": e.seq,
+                    "seat": e.seat,
+                    "action": public_action(e, seat),
+                    "events": [redact_event(ev, seat) for ev in wire],
+                }
+            )
+        return lines
 
     def view_text(self, conn: Conn) -> str:
         """The view frame due to ``conn``, as JSON text, and the connection marked as sent.
@@ -425,6 +436,7 @@ class LiveGame:
             self._built_for = version
             self._texts.clear()
             self._views.clear()
+            self._wire.clear()
             self._seats_now = None
         key = (conn.seat, start)
         text = self._texts.get(key)

@@ -6,6 +6,7 @@ Configured by the server's settings (``Settings.mail``: ``TNE_SMTP_HOST`` and th
 
 from __future__ import annotations
 
+import asyncio
 import smtplib
 import ssl
 from dataclasses import dataclass
@@ -50,6 +51,11 @@ class Mailer:
             msg[name] = value
         msg.set_content(body)
         return msg
+
+    async def deliver(self, msg: EmailMessage) -> None:
+        """``send`` on a worker thread: the event loop goes on while the SMTP server answers
+        (raises as ``send`` does)."""
+        await asyncio.get_running_loop().run_in_executor(None, self.send, msg)
 
     def send(self, msg: EmailMessage) -> None:
         """Deliver ``msg`` (blocking; raises ``OSError``/``smtplib.SMTPException``)."""

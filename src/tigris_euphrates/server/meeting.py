@@ -297,7 +297,7 @@ class Meeting:
             f"minutes):\n{link}\n",
         )
         try:
-            await asyncio.get_running_loop().run_in_executor(None, self.mailer.send, msg)
+            await self.mailer.deliver(msg)
         except Exception as exc:
             log.warning("cannot send an invitation e-mail (%s)", exc)
             return False

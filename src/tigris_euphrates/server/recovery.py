@@ -14,7 +14,6 @@ address (no access log, no ``Referer`` holds it); the page posts it.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import secrets
@@ -91,7 +90,7 @@ def notice_message(mailer: Mailer, name: str, email: str, what: str) -> EmailMes
 async def send(mailer: Mailer, msg: EmailMessage) -> bool:
     """Send ``msg`` on a worker thread; whether it went (a failure is logged)."""
     try:
-        await asyncio.get_running_loop().run_in_executor(None, mailer.send, msg)
+        await mailer.deliver(msg)
     except (OSError, smtplib.SMTPException):
         log.exception("cannot send the e-mail %r", str(msg["Subject"]))
         return False

@@ -214,5 +214,5 @@ class Timekeeper:
                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             },
         )
-        await asyncio.get_running_loop().run_in_executor(None, mailer.send, msg)
+        await mailer.deliver(msg)
         return True

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
 import re
@@ -94,7 +93,7 @@ async def _send_confirmation(hub: Hub, limits: Limits, account: Account, email: 
     token = confirm_token(await hub.timekeeper.key(), account.id, email)
     msg = confirmation_message(mailer, account.name, email, token)
     try:
-        await asyncio.get_running_loop().run_in_executor(None, mailer.send, msg)
+        await mailer.deliver(msg)
     except (OSError, smtplib.SMTPException):
         log.exception("cannot send the confirmation e-mail of account %s", account.id)
         raise GameError(

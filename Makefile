@@ -35,9 +35,24 @@ nodejs:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs; }
 
-lint: $(STAMP)
+# The page's JavaScript tools (package.json, pinned by package-lock.json): installed again
+# when the lock changes.
+NODE_STAMP := node_modules/.installed
+JS := src/tigris_euphrates/server/static/js
+
+$(NODE_STAMP): package.json package-lock.json
+	@$(MAKE) --no-print-directory nodejs
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+# The Python (ruff) and the page's JavaScript: ESLint, Prettier and TypeScript's checker over
+# its JSDoc types (tsconfig.json, strict; nothing is emitted: the page has no build step).
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench support
 	$(BIN)/ruff format --check src tests bench support
+	node_modules/.bin/eslint $(JS)
+	node_modules/.bin/prettier --check $(JS)
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -53,7 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py --compare
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build node_modules
 	find src -name "*.so" -delete
 	rm -f src/tigris_euphrates/engine/_compiled.json src/tigris_euphrates/ai/_compiled.json \
 		src/tigris_euphrates/rl/_compiled.json

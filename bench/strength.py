@@ -86,7 +86,7 @@ TOURNAMENTS += [
 TOURNAMENTS.append(
     {
         "key": "hard_1200_vs_hard",
-        "bots": "hard:iterations=1200,hard",
+        "bots": "hard:iterations=1200:seconds=0.9,hard",
         "players": 2,
         "games": 200,
         "seed": 31,
@@ -137,7 +137,7 @@ ROWS: list[dict[str, Any]] = [
         "label": "hard at 1,200 iterations vs hard at its 800, 2 players (same 0.9 s cap)",
         "short": "hard at 1,200 iterations vs hard",
         "runs": ["hard_1200_vs_hard"],
-        "subject": "hard:iterations=1200",
+        "subject": "hard:iterations=1200:seconds=0.9",
         "target": None,
     },
     *(

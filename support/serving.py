@@ -28,6 +28,14 @@ from tigris_euphrates.server.launch import uvicorn_options
 from tigris_euphrates.server.settings import Settings
 from tigris_euphrates.store import Store
 
+#: How long a test waits for an event (a frame, a page drawn, a request answered) before it
+#: calls it lost, in seconds. A bound for a broken server, not a speed requirement: on a
+#: machine loaded several times over its cores a page can take many seconds to draw, so the
+#: tests wait for what they need and never for a time (speed is measured in bench/).
+PATIENCE = 120.0
+#: ``PATIENCE`` in milliseconds, as Playwright takes it.
+PATIENCE_MS = PATIENCE * 1000
+
 #: What a test server is built with unless a test says otherwise: bots move at once, and the
 #: garbage collector of the test process is left as it is.
 TEST_SETTINGS = Settings(bot_delay=0.0, tune_gc=False)
@@ -39,12 +47,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_port(port: int, timeout: float) -> None:
+def _wait_port(port: int, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Until the server listens on ``port`` (not past ``timeout``, nor once ``proc`` died)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server process exited ({proc.returncode}) before listening")
         time.sleep(0.05)
     raise TimeoutError(f"no server on port {port} after {timeout}s")
 
@@ -83,7 +94,7 @@ class LiveServer:
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while not self._server.started:
             if time.monotonic() > deadline or not self._thread.is_alive():
                 raise RuntimeError("the test server did not start")
@@ -98,7 +109,7 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         assert self._server is not None and self._thread is not None
         self._server.should_exit = True
-        self._thread.join(timeout=20)
+        self._thread.join(timeout=PATIENCE)
 
 
 class ServerProcess:
@@ -140,10 +151,10 @@ class ServerProcess:
         else:
             with open(self.log, "ab") as out:
                 self.proc = subprocess.Popen(self.args, env=env, stdout=out, stderr=out)
-        _wait_port(self.port, 30)
+        _wait_port(self.port, PATIENCE, self.proc)
         return self
 
-    def terminate(self, timeout: float = 30) -> int:
+    def terminate(self, timeout: float = PATIENCE) -> int:
         """SIGTERM, then wait for the process to end; returns its exit code."""
         assert self.proc is not None
         if self.proc.poll() is None:
@@ -168,7 +179,7 @@ class Player:
 
     def __init__(self, server: LiveServer | ServerProcess) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.http = httpx.Client(base_url=server.url, timeout=PATIENCE)
         self.csrf = self.http.get("/api/account").json()["csrf"]
 
     def post(self, path: str, body: Any = None, *, csrf: bool = True) -> httpx.Response:
@@ -201,13 +212,13 @@ class SeatClient:
     def __init__(self, ws_url: str, game_id: str, token: str | None) -> None:
         from websockets.sync.client import connect
 
-        self._cm = connect(f"{ws_url}/ws/games/{game_id}", max_size=2**24, open_timeout=20)
+        self._cm = connect(f"{ws_url}/ws/games/{game_id}", max_size=2**24, open_timeout=PATIENCE)
         self.ws = self._cm.__enter__()
         self.ws.send(json.dumps({"type": "join", "token": token}))
         self.frames: list[dict[str, Any]] = []
         self.last: dict[str, Any] | None = None  # the last view frame
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
+    def recv(self, timeout: float = PATIENCE) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(msg)
         if msg.get("type") == "view":
@@ -224,7 +235,7 @@ class SeatClient:
         while self.try_recv(timeout) is not None:
             pass
 
-    def wait_view(self, pred: Any = None, timeout: float = 30) -> dict[str, Any]:
+    def wait_view(self, pred: Any = None, timeout: float = PATIENCE) -> dict[str, Any]:
         """Receive until a view frame satisfying ``pred`` (default: any) arrives."""
         deadline = time.monotonic() + timeout
         if self.last is not None and pred is not None and pred(self.last):
@@ -237,7 +248,7 @@ class SeatClient:
             if msg.get("type") == "view" and (pred is None or pred(msg)):
                 return msg
 
-    def wait_pong(self, t: Any, timeout: float = 10) -> dict[str, Any]:
+    def wait_pong(self, t: Any, timeout: float = PATIENCE) -> dict[str, Any]:
         """Receive until the pong answering ``{"type": "ping", "t": t}``."""
         deadline = time.monotonic() + timeout
         while True:

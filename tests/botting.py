@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from support.serving import LiveServer, Player, ServerProcess
+from support.serving import PATIENCE, LiveServer, Player, SeatClient, ServerProcess
 
 PASSWORD = "correct horse battery"
 
@@ -50,15 +50,15 @@ class Events:
         self._cm = connect(
             f"{ws_url}/ws/bot",
             additional_headers={"Authorization": f"Bearer {token}"},
-            open_timeout=20,
+            open_timeout=PATIENCE,
         )
         self.ws = self._cm.__enter__()
 
-    def recv(self, timeout: float = 15) -> dict[str, Any]:
+    def recv(self, timeout: float = PATIENCE) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         return data
 
-    def wait(self, kind: str, timeout: float = 15) -> dict[str, Any]:
+    def wait(self, kind: str, timeout: float = PATIENCE) -> dict[str, Any]:
         while True:
             frame = self.recv(timeout)
             if frame["type"] == kind:
@@ -69,6 +69,22 @@ class Events:
 
     def close(self) -> None:
         self.ws.close()
+
+
+class BotSeat(SeatClient):
+    """A game websocket opened with an API token, joining the account's seat."""
+
+    def __init__(self, ws_url: str, game_id: str, token: str, seat: int) -> None:
+        self._cm = connect(
+            f"{ws_url}/ws/games/{game_id}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            max_size=2**24,
+            open_timeout=PATIENCE,
+        )
+        self.ws = self._cm.__enter__()
+        self.ws.send(json.dumps({"type": "join", "seat": seat}))
+        self.frames: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
 
 
 def wait_offer(events: Events, offer_id: str) -> dict[str, Any]:

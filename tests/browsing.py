@@ -6,18 +6,42 @@ from __future__ import annotations
 
 import random
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support.serving import LiveServer
+from support.serving import PATIENCE_MS, LiveServer
 from tigris_euphrates.server.limits import Limits
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def signed_up_page(
+    browser: Any, url: str, stem: str, *, width: int = 1280, ready: str = "#open-tables"
+) -> Any:
+    """A page in a browser context of its own, signed up as ``stem…`` (its ``name``) on the
+    server at ``url`` and in its lobby (``ready`` drawn); the page's errors are collected in
+    ``errors``."""
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.name = f"{stem}{uuid.uuid4().hex[:5]}"
+    api = page.context.request
+    csrf = api.get(url + "/api/account").json()["csrf"]
+    r = api.post(
+        url + "/api/account/signup",
+        data={"name": page.name, "password": "correct horse battery"},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert r.ok, r.text()
+    page.goto(url + "/")
+    page.wait_for_selector(ready)
+    return page
 
 
 def scripted_server(tmp: pytest.TempPathFactory, name: str) -> Iterator[LiveServer]:
@@ -36,12 +60,33 @@ def scripted_server(tmp: pytest.TempPathFactory, name: str) -> Iterator[LiveServ
 
 
 def chromium() -> Iterator[Any]:
-    """Debian's headless Chromium through Playwright (the tests skip when it is missing)."""
+    """Debian's headless Chromium through Playwright (the tests skip when it is missing).
+
+    Every page of its contexts waits up to ``PATIENCE_MS`` for what a test waits for (a
+    selector, a navigation, an ``expect``), not Playwright's 30 s: on a loaded machine a page
+    may take that long to draw, and a test waits for the event, not for a time."""
     if CHROMIUM is None:
         pytest.skip("no chromium on PATH (apt-get install chromium): browser tests skipped")
     sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api.expect.set_options(timeout=PATIENCE_MS)
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        new_context, new_page = b.new_context, b.new_page
+
+        def patient_context(*args: Any, **kwargs: Any) -> Any:
+            context = new_context(*args, **kwargs)
+            context.set_default_timeout(PATIENCE_MS)
+            context.set_default_navigation_timeout(PATIENCE_MS)
+            return context
+
+        def patient_page(*args: Any, **kwargs: Any) -> Any:
+            page = new_page(*args, **kwargs)
+            page.set_default_timeout(PATIENCE_MS)
+            page.set_default_navigation_timeout(PATIENCE_MS)
+            return page
+
+        b.new_context = patient_context
+        b.new_page = patient_page
         yield b
         b.close()
 
@@ -51,7 +96,7 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def wait_seq_change(page, seq: str, timeout: float = 15_000) -> None:
+def wait_seq_change(page, seq: str, timeout: float = PATIENCE_MS) -> None:
     page.wait_for_function(
         "s => document.body.dataset.seq !== s || document.body.dataset.over === '1'",
         arg=seq,
@@ -63,7 +108,6 @@ def wait_my_turn(page) -> None:
     page.wait_for_function(
         "() => document.body.dataset.myturn === '1' || document.body.dataset.over === '1'"
         " || document.querySelector('#ready')",
-        timeout=30_000,
     )
 
 

@@ -1,5 +1,6 @@
-"""Shared pytest set-up: the ``--slow`` flag turns on the long suites (marked ``slow``), and
-the ``db`` fixture runs a test on SQLite and on the real PostgreSQL."""
+"""Shared pytest set-up: the ``--slow`` flag turns on the long suites (marked ``slow``), the
+``db`` fixture runs a test on SQLite and on the real PostgreSQL, and every HTTP request a test
+makes waits for its answer up to ``PATIENCE``."""
 
 from __future__ import annotations
 
@@ -7,10 +8,31 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
-from support.serving import postgres_or_skip
+from support.serving import PATIENCE, postgres_or_skip
 from tigris_euphrates.store import Store
+
+
+def _patient_httpx() -> None:
+    """httpx's clients and its one-call functions wait 5 s for an answer unless told
+    otherwise. On a loaded machine a server may take longer than that to answer, and a test
+    waits for the answer, not for a time: where a test names no timeout, it is ``PATIENCE``.
+    (The one-call functions build their client with the default, which this catches too.)"""
+    default = httpx.Client.__init__.__kwdefaults__["timeout"]
+    for client in (httpx.Client, httpx.AsyncClient):
+        init = client.__init__
+
+        def patient(self: object, *args: object, _init: object = init, **kwargs: object) -> None:
+            if kwargs.get("timeout", default) is default:
+                kwargs["timeout"] = PATIENCE
+            _init(self, *args, **kwargs)  # type: ignore[operator]
+
+        client.__init__ = patient  # type: ignore[method-assign]
+
+
+_patient_httpx()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -100,7 +100,7 @@ def check_invariants(s: State) -> None:
         assert 0 <= s.cats[p] <= 2
     assert min(s.scores) >= 0
     # Variants: each building on a face-up tile of its colour; the wonder on five face-down
-    # tiles; no monument or wonder in the galaxy ruleset.
+    # tiles; no monument or wonder where the ruleset has none (the galaxy).
     for colour, cell in enumerate(s.buildings):
         if cell >= 0:
             assert s.options.buildings
@@ -109,8 +109,8 @@ def check_invariants(s: State) -> None:
         assert s.options.wonder
         plus = plus_of(s.wonder)
         assert plus and plus & s.facedown == plus, "the wonder stands on five face-down tiles"
-    if s.options.ruleset == "galaxy":
-        assert s.facedown == 0 and max(s.monuments) < 0, "no monuments in the galaxy"
+    if not s.options.rules.monuments:
+        assert s.facedown == 0 and max(s.monuments) < 0, "no monuments where the rules have none"
     # What play keeps up to date piece by piece (regions, the legality cache) is what a count
     # from scratch finds.
     occ = s.occupied()
@@ -157,9 +157,10 @@ def check_step_accounting(before: State, after: State, events: list[Event]) -> i
     returns how many treasures it lost.
 
     Every treasure gone from the board is named by exactly one ``TreasureTaken`` (and scored
-    by that seat) or ``TreasureLost`` event, and none appears; treasures are lost only in the
-    galaxy ruleset. Every new catastrophe is named by a ``CatastrophePlaced`` event and comes
-    out of the turn player's hand; none leaves the board.
+    by that seat) or ``TreasureLost`` event, and none appears; treasures are lost only where
+    catastrophes fall anywhere or wars are total (the galaxy). Every new catastrophe is named
+    by a ``CatastrophePlaced`` event and comes out of the turn player's hand; none leaves the
+    board.
     """
     n = before.options.players
     assert not after.treasures & ~before.treasures, "no treasure appears"
@@ -171,7 +172,10 @@ def check_step_accounting(before: State, after: State, events: list[Event]) -> i
         gained = after.scores[p * 5 + 4] - before.scores[p * 5 + 4]
         assert gained == sum(e.seat == p for e in taken), f"seat {p}'s treasures = its events"
     if lost:
-        assert before.options.ruleset == "galaxy", "a treasure is lost only in the galaxy"
+        rules = before.options.rules
+        assert rules.catastrophes_anywhere or rules.total_war, (
+            "a treasure is lost only to a catastrophe that may fall on it or to a total war"
+        )
     assert not before.catastrophes & ~after.catastrophes, "catastrophes stay on the board"
     placed = [e for e in events if isinstance(e, CatastrophePlaced)]
     new = cells_of(after.catastrophes & ~before.catastrophes)

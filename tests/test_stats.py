@@ -11,6 +11,7 @@ import pytest
 from diagram import play, st
 from tigris_euphrates import State, apply, new_game, redact_event
 from tigris_euphrates.ai import make_bot
+from tigris_euphrates.engine import DEFAULT_RULESET, RULESETS
 from tigris_euphrates.stats import SOURCES, game_stats, record_stats
 from tigris_euphrates.tournament.referee import play_game
 
@@ -62,7 +63,7 @@ def test_a_played_game_adds_up_to_its_final_score_rows(options: dict[str, Any], 
         assert won == sum(r[kind]["lost"] for r in stats["seats"]) == stats[kind]
     top = outcome.result["ranking"][0]
     assert stats["winners"] == (top if isinstance(top, list) else [top])
-    if options.get("ruleset") == "galaxy":
+    if RULESETS[options.get("ruleset") or DEFAULT_RULESET].harvest_treasures:
         assert all(r["points"]["treasure"] == 0 for r in stats["seats"])
     else:
         assert all(r["points"]["harvest"] == 0 for r in stats["seats"])

@@ -1,6 +1,6 @@
 """The package's shape, read from its source (nothing is imported): no import cycle among its
-modules, no import inside a function of the server, the server and the store (the page's
-scripts too) in modules and functions small enough to read, no ruleset named outside the
+modules, no import inside a function of the server, every module of the package (the page's
+scripts too) and every function in it small enough to read, no ruleset named outside the
 engine but in data, and no hand-split message in the server.
 
 An import counts when the module runs it as it loads (at the top, or in an ``if``/``try``
@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+TESTS = ROOT / "tests"
 PACKAGE = "tigris_euphrates"
-#: The parts whose size is bounded, and the bounds (a function: its def line to its last).
-BOUNDED = ("server", "store")
+#: The bounds of every module of the package and of every function in it (a function: its
+#: def line to its last).
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 #: Modules whose functions are table declarations, one long call per table: only the
@@ -168,12 +170,44 @@ def test_no_import_inside_a_function_of_the_server(path: Path) -> None:
     assert inner == []
 
 
+def _package_files() -> list[Path]:
+    """The file of every module of the package: its subpackages' and the root's."""
+    return sorted((SRC / PACKAGE).rglob("*.py"))
+
+
 def _bounded() -> Iterator[object]:
-    root = SRC / PACKAGE
-    for part in BOUNDED:
-        for path in sorted((root / part).rglob("*.py")):
-            rel = path.relative_to(root).as_posix()
-            yield pytest.param(path, id=rel)
+    for path in _package_files():
+        yield pytest.param(path, id=path.relative_to(SRC / PACKAGE).as_posix())
+
+
+def _long_functions(text: str) -> dict[str, int]:
+    """The functions (methods and nested ones too) of a module longer than the bound, with
+    their lengths."""
+    return {
+        node.name: node.end_lineno - node.lineno + 1
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    }
+
+
+def test_every_part_of_the_package_is_bounded() -> None:
+    parts = {path.parent for path in _package_files()}
+    assert SRC / PACKAGE in parts  # the root's modules
+    subpackages = {p.parent for p in (SRC / PACKAGE).rglob("__init__.py")}
+    assert subpackages <= parts
+    assert {"engine", "ai", "cli", "server", "store", "rl"} <= {p.name for p in parts}
+
+
+def test_long_functions_are_found() -> None:
+    body = "".join(f"    x = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    text = f"def long():\n{body}\n\nclass C:\n    def fits(self):\n        pass\n"
+    text += "    async def method(self):\n" + body.replace("    ", "        ")
+    assert _long_functions(text) == {
+        "long": MAX_FUNCTION_LINES + 1,
+        "method": MAX_FUNCTION_LINES + 1,
+    }
 
 
 @pytest.mark.parametrize("path", list(_bounded()))
@@ -182,14 +216,7 @@ def test_modules_and_functions_are_small(path: Path) -> None:
     assert len(text.splitlines()) <= MAX_MODULE_LINES
     if path.relative_to(SRC / PACKAGE).as_posix() in TABLE_DECLARATIONS:
         return
-    long = {
-        node.name: node.end_lineno - node.lineno + 1
-        for node in ast.walk(ast.parse(text))
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.end_lineno is not None
-        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
-    }
-    assert long == {}
+    assert _long_functions(text) == {}
 
 
 def _function_lengths(text: str) -> dict[str, int]:
@@ -238,21 +265,51 @@ def _named_ruleset(node: ast.Compare) -> bool:
     return any(isinstance(s, ast.Constant) and s.value in RULESET_NAMES for s in sides)
 
 
+def _decisions(tree: ast.AST) -> list[ast.Compare]:
+    """The comparisons of a test module that decide something (an ``assert``'s are what the
+    test expects of the ruleset it chose to play, and may name it)."""
+    expected = {id(n) for a in ast.walk(tree) if isinstance(a, ast.Assert) for n in ast.walk(a)}
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Compare) and id(n) not in expected]
+
+
+def _reads_ruleset(node: ast.expr) -> bool:
+    """Whether ``node`` reads a game's ruleset name: ``x.ruleset``, ``x["ruleset"]`` or
+    ``x.get("ruleset")``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "ruleset"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "ruleset"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and any(isinstance(a, ast.Constant) and a.value == "ruleset" for a in node.args)
+    )
+
+
 def test_the_ruleset_names_are_the_engines() -> None:
     engine = (SRC / PACKAGE / "engine" / "rules.py").read_text(encoding="utf-8")
     galaxy = (SRC / PACKAGE / "engine" / "galaxy.py").read_text(encoding="utf-8")
-    assert 'DEFAULT_RULESET = "classic"' in engine and 'name: ClassVar[str] = "galaxy"' in galaxy
+    assert 'DEFAULT_RULESET = "classic"' in engine and 'GALAXY = Ruleset(\n    "galaxy",' in galaxy
 
 
 def test_no_ruleset_name_is_compared_outside_the_engine() -> None:
     """Outside the engine a program reads a ruleset's facts (``Ruleset.facts``, sent by
-    ``/api/meta``), never its name: a new ruleset then needs no change there but data."""
+    ``/api/meta``), never its name: a new ruleset then needs no change there but data. So do
+    the tests' helpers and checks: a test may name the ruleset it plays and expect things of
+    it, but what a game's rules are is read from its ruleset's facts, not its name."""
     compared = [
-        f"{path.relative_to(SRC).as_posix()}:{node.lineno}"
+        f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
         for path in sorted((SRC / PACKAGE).rglob("*.py"))
         if "engine" not in path.relative_to(SRC / PACKAGE).parts
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Compare) and _named_ruleset(node)
+    ]
+    compared += [
+        f"{path.relative_to(ROOT).as_posix()}:{node.lineno}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for node in _decisions(ast.parse(path.read_text(encoding="utf-8")))
+        if _named_ruleset(node) and any(_reads_ruleset(s) for s in [node.left, *node.comparators])
     ]
     names = "|".join(RULESET_NAMES)
     in_scripts = re.compile(rf"""[=!]==?\s*["']({names})["']|["']({names})["']\s*[=!]==?""")

@@ -91,7 +91,7 @@ function handle(message) {
       }
       break;
     case "decide":
-      send({ type: "action", action: choose(message.view) });
+      send({ type: "action", id: message.id, action: choose(message.view) });
       break;
     case "end":
       process.stderr.write(`game over: ranking ${JSON.stringify(message.result.ranking)}\n`);

@@ -81,7 +81,8 @@ def main():
             seat = message["seat"]
             print(f"new game: seat {seat} of {message['players']}", file=sys.stderr)
         elif kind == "decide":
-            send({"type": "action", "action": choose(message["view"], rng, uniform)})
+            action = choose(message["view"], rng, uniform)
+            send({"type": "action", "id": message.get("id"), "action": action})
         elif kind == "end":
             ranking = message["result"]["ranking"]
             print(f"game over: seat {seat}, ranking {ranking}", file=sys.stderr)

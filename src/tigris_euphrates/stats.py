@@ -91,63 +91,81 @@ def game_stats(
     for events in steps:
         out["steps"] += 1
         for event in events:
-            ev = _wire(event)
-            kind = ev.get("type")
-            if kind == "points_scored":
-                row = seats[ev["seat"]]
-                row["points"][ev["reason"]] = row["points"].get(ev["reason"], 0) + ev["points"]
-                row["colours"][ev["colour"]] += ev["points"]
-                row["total"] += ev["points"]
-            elif kind == "treasure_choice":
-                choice_open = True
-            elif kind == "treasure_taken":
-                row = seats[ev["seat"]]
-                source = "treasure" if ev["forced"] or choice_open else "harvest"
-                choice_open = False
-                row["points"][source] += 1
-                row["treasures"] += 1
-                row["total"] += 1
-            elif kind == "conflict_started":
-                plural = "revolts" if ev["kind"] == "revolt" else "wars"
-                out[plural] += 1
-                seats[ev["attacker"]][plural]["attacked"] += 1
-                seats[ev["defender"]][plural]["defended"] += 1
-            elif kind == "conflict_resolved":
-                plural = "revolts" if ev["kind"] == "revolt" else "wars"
-                seats[ev["winner"]][plural]["won"] += 1
-                seats[ev["loser"]][plural]["lost"] += 1
-            elif kind == "support_committed":
-                seats[ev["seat"]]["support"] += ev["count"]
-            elif kind == "catastrophe_placed":
-                seats[ev["seat"]]["catastrophes"] += 1
-            elif kind == "tile_placed":
-                seats[ev["seat"]]["tiles_placed"] += 1
-            elif kind == "leader_placed":
-                moved = ev.get("origin") is not None
-                seats[ev["seat"]]["leaders_moved" if moved else "leaders_placed"] += 1
-            elif kind == "leader_withdrawn":
-                row = seats[ev["seat"]]
-                if ev["reason"] in row["leaders_lost"]:
-                    row["leaders_lost"][ev["reason"]] += 1
-                else:
-                    row["leaders_withdrawn"] += 1
-            elif kind == "monument_built":
-                seats[ev["seat"]]["monuments"] += 1
-            elif kind == "wonder_built":
-                seats[ev["seat"]]["wonders"] += 1
-            elif kind == "building_placed":
-                seats[ev["seat"]]["buildings"] += 1
-            elif kind == "tiles_swapped":
-                seats[ev["seat"]]["swaps"] += 1
-                seats[ev["seat"]]["tiles_swapped"] += ev["count"]
-            elif kind == "passed":
-                seats[ev["seat"]]["passes"] += 1
-            elif kind == "turn_started":
-                out["turns"] += 1
-                seats[ev["seat"]]["turns"] += 1
-            elif kind == "game_over":
-                _finish(out, ev["reason"], ev["result"])
+            choice_open = _count(out, _wire(event), choice_open)
     return out
+
+
+#: The events that count one for the seat that made them, by the figure they count.
+COUNTED = {
+    "catastrophe_placed": "catastrophes",
+    "tile_placed": "tiles_placed",
+    "monument_built": "monuments",
+    "wonder_built": "wonders",
+    "building_placed": "buildings",
+    "passed": "passes",
+}
+
+
+def _count(out: dict[str, Any], ev: Mapping[str, Any], choice_open: bool) -> bool:
+    """Count the event ``ev`` into the statistics ``out``; whether a treasure pick is open
+    after it (``choice_open``: before it)."""
+    kind = ev.get("type")
+    seats = out["seats"]
+    if kind in COUNTED:
+        seats[ev["seat"]][COUNTED[kind]] += 1
+    elif kind == "points_scored":
+        row = seats[ev["seat"]]
+        row["points"][ev["reason"]] = row["points"].get(ev["reason"], 0) + ev["points"]
+        row["colours"][ev["colour"]] += ev["points"]
+        row["total"] += ev["points"]
+    elif kind == "treasure_choice":
+        return True
+    elif kind == "treasure_taken":
+        row = seats[ev["seat"]]
+        row["points"]["treasure" if ev["forced"] or choice_open else "harvest"] += 1
+        row["treasures"] += 1
+        row["total"] += 1
+        return False
+    elif kind in ("conflict_started", "conflict_resolved"):
+        _count_conflict(out, ev)
+    elif kind == "support_committed":
+        seats[ev["seat"]]["support"] += ev["count"]
+    elif kind in ("leader_placed", "leader_withdrawn"):
+        _count_leader(seats[ev["seat"]], ev)
+    elif kind == "tiles_swapped":
+        seats[ev["seat"]]["swaps"] += 1
+        seats[ev["seat"]]["tiles_swapped"] += ev["count"]
+    elif kind == "turn_started":
+        out["turns"] += 1
+        seats[ev["seat"]]["turns"] += 1
+    elif kind == "game_over":
+        _finish(out, ev["reason"], ev["result"])
+    return choice_open
+
+
+def _count_conflict(out: dict[str, Any], ev: Mapping[str, Any]) -> None:
+    """A revolt or war started (the game's count, who attacked and defended) or resolved
+    (who won and lost)."""
+    plural = "revolts" if ev["kind"] == "revolt" else "wars"
+    seats = out["seats"]
+    if ev["type"] == "conflict_started":
+        out[plural] += 1
+        seats[ev["attacker"]][plural]["attacked"] += 1
+        seats[ev["defender"]][plural]["defended"] += 1
+    else:
+        seats[ev["winner"]][plural]["won"] += 1
+        seats[ev["loser"]][plural]["lost"] += 1
+
+
+def _count_leader(row: dict[str, Any], ev: Mapping[str, Any]) -> None:
+    """A leader placed or moved, withdrawn by its player or lost (by the reason)."""
+    if ev["type"] == "leader_placed":
+        moved = ev.get("origin") is not None
+        row["leaders_moved" if moved else "leaders_placed"] += 1
+    elif ev["reason"] in row["leaders_lost"]:
+        row["leaders_lost"][ev["reason"]] += 1
+    else:
+        row["leaders_withdrawn"] += 1
 
 
 def _finish(out: dict[str, Any], reason: str, final: Mapping[str, Any]) -> None:

@@ -52,15 +52,29 @@ def test_a_program_and_a_level_as_opponents(tmp_path: Path) -> None:
     e.close()
 
 
-def test_a_failing_program_is_replaced_by_the_fallback_level(tmp_path: Path) -> None:
+def test_a_failing_program_is_started_again_once_then_replaced_by_the_fallback_level(
+    tmp_path: Path,
+) -> None:
+    """As in a tournament: one restart an episode, counted over the episode, then the
+    fallback level plays the seat to the end."""
     e = env(players=2, opponents={0: CRASH}, fallback="random", bot_logs=tmp_path)
     final, _ = play_out(e, 3)
     assert list(final) == ["player_1"]
-    (fault,) = e.faults
-    assert fault["seat"] == 0 and fault["fault"] == "crash" and fault["then"] == "fallback random"
-    # A new episode starts the program afresh.
+    assert [(f["seat"], f["fault"], f["then"]) for f in e.faults] == [
+        (0, "crash", "restart"),
+        (0, "crash", "fallback random"),
+    ]
+    assert e.faults[0]["ply"] < e.faults[1]["ply"]
+    # A new episode starts the program afresh, with its restart again.
     play_out(e, 4)
-    assert [f["fault"] for f in e.faults] == ["crash"]
+    assert [f["then"] for f in e.faults] == ["restart", "fallback random"]
+    e.close()
+
+
+def test_no_restart_when_told_so(tmp_path: Path) -> None:
+    e = env(players=2, opponents={0: CRASH}, fallback="random", bot_logs=tmp_path, restarts=0)
+    play_out(e, 3)
+    assert [(f["fault"], f["then"]) for f in e.faults] == [("crash", "fallback random")]
     e.close()
 
 

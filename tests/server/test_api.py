@@ -246,7 +246,7 @@ def test_hand_a_seat_to_a_bot_and_records(server: LiveServer) -> None:
         )
         assert r.status_code == 200, r.text
     s = SeatClient(server.ws_url, gid, None)
-    end = s.wait_view(lambda m: m["view"]["over"], timeout=60)
+    end = s.wait_view(lambda m: m["view"]["over"])
     assert end["view"]["result"]["ranking"]
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     assert record["format"] == "tne-record/1" and record["seed"] == 7 and record["result"]
@@ -288,9 +288,9 @@ def test_server_bots_play_their_levels_budget(
     levels people pick are the levels of the strength table."""
     from tigris_euphrates.ai import make_bot
     from tigris_euphrates.ai.base import Budget
-    from tigris_euphrates.server import bots
+    from tigris_euphrates.server import aiseats
 
-    budget = bots.bot_budget(make_bot(level, 1), players, cap, iterations)
+    budget = aiseats.bot_budget(make_bot(level, 1), players, cap, iterations)
     assert budget == Budget(seconds=expected[0], iterations=expected[1])
 
 
@@ -301,7 +301,7 @@ def test_server_bots_hear_the_steps_they_missed_then_choose() -> None:
     scores, and the other seats' lost defences bound their hands."""
     from tigris_euphrates.ai import make_bot
     from tigris_euphrates.ai.base import Budget
-    from tigris_euphrates.server import bots
+    from tigris_euphrates.server import aiseats
 
     bot = make_bot("hard", 1)
     heard: list[list[dict]] = []
@@ -314,6 +314,6 @@ def test_server_bots_hear_the_steps_they_missed_then_choose() -> None:
     ]
     view = {"legal_actions": ["pass"], "players": [{}] * 2}
     budget = Budget(seconds=None, iterations=30)
-    choice, same = bots._decide(bot, steps, view, budget)
+    choice, same = aiseats._decide(bot, steps, view, budget)
     assert choice == "pass" and same is bot
     assert heard == steps and seen == [budget]

@@ -107,6 +107,19 @@ def play(srv: LiveServer, p: Played) -> None:
     a = AccountSeat(srv.ws_url, rated["id"], ann.cookie_header(), {"token": t0})
     b = AccountSeat(srv.ws_url, rated["id"], bob.cookie_header(), {"token": t1})
     assert play_to_end([a, b])["view"]["over"]
+    # a rated game Bob resigned before anyone moved: aborted, unrated
+    aborted = ann.post("/api/games", {"seats": humans, "rated": True}).json()
+    a2 = AccountSeat(
+        srv.ws_url, aborted["id"], ann.cookie_header(), {"token": aborted["seats"][0]["token"]}
+    )
+    b2 = AccountSeat(
+        srv.ws_url, aborted["id"], bob.cookie_header(), {"token": aborted["seats"][1]["token"]}
+    )
+    a2.wait_view()
+    b2.wait_view()
+    b2.send({"type": "resign"})
+    a2.wait_view(lambda m: m.get("aborted"))
+    p.secrets += [s["token"] for s in aborted["seats"]] + [aborted["creator_token"]]
     bots = [{"kind": "bot", "level": "random"}] * 2
     bot_game = httpx.post(f"{srv.url}/api/games", json={"seats": bots}).json()
     resigned = httpx.post(f"{srv.url}/api/games", json={"seats": humans}).json()
@@ -145,7 +158,7 @@ def play(srv: LiveServer, p: Played) -> None:
     store.moderation.report(ann_id, "account", "rude", account_id=bob_id)
     assert store.hints.take(p.open_game, 0, 20) == 1
     p.moderation = store.moderation.dump()
-    p.finished = [rated["id"], bot_game["id"], resigned["id"]]
+    p.finished = [rated["id"], bot_game["id"], resigned["id"], aborted["id"]]
     deadline = time.monotonic() + 120
     while httpx.get(f"{srv.url}/api/games/{bot_game['id']}/record").status_code != 200:
         assert time.monotonic() < deadline, "the bot game did not end"
@@ -156,7 +169,7 @@ def play(srv: LiveServer, p: Played) -> None:
     for name in p.names:
         p.profiles[name] = httpx.get(f"{srv.url}/api/players/{name}").json()
     p.open_view = open_view(srv, p)
-    for client in (a, b, seat, ann, bob):
+    for client in (a, b, a2, b2, seat, ann, bob):
         client.close()
 
 
@@ -194,7 +207,7 @@ def test_an_import_serves_the_same_games_ratings_and_profiles(played: Played) ->
     url, prefix = played.target()
     result = tne("import", path, *db_args(url, prefix))
     assert result.exit_code == 0, result.output
-    assert "imported 4 games, 2 accounts and 2 ratings" in result.output
+    assert "imported 5 games, 2 accounts and 2 ratings" in result.output
     with LiveServer(data_dir=played.tmp, database_url=url, table_prefix=prefix) as srv:
         for game_id in played.finished:
             record = httpx.get(f"{srv.url}/api/games/{game_id}/record").json()
@@ -236,7 +249,7 @@ def test_an_import_serves_the_same_games_ratings_and_profiles(played: Played) ->
     # a second import into that database is refused and changes nothing
     again = tne("import", path, *db_args(url, prefix))
     assert again.exit_code == 1 and "not empty" in again.output
-    assert len(Store(url, prefix).games.ids()) == 4
+    assert len(Store(url, prefix).games.ids()) == 5
 
 
 def test_an_export_cut_short_and_resumed_is_the_whole_export(played: Played) -> None:
@@ -245,7 +258,7 @@ def test_an_export_cut_short_and_resumed_is_the_whole_export(played: Played) -> 
     export(store, whole, page=1)
     data = whole.read_bytes()
     lines = data.splitlines(keepends=True)
-    assert [json.loads(x)["kind"] for x in lines].count("game") == 4
+    assert [json.loads(x)["kind"] for x in lines].count("game") == 5
     # cut inside the header, after it, inside each game, among the accounts, before the end
     cuts = {10, len(lines[0])}
     cuts |= {sum(len(x) for x in lines[:n]) + 7 for n in range(1, len(lines))}
@@ -300,7 +313,7 @@ def test_a_game_that_does_not_replay_stops_the_import_or_is_skipped(played: Play
     assert Store(url, prefix).db.holding() == []  # nothing was written
     result = tne("import", path, "--skip-bad", *db_args(url, prefix))
     assert result.exit_code == 0 and f"skipped game {played.finished[1]}" in result.output
-    kept = [played.finished[0], played.finished[2], played.open_game]
+    kept = [played.finished[0], played.finished[2], played.finished[3], played.open_game]
     assert sorted(Store(url, prefix).games.ids()) == sorted(kept)
 
 
@@ -327,7 +340,7 @@ def test_an_export_moves_a_database_to_the_other_engine(played: Played) -> None:
     result = tne("import", path, *db_args(url, prefix))
     assert result.exit_code == 0, result.output
     source, target = Store(played.url, played.prefix), Store(url, prefix)
-    assert target.games.dump(limit=10) == source.games.dump(limit=10)
+    assert target.games.backup.dump(limit=10) == source.games.backup.dump(limit=10)
     assert target.ratings.dump() == source.ratings.dump()
     assert target.accounts.dump() == source.accounts.dump()
     social = source.social.dump()
@@ -346,4 +359,4 @@ def test_an_export_runs_beside_a_running_server(played: Played) -> None:
     ) as srv:
         assert httpx.get(f"{srv.url}/api/games/{played.open_game}").status_code == 200
         path = export_file(played)
-    assert path.read_text().count('"kind":"game"') == 4
+    assert path.read_text().count('"kind":"game"') == 5

@@ -2,8 +2,9 @@
 account turned into a bot, its API tokens (shown once, kept hashed, listed, revoked and then
 refused), challenges from people and from bots offered on the event socket and accepted or
 declined, a rated bots' game on the bots' leaderboard and never on the people's, the
-seats of people's rated games closed to bots, and open tables that allow bots offered on
-the event socket (taken as a person takes a seat; of two bots taking the last one, one)."""
+seats of people's rated games closed to bots, and open tables that invite bot accounts
+offered on the event socket (taken as a person takes a seat; of two bots taking the last
+one, one), never the tables that did not invite them nor a rated one."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounting import AccountSeat, play_to_end
-from botting import Bot, Events, unique, wait_offer
-from support.serving import LiveServer, Player, SeatClient, live_server_on
+from botting import Bot, BotSeat, Events, unique, wait_offer
+from support.serving import PATIENCE, LiveServer, Player, live_server_on
+from tigris_euphrates import Options
 from tigris_euphrates.server.limits import Limits
 
 PASSWORD = "correct horse battery"
@@ -37,22 +39,6 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[Li
         challenges_per_account=3,
     )
     yield from live_server_on(request.param, data, stem="b", limits=limits)
-
-
-class BotSeat(SeatClient):
-    """A game websocket opened with an API token, joining the account's seat."""
-
-    def __init__(self, ws_url: str, game_id: str, token: str, seat: int) -> None:
-        self._cm = connect(
-            f"{ws_url}/ws/games/{game_id}",
-            additional_headers={"Authorization": f"Bearer {token}"},
-            max_size=2**24,
-            open_timeout=20,
-        )
-        self.ws = self._cm.__enter__()
-        self.ws.send(json.dumps({"type": "join", "seat": seat}))
-        self.frames: list[dict[str, Any]] = []
-        self.last: dict[str, Any] | None = None
 
 
 def test_a_token_is_shown_once_kept_hashed_listed_and_refused_once_revoked(
@@ -84,9 +70,9 @@ def test_a_token_is_shown_once_kept_hashed_listed_and_refused_once_revoked(
     with connect(
         f"{server.ws_url}/ws/bot",
         additional_headers={"Authorization": f"Bearer {bot.token}"},
-        open_timeout=20,
+        open_timeout=PATIENCE,
     ) as ws:
-        assert json.loads(ws.recv(timeout=10))["code"] == "bad-token"
+        assert json.loads(ws.recv(timeout=PATIENCE))["code"] == "bad-token"
     assert [t["name"] for t in bot.owner.http.get("/api/account/tokens").json()["tokens"]] == [
         "t1",
         "t0",
@@ -145,6 +131,8 @@ def test_a_person_challenges_a_bot_to_a_casual_game_and_plays_it(server: LiveSer
     assert ann.post(f"/api/challenges/{offered['id']}/accept").json()["error"] == "not-challenged"
     events.send({"type": "accept", "id": offered["id"]})
     started = events.wait("game")
+    # the options complete, every key with its default filled, as a tournament sends them
+    assert started["options"] == Options.from_dict({"players": 2}).to_dict()
     events.send({"type": "accept", "id": offered["id"]})
     assert events.wait("error")["code"] == "challenge-closed"
     game_id = started["game"]
@@ -181,10 +169,10 @@ def test_a_bot_declines_and_a_bot_never_takes_a_seat_of_a_peoples_rated_game(
     with connect(
         f"{server.ws_url}/ws/games/{game['id']}",
         additional_headers={"Authorization": f"Bearer {bot.token}"},
-        open_timeout=20,
+        open_timeout=PATIENCE,
     ) as ws:
         ws.send(json.dumps({"type": "join", "token": game["seats"][1]["token"]}))
-        assert json.loads(ws.recv(timeout=10))["code"] == "bot-rated"
+        assert json.loads(ws.recv(timeout=PATIENCE))["code"] == "bot-rated"
 
 
 def test_two_bots_play_a_rated_game_on_the_bots_leaderboard_only(server: LiveServer) -> None:
@@ -249,7 +237,7 @@ def lobby_table(server: LiveServer, table: str) -> dict[str, Any] | None:
     return next((t for t in tables if t["id"] == table), None)
 
 
-def test_an_open_table_that_allows_bots_is_offered_and_a_bot_takes_its_seat(
+def test_an_open_table_that_invites_bot_accounts_is_offered_and_a_bot_takes_its_seat(
     server: LiveServer,
 ) -> None:
     ann, cy = Player(server), Player(server)
@@ -258,20 +246,32 @@ def test_an_open_table_that_allows_bots_is_offered_and_a_bot_takes_its_seat(
     bot = Bot(server)
     events = bot.events()
     events.wait("hello")
-    people = ann.post("/api/tables", {"players": 2, "allow_bots": False}).json()
+    # the default table: its creator may start early with AI players, no bot account sits
+    people = ann.post("/api/tables", {"players": 2}).json()
     rated = cy.post("/api/tables", {"players": 2, "rated": True, "allow_bots": True}).json()
-    table = ann.post("/api/tables", {"players": 3}).json()["table"]
+    both = cy.post("/api/tables", {"players": 2, "rated": True, "bot_accounts": True})
+    assert both.status_code == 403 and both.json()["error"] == "bot-rated"
+    table = ann.post("/api/tables", {"players": 3, "bot_accounts": True}).json()["table"]
     offer = wait_offer(events, f"table:{table}")
     assert offer["from"] == {"name": ann.me()["name"], "bot": False}
     assert offer["options"]["players"] == 3 and offer["rated"] is False
     assert offer["state"] == "open" and offer["free"] == 2
     seen = offered_ids(events)
     assert f"table:{people['table']}" not in seen and f"table:{rated['table']}" not in seen
+    listed = lobby_table(server, people["table"])
+    assert listed is not None and listed["allow_bots"] is True
+    assert listed["bot_accounts"] is False
+    assert lobby_table(server, table)["bot_accounts"] is True  # type: ignore[index]
     # asked for anyway: refused as the table's rules say, nothing taken
     events.send({"type": "accept", "id": f"table:{people['table']}"})
-    assert events.wait("error")["code"] == "no-bots"
+    assert events.wait("error")["code"] == "no-bot-accounts"
     events.send({"type": "accept", "id": f"table:{rated['table']}"})
     assert events.wait("error")["code"] == "bot-rated"
+    # nor through the lobby's own route, with the token
+    r = bot.api.post(f"/api/tables/{people['table']}/sit", json={})
+    assert r.status_code == 409 and r.json()["error"] == "no-bot-accounts"
+    r = bot.api.post(f"/api/tables/{rated['table']}/sit", json={})
+    assert r.status_code == 403 and r.json()["error"] == "bot-rated"
     events.send({"type": "accept", "id": "table:nosuchtable"})
     assert events.wait("error")["code"] == "no-challenge"
     assert lobby_table(server, rated["table"])["free"] == 1  # type: ignore[index]
@@ -306,7 +306,7 @@ def test_two_bots_accepting_the_last_seat_at_once_one_takes_it(server: LiveServe
     sockets = [one.events(), two.events()]
     for e in sockets:
         e.wait("hello")
-    table = ann.post("/api/tables", {"players": 2}).json()["table"]
+    table = ann.post("/api/tables", {"players": 2, "bot_accounts": True}).json()["table"]
     for e in sockets:
         wait_offer(e, f"table:{table}")
     barrier = threading.Barrier(2)
@@ -366,9 +366,31 @@ def test_a_revoked_token_closes_the_sockets_it_opened(server: LiveServer) -> Non
     assert r.status_code == 200
     assert events.wait("error")["code"] == "bad-token"
     # the game socket closes by itself: it sees no more views of the seat, sending or not
-    while (frame := seat.recv(timeout=15))["type"] != "error":
+    while (frame := seat.recv(timeout=PATIENCE))["type"] != "error":
         pass
     assert frame["code"] == "bad-token"
     with pytest.raises(ConnectionClosed):
-        seat.recv(timeout=10)
+        seat.recv(timeout=PATIENCE)
     assert view["seat"] == started["seat"]
+
+
+def test_a_bot_account_never_takes_a_peoples_place(server: LiveServer) -> None:
+    """Quick match refuses a bot's token (nothing queued), as does a rated table of its
+    own; a person holding a seat at an open table cannot turn into a bot meanwhile."""
+    bot = Bot(server)
+    r = bot.api.post("/api/match", json={"family": "classic", "players": 2})
+    assert r.status_code == 403 and r.json()["error"] == "bot-quick-match"
+    assert bot.api.get("/api/match").json()["match"] is None
+    r = bot.api.post("/api/tables", json={"players": 2, "rated": True})
+    assert r.status_code == 403 and r.json()["error"] == "bot-rated"
+    casual = bot.api.post("/api/tables", json={"players": 2}).json()
+    left = bot.api.post(f"/api/tables/{casual['table']}/leave", json={"token": casual["token"]})
+    assert left.json()["state"] == "closed"
+    ann = Player(server)
+    ann.sign_up(unique("Ann"), PASSWORD)
+    made = ann.post("/api/tables", {"players": 2, "rated": True}).json()
+    r = ann.post("/api/account/bot", {"confirm": True})
+    assert r.status_code == 409 and r.json()["error"] == "playing-person"
+    assert ann.me()["bot"] is False
+    ann.post(f"/api/tables/{made['table']}/leave", {"token": made["token"]})
+    assert ann.post("/api/account/bot", {"confirm": True}).status_code == 200

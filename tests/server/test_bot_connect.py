@@ -7,6 +7,7 @@ reaches a server's log or the bridge's output."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from typing import Any
 
 import httpx
 
-from support.serving import LiveServer, Player, ServerProcess, postgres_or_skip
+from support.serving import PATIENCE, LiveServer, Player, ServerProcess, postgres_or_skip
+from tigris_euphrates import Options
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
 
@@ -60,7 +62,7 @@ def finish(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, str]
     return proc.returncode, out
 
 
-def game_of(url: str, token: str, timeout: float = 60) -> str:
+def game_of(url: str, token: str, timeout: float = PATIENCE) -> str:
     """The game of the bot's accepted challenge, once there is one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -77,7 +79,7 @@ def board(url: str, *, bots: bool) -> set[str]:
     return {line["name"] for line in r.json()["top"]}
 
 
-def wait_rated(url: str, names: set[str], timeout: float = 30) -> None:
+def wait_rated(url: str, names: set[str], timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while not names <= board(url, bots=True):
         assert time.monotonic() < deadline, "the bots are not on the bots' leaderboard"
@@ -140,23 +142,33 @@ def test_a_failing_program_is_started_again_then_its_seat_goes_to_the_fallback(
         logs = tmp_path / "logs"
         once = str(tmp_path / "crashed-once")
         second = bridge(
-            srv.url, two_token, logs, "--stop-after", "1", "--fallback", "random", crash="always"
+            srv.url, two_token, logs, "--stop-after", "1", "--fallback", "random", crash="every:2"
         )
         first = bridge(
             srv.url, one_token, logs, "--challenge", two, "--stop-after", "1", crash=once
         )
         (code_one, out_one), (code_two, out_two) = finish(first), finish(second)
         assert code_one == 0 and code_two == 0, out_one + out_two
-        # the first program crashed once and was started again; the second always crashes
-        assert "the program failed (crash" in out_one and "try 2" not in out_one
-        assert "is over" in out_one
-        assert "try 2" in out_two and "the server's random plays the seat now" in out_two
+        # the first program crashed once and was started again; the second crashes at the
+        # second decision of every run: started again once in the game, then the fallback
+        assert "the program failed (crash" in out_one and "starting it again (1 of 1" in out_one
+        assert "already" not in out_one and "is over" in out_one
+        assert out_two.count("starting it again") == 1, out_two
+        assert "restarted 1 of 1 times in this game already" in out_two
+        assert "the server's random plays the seat now" in out_two
+        assert ", seat 0" in out_one + out_two and ", seat 1" in out_one + out_two
         game = game_of(srv.url, one_token)
         summary = httpx.get(f"{srv.url}/api/games/{game}").json()
         assert summary["status"] == "over" and summary["rated"] is False
         kinds = {s["name"]: s["kind"] for s in summary["seats"]}
         assert kinds[one] == "human" and kinds[two] == "bot"
         assert any("crashing on purpose" in f.read_text() for f in logs.glob("*.stderr"))
+        # every program was told every option, the defaults filled, as in a tournament
+        told = [line for f in logs.glob("*.stderr") for line in f.read_text().splitlines()]
+        options = {line for line in told if line.startswith("options ")}
+        assert len(options) == 1, options
+        full = json.loads(options.pop()[len("options ") :])
+        assert set(full) == set(Options().to_dict()) and full["players"] == 2
 
 
 def test_bridges_on_two_processes_finish_a_game_across_a_restart(tmp_path: Path) -> None:
@@ -221,7 +233,7 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _wait_seq(url: str, game: str, seq: int, timeout: float = 60) -> None:
+def _wait_seq(url: str, game: str, seq: int, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while httpx.get(f"{url}/api/games/{game}").json()["seq"] < seq:
         assert time.monotonic() < deadline, "the game does not move"

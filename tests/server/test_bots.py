@@ -20,11 +20,13 @@ import pytest
 
 from tigris_euphrates import apply, new_game, player_view, redact_event, replay, result, to_act
 from tigris_euphrates.ai import Bot, Budget, make_bot
-from tigris_euphrates.server import bots
-from tigris_euphrates.server.bots import seat_bot, unheard_steps
+from tigris_euphrates.server import aiseats
+from tigris_euphrates.server.aiseats import seat_bot, unheard_steps
+from tigris_euphrates.server.gamelog import Entry
 from tigris_euphrates.server.hub import Hub
-from tigris_euphrates.server.live import UNDO, Entry, LiveGame, SeatBot
+from tigris_euphrates.server.live import LiveGame, SeatBot
 from tigris_euphrates.store import GameRow, Store
+from tigris_euphrates.store.logentry import Move, Undo
 from tigris_euphrates.tournament import play_game
 
 
@@ -42,7 +44,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
         calls.append((level, seed))
         return make_bot(level, seed)
 
-    monkeypatch.setattr(bots, "make_bot", counting)
+    monkeypatch.setattr(aiseats, "make_bot", counting)
     return calls
 
 
@@ -168,7 +170,7 @@ def test_server_bots_resume_after_a_restart_as_rebuilt_bots(
 def test_a_seat_keeps_its_bot_until_the_steps_it_heard_or_its_level_change(
     made: list[tuple[str, int]],
 ) -> None:
-    """``bots.seat_bot``: the same bot decision after decision, hearing only the steps
+    """``aiseats.seat_bot``: the same bot decision after decision, hearing only the steps
     since its last one; taking back a step it has not heard keeps it, taking back one it
     heard, or a new level for the seat, makes a new bot with the seat's seed."""
     seats = [{"kind": "human", "name": "A"}, {"kind": "bot", "level": "greedy"}]
@@ -176,11 +178,12 @@ def test_a_seat_keeps_its_bot_until_the_steps_it_heard_or_its_level_change(
 
     def play(n: int) -> None:
         for _ in range(n):
-            actor = game.actor()
-            game._apply_row(game.seq + 1, actor, player_view(game.state, actor)["legal_actions"][0])
+            actor = game.log.actor()
+            action = player_view(game.state, actor)["legal_actions"][0]
+            game.log.apply(game.seq + 1, actor, Move(action))
 
     def undo() -> None:
-        game._apply_row(game.seq + 1, 0, UNDO)
+        game.log.apply(game.seq + 1, 0, Undo())
 
     def heard_all(kept: SeatBot) -> None:
         kept.heard, kept.heard_seq = len(game.entries), game.entries[-1].seq

@@ -83,7 +83,7 @@ def test_enter_ends_a_waiting_turn(confirming: LiveServer, browser: Any) -> None
     assert "Enter ends the turn now" in ann.locator("#confirmkeys").inner_text()
     seq = ann.evaluate("() => document.body.dataset.seq")
     ann.keyboard.press("Enter")
-    ann.wait_for_function("s => document.body.dataset.seq !== s", arg=seq, timeout=5_000)
+    ann.wait_for_function("s => document.body.dataset.seq !== s", arg=seq)
     assert ann.locator("#confirm").count() == 0
     assert not ann.errors, ann.errors
 
@@ -249,13 +249,20 @@ def test_pieces_arrive_with_an_animation_unless_reduced_motion(
         page.goto(f"{server.url}/game/{g['id']}")
         page.wait_for_selector(".players .player")
         pages[motion] = page
-    ann.move(next(a for a in view["view"]["legal_actions"] if a.startswith("tile ")))
+    move = next(a for a in view["view"]["legal_actions"] if a.startswith("tile "))
+    ann.move(move)
     for motion, page in pages.items():
-        page.wait_for_selector("#boardsvg .fresh", state="attached")
-        name = page.evaluate(
-            "() => getComputedStyle(document.querySelector('#boardsvg .fresh')).animationName"
-        )
-        assert (name == "none") == (motion == "reduce"), (motion, name)
+        # at the first frame that shows the step: the tile on its cell, moving or not
+        seen = page.wait_for_function(
+            """() => document.body.dataset.seq === '1' && {
+              fresh: document.querySelectorAll('#boardsvg .fresh').length,
+              running: document.getAnimations().length }"""
+        ).json_value()
+        assert page.locator(f"#boardsvg g.piece[data-at='{move.split()[2]}']").count() == 1
+        if motion == "reduce":
+            assert seen["fresh"] == seen["running"] == 0, seen
+        else:
+            assert seen["fresh"] >= 1 and seen["running"] >= 1, seen
     ann.close()
 
 

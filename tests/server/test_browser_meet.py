@@ -63,8 +63,8 @@ def person(browser: Any, server: LiveServer, stem: str | None) -> Any:
 
 
 def game_of(page: Any) -> str:
-    page.wait_for_url("**/game/*", timeout=20_000)
-    page.wait_for_selector("#hand", timeout=20_000)
+    page.wait_for_url("**/game/*")
+    page.wait_for_selector("#hand")
     return str(page.evaluate("() => location.pathname.split('/')[2]"))
 
 
@@ -93,6 +93,12 @@ def test_a_third_person_joins_an_open_table_and_everybody_plays(
     game = httpx.get(f"{server.url}/api/games/{games.pop()}").json()
     assert [s["name"] for s in game["seats"]] == [ann.name, bob.name, "Cy"]
     assert not game["rated"] and game["clock"]["pace"]["kind"] == "turn"
+    # back in the lobby, nobody is taken to that table's game again: the lobby is drawn
+    # (a page on its way to a game draws no table list) and stays
+    for p in (ann, bob, cy):
+        p.goto(server.url + "/")
+        p.wait_for_selector("#open-tables tr")
+        assert p.evaluate("() => location.pathname") == "/"
     for p in (ann, bob, cy):
         assert p.errors == []
         p.context.close()
@@ -164,10 +170,12 @@ def test_a_bot_account_takes_a_seat_and_the_lobby_marks_it(
     watcher = person(browser, server, "Dee")
     ann.click("#open-table-box summary")
     ann.select_option("#table-players", "3")
+    ann.check("#table-bot-accounts")  # bot accounts come only where invited
     ann.click("#open-table-go")
     row = f"#open-tables tr[data-table]:has-text('{ann.name}')"
     watcher.wait_for_selector(f"{row} .seated")
     table = watcher.locator(row).first.get_attribute("data-table")
+    assert watcher.locator(f"{row} .bots-welcome").inner_text() == "bots welcome"
     bot = Bot(server)
     events = bot.events()
     events.wait("hello")

@@ -83,8 +83,12 @@ def sign_in_with(
     start = page.url
     page.fill("#signin input[name=name]", name)
     page.fill("#signin input[name=password]", PASSWORD)
-    page.click("#signin button[type=submit]")
-    page.wait_for_function("start => location.href !== start", arg=start, timeout=15_000)
+    # the page leaves once the server has answered the sign-in (argon2 on a busy machine
+    # can take a while): wait for that answer, then for the page to go
+    with page.expect_response(lambda r: r.url.endswith("/api/account/signin")) as answer:
+        page.click("#signin button[type=submit]")
+    assert answer.value.ok, answer.value.text()
+    page.wait_for_function("start => location.href !== start", arg=start)
     page.wait_for_load_state()
     landed = page.url
     context.close()

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from accounting import AccountSeat, play_first_turns
 from browsing import chromium
 from support.serving import LiveServer, Player, SeatClient
 from tigris_euphrates.server.limits import Limits
@@ -221,8 +222,30 @@ def test_leaving_a_rated_game_to_a_bot_warns_of_the_forfeit(
     server: LiveServer, browser: Any
 ) -> None:
     ann, _ = account(server, "Ann")
+    bob, _ = account(server, "Bob")
+    # before every player had a first turn, leaving aborts the game: the dialog says so
     g = new_game(server, ann, rated=True)
     page = page_of(browser, server, ann)
+    open_seat(page, server, g, 0)
+    page.locator(".player.me button.tobot").click()
+    assert page.locator("#asktobot p").inner_text() == (
+        "Before every player has played a first turn, leaving your seat aborts the game: "
+        "nobody's rating changes. Leave?"
+    )
+    page.click("#asktobot-yes")
+    page.wait_for_selector("#endscreen[data-end='abort']")
+    assert seat_kind(server, g["id"], 0) == "human"  # aborted: no bot took the seat
+    # once each had a first turn (played over the websocket), leaving forfeits
+    g = new_game(server, ann, rated=True)
+    seats = [
+        AccountSeat(server.ws_url, g["id"], p.cookie_header(), {"token": s["token"]})
+        for p, s in zip((ann, bob), g["seats"], strict=True)
+    ]
+    for seat in seats:
+        seat.wait_view()
+    play_first_turns(seats)
+    for seat in seats:
+        seat.close()
     open_seat(page, server, g, 0)
     asked: list[str] = []
     # Keep playing: nothing changes, the seat stays the player's (the page's own dialog)

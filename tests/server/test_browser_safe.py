@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from browsing import chromium, shot, wait_seq_change
-from support.serving import LiveServer, SeatClient
+from support.serving import PATIENCE_MS, LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
 
 pytestmark = pytest.mark.browser
@@ -131,7 +131,7 @@ def test_passing_asks_and_the_countdown_ends_the_turn(server: LiveServer, browse
     page.click(".hand-tile[data-colour='red']")
     page.locator(".hit.legal").first.click()
     page.wait_for_selector("#confirm")
-    wait_seq_change(page, seq, timeout=CONFIRM * 1000 + 10_000)
+    wait_seq_change(page, seq, timeout=CONFIRM * 1000 + PATIENCE_MS)
     page.wait_for_function("() => document.body.dataset.myturn === '0'")
     assert page.locator("#confirm").count() == 0
     page.close()
@@ -167,7 +167,7 @@ def test_a_lost_connection_blocks_input_until_the_view_is_fresh(
     shot(page, "offline-banner")
     # the server is back (same address, same database): the banner goes once a view came
     with live(tmp_path, port=first.port):
-        page.wait_for_function("() => document.body.dataset.online === '1'", timeout=20_000)
+        page.wait_for_function("() => document.body.dataset.online === '1'")
         assert page.locator("#offline").count() == 0
         seq = seq_of(page)
         place_black_leader(page)
@@ -310,7 +310,7 @@ def test_the_creator_hands_an_absent_friends_seat_to_a_bot_after_the_wait(
         page.wait_for_selector("#hand")
         bob = page.locator(".player[data-seat='1']")
         # the wait is over: the page offers the seat by itself, with a level to choose
-        bob.locator("button.tobot").wait_for(timeout=15_000)
+        bob.locator("button.tobot").wait_for()
         assert bob.locator(".tobot-wait").count() == 0
         bob.locator("select.tobot-level").select_option("random")
         bob.locator("button.tobot").click()

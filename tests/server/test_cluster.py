@@ -116,7 +116,7 @@ def test_killing_the_process_that_runs_the_bots_hands_them_to_another(
         holder = lock_holder(url, prefix, gid)
         assert holder is not None
         a.kill()
-        end = watcher.wait_view(lambda m: m["view"]["over"], timeout=90)
+        end = watcher.wait_view(lambda m: m["view"]["over"])
         # B holds the lock now (until the game is over and nobody watches it)
         assert end["view"]["over"] and lock_holder(url, prefix, gid) not in (None, holder)
         watcher.close()
@@ -193,7 +193,7 @@ def test_a_process_that_missed_notifications_reads_on_from_the_log(
             if v["view"]["to_act"] != 0:
                 break
             ann.move(v["view"]["legal_actions"][0], seq=seq)
-        assert bob.wait_view(lambda m: m["seq"] >= 2, timeout=30)["view"]["to_act"] == 1
+        assert bob.wait_view(lambda m: m["seq"] >= 2)["view"]["to_act"] == 1
         ann.close()
         bob.close()
 

@@ -40,10 +40,10 @@ def test_one_process_enforces_a_clock_and_another_takes_over_when_it_dies(
         first = watcher.wait_view(lambda m: m["clock"] is not None)
         assert first["clock"]["pace"] == {**pace, "increment": 0.0} and "now" in first
         # Ann never moves: A, which holds the game's lock, hands her seat to the bot
-        watcher.wait_view(lambda m: m["seats"][0]["kind"] == "bot", timeout=30)
+        watcher.wait_view(lambda m: m["seats"][0]["kind"] == "bot")
         a.kill()
         # Bob never moves either: B takes the lock and enforces his deadline
-        end = watcher.wait_view(lambda m: m["seats"][1]["kind"] == "bot", timeout=40)
+        end = watcher.wait_view(lambda m: m["seats"][1]["kind"] == "bot")
         assert [t["seat"] for t in end["timeouts"]] == [0, 1]
         watcher.close()
         row = Store(url, prefix).games.load(gid)

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import AccountSeat, play_to_end
+from accounting import AccountSeat, play_first_turns, play_to_end
 from support.serving import LiveServer, Player, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -76,10 +76,11 @@ def test_two_accounts_letting_bots_play_their_rated_games_do_not_move_the_leader
     before = board(server)
     for _ in range(3):
         game_id, seats = rated_game(server, ann, bob)
+        play_first_turns(seats)  # before, a seat going to a bot aborts the game
         for seat, player in enumerate((ann, bob)):
             r = player.post(f"/api/games/{game_id}/seats/{seat}/bot", {"level": "random"})
             assert r.status_code == 200, r.text
-        end = seats[0].wait_view(lambda m: m["view"]["over"], timeout=120)
+        end = seats[0].wait_view(lambda m: m["view"]["over"])
         assert end["view"]["over"]
         assert board(server) == before
         summary = httpx.get(f"{server.url}/api/games/{game_id}").json()
@@ -102,12 +103,13 @@ def test_a_player_helped_by_the_expert_for_a_moment_loses_the_rated_game(
 ) -> None:
     (ann, ann_name), (bob, bob_name) = accounts(server)
     game_id, (a, b) = rated_game(server, ann, bob)
-    # Ann's turn (her two actions): the expert plays them, then she takes her seat back
-    view = a.wait_view()
+    # once each had a first turn (before, a seat going to a bot aborts the game), Ann's
+    # turn (her two actions): the expert plays them, then she takes her seat back
+    view = play_first_turns([a, b])
     assert view["view"]["to_act"] == 0
     r = ann.post(f"/api/games/{game_id}/seats/0/bot", {"level": "expert"})
     assert r.status_code == 200, r.text
-    a.wait_view(lambda m: m["view"]["to_act"] == 1, timeout=120)
+    a.wait_view(lambda m: m["view"]["to_act"] == 1)
     r = ann.post(f"/api/games/{game_id}/seats/0/human")
     assert r.status_code == 200 and r.json()["seats"][0]["kind"] == "human", r.text
     # the rest of the game: both only swap tiles or pass, so the expert's points are Ann's

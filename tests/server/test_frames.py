@@ -62,7 +62,7 @@ import pytest
 if __name__ == "__main__":  # ``--renew``: the repository's shared helpers, as pytest has them
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from support.serving import REQUIRE_POSTGRES, ServerProcess, postgres_or_skip
+from support.serving import PATIENCE, REQUIRE_POSTGRES, ServerProcess, postgres_or_skip
 
 FRAMES = Path(__file__).parent / "frames"
 DATABASES = ("sqlite", "postgresql")
@@ -76,7 +76,7 @@ LIMITS: dict[str, float] = {
     "bot_games_per_client": 10_000,
 }
 #: How long a wait for a frame may take before the session fails.
-WAIT = 30.0
+WAIT = PATIENCE
 #: After a session, stray frames would come within this time (none may).
 QUIET = 0.15
 
@@ -805,7 +805,8 @@ def to_bots(s: Session, gid: str, tokens: list[str], conn: Conn) -> None:
 def rematch(s: Session) -> None:
     """A game of two people ends (both hand their seats to random bots); a rematch is asked
     (through B) by a player, asked again by the creator (the same game), refused to a
-    stranger; the old table hears of it at once, and the old links open the new game."""
+    stranger; the old table hears of it at once, and the old links open the new game (the
+    same person's seat, the seats rotated by one)."""
     a, b = s.srv.a, s.srv.b
     g = s.create(a, HUMANS, seed=61, chat="everyone", listed=True)
     gid, tokens = g["id"], [x["token"] for x in g["seats"]]
@@ -828,8 +829,8 @@ def rematch(s: Session) -> None:
     rail_new = s.connect("rail new", b, new["id"])
     rail_new.wait_view()
     ann_new = s.connect("ann new", a, new["id"], tokens[0])
-    ann_new.wait_view()
-    rail_new.wait_view(lambda v: online(v) == [True, False])
+    ann_new.wait_view()  # her token opens her seat of the rematch: the second, rotated
+    rail_new.wait_view(lambda v: online(v) == [False, True])
 
 
 def clock(s: Session) -> None:

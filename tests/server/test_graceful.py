@@ -28,7 +28,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.serving import LiveServer, SeatClient, ServerProcess, postgres_or_skip
+from support.serving import PATIENCE, LiveServer, SeatClient, ServerProcess, postgres_or_skip
 from tigris_euphrates.server import sync
 from tigris_euphrates.store import Store
 
@@ -77,7 +77,7 @@ class Client(threading.Thread):
                 time.sleep(0.1)
 
     def _session(self, url: str) -> None:
-        with connect(f"{url}/ws/games/{self.game}", open_timeout=5) as ws:
+        with connect(f"{url}/ws/games/{self.game}", open_timeout=PATIENCE) as ws:
             ws.send(json.dumps({"type": "join", "token": self.token}))
             try:
                 while not self.stop.is_set() and not self.over:
@@ -206,7 +206,7 @@ def test_restarting_each_process_in_turn_loses_nothing(tmp_path: Path, pg: tuple
         assert "Traceback" not in log.read_text()
 
 
-def wait_for(done: Any, timeout: float = 30) -> None:
+def wait_for(done: Any, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, "the game did not go on"
@@ -231,7 +231,7 @@ def test_a_stopping_process_hands_its_bots_over_without_waiting_for_a_scan(
             watcher = SeatClient(b.ws_url, g["id"], None)
             seq = watcher.wait_view(lambda m: m["seq"] >= 5)["seq"]
         stopped = time.monotonic()
-        view = watcher.wait_view(lambda m: m["seq"] > seq + 5 or m["view"]["over"], timeout=30)
+        view = watcher.wait_view(lambda m: m["seq"] > seq + 5 or m["view"]["over"])
         assert view["seq"] > seq + 5 and time.monotonic() - stopped < 30
         watcher.close()
     finally:

@@ -153,7 +153,7 @@ def test_a_hint_never_depends_on_hidden_tiles(tmp_path: Path) -> None:
             seat = next(s for s in range(2) if player_view(state, s)["legal_actions"])
             out = []
             for deal in range(3):
-                game.state = state if deal == 0 else resampled(state, seat, deal)
+                game.log.state = state if deal == 0 else resampled(state, seat, deal)
                 assert game.state.bag != state.bag or deal == 0
                 conn = Conn(seat, limits)
                 await hub.hints.answer(game, seat, conn, game.seq)

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from support.serving import LiveServer, Player
+from support.serving import PATIENCE, LiveServer, Player
 from tigris_euphrates.store import Store
 
 
@@ -152,11 +152,11 @@ def test_odd_game_ids_get_a_4xx(server: LiveServer) -> None:
 def socket(server: LiveServer, game_id: str) -> Any:
     from websockets.sync.client import connect
 
-    return connect(f"{server.ws_url}/ws/games/{game_id}", open_timeout=10)
+    return connect(f"{server.ws_url}/ws/games/{game_id}", open_timeout=PATIENCE)
 
 
 def reply(ws: Any) -> dict[str, Any]:
-    return dict(json.loads(ws.recv(timeout=5)))
+    return dict(json.loads(ws.recv(timeout=PATIENCE)))
 
 
 def test_bad_first_frames_get_an_error_frame_and_the_connection_stays_open(

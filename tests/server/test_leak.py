@@ -155,16 +155,15 @@ def test_server_bots_hear_only_what_their_seat_heard(
     """Each bot seat keeps one bot for the game, which hears every step before its next
     decision: exactly the events its seat was sent, redacted — never another seat's draws
     or swaps."""
-    from tigris_euphrates.server import bots
-
+    runner = server.app.state.hub.bots
     calls: list[tuple[dict[str, Any], list[list[dict[str, Any]]], int]] = []
-    original = bots._decide
+    original = runner.decide
 
     def recording(bot, unheard, view, budget):  # type: ignore[no-untyped-def]
         calls.append((view, [list(evs) for evs in unheard], id(bot)))
         return original(bot, unheard, view, budget)
 
-    monkeypatch.setattr(bots, "_decide", recording)
+    monkeypatch.setattr(runner, "decide", recording)
     r = httpx.post(
         f"{server.url}/api/games",
         json={"seats": [{"kind": "bot", "level": "random"}] * 2, "seed": 23, "options": {}},
@@ -172,7 +171,7 @@ def test_server_bots_hear_only_what_their_seat_heard(
     assert r.status_code == 200, r.text
     gid = r.json()["id"]
     watcher = SeatClient(server.ws_url, gid, None)
-    watcher.wait_view(lambda m: m["view"]["over"], timeout=60)
+    watcher.wait_view(lambda m: m["view"]["over"])
     watcher.close()
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     state = new_game(record["options"], record["seed"])

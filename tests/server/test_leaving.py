@@ -1,7 +1,8 @@
 """At the table, through real HTTP and websockets on SQLite and PostgreSQL: resigning (two
 players: the other wins; three: the resigner ranks last and a bot plays the seat out; a
-rated game counts it), aborting before every player moved, guests' nicknames, and the names
-and displayed ratings of the accounts at a rated table with their changes at its end."""
+rated game counts it once every player had a first turn), aborting before every player
+moved, guests' nicknames, and the names and displayed ratings of the accounts at a rated
+table with their changes at its end."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from accounting import AccountSeat, quick_action
+from accounting import AccountSeat, play_first_turns, quick_action
 from support.serving import (
     LiveServer,
     Player,
@@ -186,6 +187,7 @@ def test_a_rated_table_shows_names_ratings_and_their_changes(server: LiveServer)
     # a guest cannot name a seat an account holds
     seats[0].send({"type": "name", "name": "Someone"})
     assert error(seats[0])["code"] == "named-by-account"
+    play_first_turns(seats)  # a resignation in the opening would abort the game
     seats[0].send({"type": "resign"})
     end = seats[1].wait_view(lambda m: m["view"]["over"] and m["seats"][0]["change"] is not None)
     loser, winner = end["seats"]

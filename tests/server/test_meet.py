@@ -11,15 +11,16 @@ import signal
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from accounting import AccountSeat
+from accounting import AccountSeat, play_first_turns, wait_match
 from mailing import Mailbox
-from support.serving import LiveServer, Player, ServerProcess, live_server_on
+from support.serving import PATIENCE, LiveServer, Player, ServerProcess, live_server_on
 from tigris_euphrates.server.limits import Limits
 
 PASSWORD = "correct horse battery"
@@ -140,16 +141,6 @@ def test_leaving_and_expiry(server: LiveServer) -> None:
         meeting.table_seconds = 1800.0
 
 
-def wait_match(p: Player, timeout: float = 20) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        m = ok(p.http.get("/api/match"))["match"]
-        if m and m["state"] == "matched":
-            return dict(m)
-        time.sleep(0.2)
-    raise AssertionError("no match")
-
-
 def test_quick_match_pairs_two_accounts_in_a_rated_game(server: LiveServer) -> None:
     family = f"f{uuid.uuid4().hex[:4]}"  # unknown families are refused
     ann, bob = person(server, "ann"), person(server, "bob")
@@ -218,11 +209,14 @@ def test_invitations_friends_and_blocks(server: LiveServer) -> None:
 def lobby(server: LiveServer, p: Player | None) -> Any:
     headers = {"Cookie": p.cookie_header()} if p is not None else None
     return connect(
-        f"{server.ws_url}/ws/lobby", open_timeout=20, additional_headers=headers, origin=server.url
+        f"{server.ws_url}/ws/lobby",
+        open_timeout=PATIENCE,
+        additional_headers=headers,
+        origin=server.url,
     )  # type: ignore[arg-type]
 
 
-def frames_until(ws: Any, pred: Any, timeout: float = 10) -> dict[str, Any]:
+def frames_until(ws: Any, pred: Any, timeout: float = PATIENCE) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         m = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
@@ -332,7 +326,7 @@ def test_a_stopping_process_tells_the_lobby_to_connect_again(tmp_path: Any) -> N
     answers by connecting again (to another process behind a load balancer)."""
     with (
         ServerProcess(tmp_path) as srv,
-        connect(f"{srv.ws_url}/ws/lobby", open_timeout=20) as ws,
+        connect(f"{srv.ws_url}/ws/lobby", open_timeout=PATIENCE) as ws,
     ):
         assert json.loads(ws.recv(10))["type"] == "tables"
         assert srv.proc is not None
@@ -342,3 +336,126 @@ def test_a_stopping_process_tells_the_lobby_to_connect_again(tmp_path: Any) -> N
                 ws.recv(20)
         assert ws.close_code == 1012
         assert srv.proc.wait(30) in (0, -15)  # uvicorn ends by its signal once it stopped
+
+
+def play_now(p: Player, pace: str = "realtime") -> Any:
+    return p.post("/api/match", {"family": "classic", "players": 2, "pace": pace})
+
+
+def test_five_quick_matches_in_a_row_each_a_new_game_and_the_lobby_follows(
+    server: LiveServer,
+) -> None:
+    """Play now, open the game, end it, Play now again: five times, five new games, and the
+    account's corner tells each new match (never the old one)."""
+    ann, bob = person(server, "ann"), person(server, "bob")
+    games: list[str] = []
+    for _ in range(5):
+        ok(play_now(ann))
+        ok(play_now(bob))
+        ma, mb = wait_match(ann), wait_match(bob)
+        assert ma["game"] == mb["game"] and ma["game"] not in games
+        games.append(ma["game"])
+        # a second Play now while matched (a double click, another tab) makes no second game
+        refused(play_now(ann), "in-game")
+        seats = [
+            AccountSeat(server.ws_url, m["game"], p.cookie_header(), {"seat": m["seat"]})
+            for p, m in ((ann, ma), (bob, mb))
+        ]
+        for s in seats:
+            s.wait_view()
+        # opened: seated, so no lobby takes them to this game again; it is in progress
+        assert ok(ann.http.get("/api/match"))["match"]["state"] == "seated"
+        corner = ok(ann.http.get("/api/lobby/me"))
+        assert [g["game"] for g in corner["playing"]] == [ma["game"]]
+        assert corner["playing"][0]["my_turn"] == (ma["seat"] == 0)  # the first seat starts
+        # a real-time game in progress: no other quick match meanwhile
+        refused(play_now(ann, "turn"), "in-game")
+        loser = seats[0] if ma["seat"] == 0 else seats[1]
+        loser.send({"type": "resign"})
+        loser.wait_view(lambda v: v["view"]["over"] or bool(v.get("aborted")))
+        for s in seats:
+            s.close()
+        deadline = time.monotonic() + 10
+        while ok(ann.http.get("/api/match"))["match"] is not None:
+            assert time.monotonic() < deadline, "the match of a game over is still shown"
+            time.sleep(0.1)
+        assert ok(ann.http.get("/api/lobby/me"))["playing"] == []
+    assert len(set(games)) == 5
+
+
+def test_a_double_join_is_one_wait_and_one_game(server: LiveServer) -> None:
+    """Two Play now of one account at the same moment (a double click, two tabs) are one
+    place in the queue: its partner and it meet once, in one game."""
+    ann, bob = person(server, "ann"), person(server, "bob")
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda p: play_now(p, "turn"), [ann, ann, bob, bob]))
+    assert all(a.status_code in (200, 409) for a in answers), [a.text for a in answers]
+    ma, mb = wait_match(ann), wait_match(bob)
+    assert ma["game"] == mb["game"]
+    time.sleep(2.5)  # two more rounds of the matchmaker: nothing else is made of them
+    for p in (ann, bob):
+        mine = [g for g in ok(p.http.get("/api/account/games"))["games"]]
+        assert [g["id"] for g in mine] == [ma["game"]]
+
+
+def test_a_rated_rematch_stays_rated_with_its_clock_and_the_next_seat_starts(
+    server: LiveServer,
+) -> None:
+    ann, bob = person(server, "ann"), person(server, "bob")
+    ok(play_now(ann))
+    ok(play_now(bob))
+    ma, mb = wait_match(ann), wait_match(bob)
+    gid = ma["game"]
+    first = ok(ann.http.get(f"/api/games/{gid}"))
+    assert first["rated"] and first["clock"]["pace"]["kind"] == "realtime"
+    by_seat = {ma["seat"]: ann, mb["seat"]: bob}
+    seats = {
+        s: AccountSeat(server.ws_url, gid, p.cookie_header(), {"seat": s})
+        for s, p in by_seat.items()
+    }
+    play_first_turns([seats[0], seats[1]])  # a rated result: past every seat's first turn
+    seats[1].send({"type": "resign"})
+    seats[0].wait_view(lambda v: v["view"]["over"])
+    new = ok(ann.post(f"/api/games/{gid}/rematch", {}))["id"]  # as the account: no token
+    for s in seats.values():
+        s.close()
+    refused(person(server, "cy").post(f"/api/games/{gid}/rematch", {}), "not-your-seat")
+    again = ok(bob.post(f"/api/games/{gid}/rematch", {}))
+    assert again["id"] == new
+    fresh = ok(ann.http.get(f"/api/games/{new}"))
+    assert fresh["rated"], fresh
+    assert fresh["clock"]["pace"] == first["clock"]["pace"]
+    # rotated: the old seat 1 starts; each account holds its new seat, from anywhere
+    names = [s["name"] for s in first["seats"]]
+    assert [s["name"] for s in fresh["seats"]] == [names[1], names[0]]
+    opened = AccountSeat(server.ws_url, new, by_seat[1].cookie_header(), {"seat": 0})
+    assert opened.wait_view()["seat"] == 0
+    opened.close()
+
+
+def test_the_lobby_is_told_when_the_turn_comes_and_when_the_game_ends(server: LiveServer) -> None:
+    """A player waiting in the lobby sees *your turn* come to their game in progress the
+    moment the other player ends their turn, and the game leave the list when it ends."""
+    ann, bob = person(server, "ann"), person(server, "bob")
+    ok(play_now(ann, "turn"))
+    ok(play_now(bob, "turn"))
+    ma = wait_match(ann)
+    wait_match(bob)
+    first, second = (ann, bob) if ma["seat"] == 0 else (bob, ann)
+    seats = [
+        AccountSeat(server.ws_url, ma["game"], p.cookie_header(), {"seat": s})
+        for s, p in ((0, first), (1, second))
+    ]
+    for s in seats:
+        s.wait_view()
+    with lobby(server, second) as ws:
+        mine = lambda m: m["type"] == "me" and m["playing"]  # noqa: E731
+        assert frames_until(ws, mine)["playing"][0]["my_turn"] is False
+        play_first_turns(seats, passes=1)  # the first seat's turn ends: the second's comes
+        turn = frames_until(ws, lambda m: mine(m) and m["playing"][0]["my_turn"])
+        assert turn["playing"][0]["game"] == ma["game"]
+        seats[0].send({"type": "resign"})
+        gone = frames_until(ws, lambda m: m["type"] == "me" and not m["playing"])
+        assert gone["match"] is None
+    for s in seats:
+        s.close()

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from websockets.sync.client import connect
 
 from botting import Bot, Events, wait_offer
-from support.serving import ServerProcess, postgres_or_skip
+from support.serving import PATIENCE, ServerProcess, postgres_or_skip
 from tigris_euphrates.store import Store
 
 PLAYERS = 50
@@ -47,7 +47,7 @@ def pg() -> Iterator[tuple[str, str]]:
 
 
 def client(srv: ServerProcess) -> httpx.Client:
-    http = httpx.Client(base_url=srv.url, timeout=60)
+    http = httpx.Client(base_url=srv.url, timeout=PATIENCE)
     csrf = http.get("/api/account").json()["csrf"]
     http.headers["X-CSRF-Token"] = csrf
     return http
@@ -112,7 +112,7 @@ def test_fifty_players_queue_at_once_through_two_processes(
     report(waits, len(games))
 
 
-def wait_all_matched(store: Store, started: float, timeout: float = 60) -> list[Any]:
+def wait_all_matched(store: Store, started: float, timeout: float = PATIENCE) -> list[Any]:
     q, acc = store.db.tables.match_queue, store.db.tables.accounts
     query = select(q.c.account_id, q.c.game_id, q.c.joined, q.c.matched, q.c.state, acc.c.name)
     query = query.join(acc, acc.c.id == q.c.account_id)
@@ -150,7 +150,7 @@ def test_the_lobby_hears_of_tables_and_invitations_made_through_another_process(
             assert r.status_code == 200, r.text
         cookie = "; ".join(f"{c.name}={c.value}" for c in bob.cookies.jar)
         with connect(
-            f"{b.ws_url}/ws/lobby", open_timeout=20, additional_headers={"Cookie": cookie},
+            f"{b.ws_url}/ws/lobby", open_timeout=PATIENCE, additional_headers={"Cookie": cookie},
             origin=b.url,  # type: ignore[arg-type]
         ) as ws:  # fmt: skip
             t = ann.post("/api/tables", json={"players": 2}).json()
@@ -165,7 +165,7 @@ def test_the_lobby_hears_of_tables_and_invitations_made_through_another_process(
             assert {"table": t["table"], "game": sat["game"]} in started["started"]
 
 
-def until(ws: Any, pred: Any, timeout: float = 15) -> dict[str, Any]:
+def until(ws: Any, pred: Any, timeout: float = PATIENCE) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         m = json.loads(ws.recv(max(0.01, deadline - time.monotonic())))
@@ -192,7 +192,8 @@ def test_two_bots_through_two_processes_take_the_last_seat_once(
         sockets = [bot.events() for bot in bots]
         for e in sockets:
             e.wait("hello")
-        table = ann.post("/api/tables", json={"players": 2}).json()["table"]
+        opened = ann.post("/api/tables", json={"players": 2, "bot_accounts": True})
+        table = opened.json()["table"]
         for e in sockets:
             wait_offer(e, f"table:{table}")
         barrier = threading.Barrier(2)
@@ -216,3 +217,62 @@ def test_two_bots_through_two_processes_take_the_last_seat_once(
         assert {bot.name for bot in bots} & {s["name"] for s in seats} == {winner.name}
         for e in sockets:
             e.close()
+
+
+def test_each_account_joining_twice_through_both_processes_lands_in_one_game(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    """Ten accounts each press Play now twice at the same moment, once through each process
+    (a double click, two tabs behind a balancer): each waits once, and lands in one game."""
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    count = 10
+    with a, b:
+        names = [f"d{i:02d}{uuid.uuid4().hex[:4]}" for i in range(count)]
+        via_a = [client(a) for _ in range(count)]
+        for i, http in enumerate(via_a):
+            r = http.post("/api/account/signup", json={"name": names[i], "password": PASSWORD})
+            assert r.status_code == 200, r.text
+        # the same session through the other process: the same account, the same cookies
+        via_b = [client(b) for _ in range(count)]
+        for http, mine in zip(via_b, via_a, strict=True):
+            http.cookies = mine.cookies
+            http.headers["X-CSRF-Token"] = mine.headers["X-CSRF-Token"]
+        body = {"family": "classic", "players": 2, "pace": "realtime"}
+        barrier = threading.Barrier(2 * count)
+
+        def queue(http: httpx.Client) -> int:
+            barrier.wait()
+            return http.post("/api/match", json=body).status_code
+
+        with ThreadPoolExecutor(2 * count) as pool:
+            codes = list(pool.map(queue, via_a + via_b))
+        assert set(codes) <= {200, 409}, codes
+        store = Store(url, prefix)
+        try:
+            q, seats = store.db.tables.match_queue, store.db.tables.account_seats
+            deadline = time.monotonic() + 60
+            while True:
+                with store.db.engine.connect() as conn:
+                    states = conn.execute(select(q.c.state)).scalars().all()
+                if len(states) == count and set(states) == {"matched"}:
+                    break
+                assert time.monotonic() < deadline, states
+                time.sleep(0.2)
+            # the late second presses, through either process, are refused: in a game already
+            for http in via_a[:3] + via_b[3:6]:
+                r = http.post("/api/match", json=body)
+                assert r.status_code == 409 and r.json()["error"] == "in-game", r.text
+            time.sleep(2.5)  # more rounds of both matchmakers: nothing more is made
+            with store.db.engine.connect() as conn:
+                bound = conn.execute(select(seats.c.account_id, seats.c.game_id)).all()
+        finally:
+            store.close()
+        games_of: dict[int, set[str]] = {}
+        for account, game in bound:
+            games_of.setdefault(int(account), set()).add(str(game))
+        assert len(games_of) == count
+        assert all(len(g) == 1 for g in games_of.values()), games_of
+        for http in via_a + via_b:
+            http.close()

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 
 from accounting import AccountSeat
-from support.serving import LiveServer, Player, SeatClient, postgres_or_skip
+from support.serving import PATIENCE, LiveServer, Player, SeatClient, postgres_or_skip
 from tigris_euphrates.cli import app as cli
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -104,7 +104,7 @@ class Table:
             s.close()
 
 
-def wait_frame(seat: SeatClient, pred: Any, timeout: float = 30) -> dict[str, Any]:
+def wait_frame(seat: SeatClient, pred: Any, timeout: float = PATIENCE) -> dict[str, Any]:
     for _ in range(200):
         msg = seat.recv(timeout)
         if pred(msg):
@@ -432,3 +432,17 @@ def test_the_command_line_on_a_stopped_sqlite_server(tmp_path) -> None:
         assert summary["seats"][0]["kind"] == "bot" and summary["status"] == "active"
         assert httpx.get(f"{stopped.url}/api/games/{other.id}").json()["status"] == "aborted"
         assert Player(stopped).sign_in(t.bob_name, PASSWORD).json()["error"] == "banned"
+
+
+@pytest.mark.parametrize("server", ["postgresql"], indirect=True)
+def test_a_ban_on_the_command_line_aborts_a_rated_games_opening(server: LiveServer) -> None:
+    t = Table(server, rated=True)
+    t.c.wait_view(lambda m: all(s["account"] for s in m["seats"]))
+    banned = tne_admin(server, "ban", t.cy_name)
+    assert banned.exit_code == 0, banned.output
+    stopped = t.b.wait_view(lambda m: m.get("aborted") is True)
+    assert stopped["aborted_by"] == 1 and stopped["aborted_why"] == "bot"
+    assert [s["kind"] for s in stopped["seats"]] == ["human", "human"]  # no bot took it
+    summary = httpx.get(f"{server.url}/api/games/{t.id}").json()
+    assert summary["status"] == "aborted" and summary["rated"] is False
+    t.close()

@@ -25,6 +25,7 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from support.serving import (
+    PATIENCE,
     LiveServer,
     SeatClient,
     ServerProcess,
@@ -119,7 +120,7 @@ def proxied() -> Iterator[tuple[str, str]]:
     Store(url, prefix).drop_all()
 
 
-def wait_ready(url: str, ready: bool, timeout: float = 30) -> httpx.Response:
+def wait_ready(url: str, ready: bool, timeout: float = PATIENCE) -> httpx.Response:
     deadline = time.monotonic() + timeout
     while True:
         r = httpx.get(f"{url}/readyz", timeout=10)
@@ -294,13 +295,13 @@ def send_not_utf8(srv: ServerProcess) -> None:
     g = httpx.post(f"{srv.url}/api/games", json={"seats": HUMAN_AND_BOT}).json()
     with connect(f"{srv.ws_url}/ws/games/{g['id']}") as ws:
         ws.send(json.dumps({"type": "join", "token": None}))
-        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        assert json.loads(ws.recv(timeout=PATIENCE))["type"] == "view"
         with ws.protocol_mutex:
             ws.protocol.send_frame(Frame(Opcode.TEXT, b"\xff\xfe not text"))
             ws.send_data()
         with pytest.raises(Exception):  # noqa: B017 - closed by the server
             while True:
-                ws.recv(timeout=10)
+                ws.recv(timeout=PATIENCE)
         assert ws.protocol.close_rcvd is not None and ws.protocol.close_rcvd.code == 1007
     assert httpx.get(f"{srv.url}/readyz").status_code == 200
 

@@ -55,7 +55,7 @@ def test_a_client_seed_is_allowed_without_other_people_and_marked_in_the_record(
     assert r.status_code == 200, r.text
     bots = httpx.post(f"{server.url}/api/games", json={"seats": [BOT, BOT], "seed": 9}).json()
     watcher = SeatClient(server.ws_url, bots["id"], None)
-    watcher.wait_view(lambda m: m["view"]["over"], timeout=60)
+    watcher.wait_view(lambda m: m["view"]["over"])
     watcher.close()
     record = httpx.get(f"{server.url}/api/games/{bots['id']}/record").json()
     assert record["seed"] == 9 and record["seed_source"] == "client"
@@ -81,7 +81,7 @@ def test_the_seed_is_revealed_only_when_the_game_is_over(server: LiveServer) -> 
         f"{server.url}/api/games/{gid}/seats/0/bot", json={"token": token, "level": "random"}
     )
     assert r.status_code == 200
-    c.wait_view(lambda m: m["view"]["over"], timeout=60)
+    c.wait_view(lambda m: m["view"]["over"])
     record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
     seed = str(record["seed"])
     assert record["seed_source"] == "server" and len(seed) > 20

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import typer
 
-from tigris_euphrates.serve_cli import serve
+from tigris_euphrates.cli.serve import serve
 from tigris_euphrates.server.__main__ import parser, settings_from
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.server.settings import Settings

@@ -10,8 +10,11 @@ from typing import Any
 import httpx
 import pytest
 
-from support.serving import LiveServer, SeatClient
+from support.serving import PATIENCE, LiveServer, SeatClient
 from tigris_euphrates.server.limits import Limits
+
+#: The tests' HTTP client: it waits for an answer as long as the tests wait for any event.
+http = httpx.Client(timeout=PATIENCE)
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -29,16 +32,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def create(server: LiveServer, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
-    r = httpx.post(f"{server.url}/api/games", json={"seats": seats, **body})
+    r = http.post(f"{server.url}/api/games", json={"seats": seats, **body})
     assert r.status_code == 200, r.text
     return r.json()
 
 
 def lobby_ids(server: LiveServer) -> list[str]:
-    return [g["id"] for g in httpx.get(f"{server.url}/api/games?limit=50").json()["games"]]
+    return [g["id"] for g in http.get(f"{server.url}/api/games?limit=50").json()["games"]]
 
 
-def chat_lines(client: SeatClient, count: int, timeout: float = 10) -> list[dict[str, Any]]:
+def chat_lines(client: SeatClient, count: int, timeout: float = PATIENCE) -> list[dict[str, Any]]:
     """The chat lines this client has received, once there are ``count`` of them."""
     deadline = time.monotonic() + timeout
     while True:
@@ -56,9 +59,9 @@ def test_only_games_their_creator_lists_are_in_the_public_lobby(server: LiveServ
     assert public["id"] in ids
     assert friends["id"] not in ids and hotseat["id"] not in ids
     # an unlisted game is private, not secret from its link: it opens and can be watched
-    summary = httpx.get(f"{server.url}/api/games/{friends['id']}")
+    summary = http.get(f"{server.url}/api/games/{friends['id']}")
     assert summary.status_code == 200 and summary.json()["seats"][0]["name"] == "Ann"
-    r = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "listed": "yes"})
+    r = http.post(f"{server.url}/api/games", json={"seats": HUMANS, "listed": "yes"})
     assert r.status_code == 422 and "listed" in r.json()["message"]
 
 
@@ -69,20 +72,20 @@ def test_unknown_games_and_paths_answer_a_404_page(server: LiveServer) -> None:
         "/game/no%20such",
         "/nowhere/at/all",
     ):
-        r = httpx.get(server.url + path)
+        r = http.get(server.url + path)
         assert r.status_code == 404, path
         assert r.headers["content-type"].startswith("text/html") and "js/main.js" in r.text
-    r = httpx.get(server.url + "/api/nothing")
+    r = http.get(server.url + "/api/nothing")
     assert r.status_code == 404 and r.json()["error"] == "not-found"
     g = create(server, HUMANS)
-    assert httpx.get(f"{server.url}/game/{g['id']}").status_code == 200
+    assert http.get(f"{server.url}/game/{g['id']}").status_code == 200
 
 
 def test_pages_scripts_and_json_are_compressed(server: LiveServer) -> None:
     for path in ("/", "/static/js/game.js", "/static/style.css", "/api/catalogues/en/classic"):
-        plain = httpx.get(server.url + path, headers={"Accept-Encoding": "identity"})
-        br = httpx.get(server.url + path, headers={"Accept-Encoding": "gzip, deflate, br"})
-        gz = httpx.get(server.url + path, headers={"Accept-Encoding": "gzip"})
+        plain = http.get(server.url + path, headers={"Accept-Encoding": "identity"})
+        br = http.get(server.url + path, headers={"Accept-Encoding": "gzip, deflate, br"})
+        gz = http.get(server.url + path, headers={"Accept-Encoding": "gzip"})
         assert "content-encoding" not in plain.headers, path
         assert br.headers["content-encoding"] == "br", path
         assert gz.headers["content-encoding"] == "gzip", path
@@ -148,7 +151,7 @@ def test_the_creator_sets_who_may_chat(server: LiveServer) -> None:
     err = next(f for f in iter(lambda: ann.recv(), None) if f["type"] == "error")
     assert err["code"] == "chat-closed"
     ann.close()
-    r = httpx.post(f"{server.url}/api/games", json={"seats": HUMANS, "chat": "shouting"})
+    r = http.post(f"{server.url}/api/games", json={"seats": HUMANS, "chat": "shouting"})
     assert r.status_code == 422
 
 
@@ -162,57 +165,58 @@ def finished_game(server: LiveServer) -> dict[str, Any]:
         chat="everyone",
     )
     tok = g["seats"][0]["token"]
-    r = httpx.post(
+    r = http.post(
         f"{server.url}/api/games/{g['id']}/seats/0/bot", json={"token": tok, "level": "random"}
     )
     assert r.status_code == 200, r.text
     deadline = time.monotonic() + 120
-    while httpx.get(f"{server.url}/api/games/{g['id']}").json()["status"] != "over":
+    while http.get(f"{server.url}/api/games/{g['id']}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.3)
     return g
 
 
-def test_rematch_same_settings_and_seats_one_click(server: LiveServer) -> None:
+def test_rematch_same_settings_seats_rotated_one_click(server: LiveServer) -> None:
     g = finished_game(server)
     gid, tok = g["id"], g["seats"][0]["token"]
     watcher = SeatClient(server.ws_url, gid, None)
     assert watcher.wait_view()["rematch"] is None
     # only the game's players or creator ask; a stranger's token opens nothing
-    r = httpx.post(f"{server.url}/api/games/{gid}/rematch", json={"token": "x" * 24})
+    r = http.post(f"{server.url}/api/games/{gid}/rematch", json={"token": "x" * 24})
     assert r.status_code == 403
-    r = httpx.post(f"{server.url}/api/games/{gid}/rematch", json={"token": tok})
+    r = http.post(f"{server.url}/api/games/{gid}/rematch", json={"token": tok})
     assert r.status_code == 200, r.text
     new = r.json()["id"]
     assert new != gid and r.json()["link"] == f"/game/{new}"
     # everybody at the old table hears of it at once
     assert watcher.wait_view(lambda m: m["rematch"] == new)["rematch"] == new
     # asking again (the other player, the creator) gives the same rematch
-    again = httpx.post(
+    again = http.post(
         f"{server.url}/api/games/{gid}/rematch", json={"token": g["creator_token"]}
     ).json()
     assert again["id"] == new
-    old = httpx.get(f"{server.url}/api/games/{gid}").json()
-    fresh = httpx.get(f"{server.url}/api/games/{new}").json()
+    old = http.get(f"{server.url}/api/games/{gid}").json()
+    fresh = http.get(f"{server.url}/api/games/{new}").json()
     assert fresh["options"] == old["options"] and fresh["status"] == "active"
+    # the same people, the next seat starts: Ann started the first game, Rex the rematch
     assert [(s["kind"], s["name"], s["level"]) for s in fresh["seats"]] == [
-        ("human", "Ann", None),
         ("bot", "Rex", "random"),
+        ("human", "Ann", None),
     ]
     assert new in lobby_ids(server)
-    # the old link's token opens the same seat of the new game
+    # the old link's token opens the same person's seat of the new game
     ann = SeatClient(server.ws_url, new, tok)
     first = ann.wait_view()
-    assert first["seat"] == 0 and first["chat"] == "everyone" and first["rematch"] is None
+    assert first["seat"] == 1 and first["chat"] == "everyone" and first["rematch"] is None
     # the creator's token still lets the creator manage the new table
-    assert server.app.state.hub.games[new].is_creator(g["creator_token"])
+    assert server.app.state.hub.games[new].table.is_creator(g["creator_token"])
     ann.close()
     watcher.close()
 
 
 def test_no_rematch_before_the_end(server: LiveServer) -> None:
     g = create(server, HUMANS)
-    r = httpx.post(
+    r = http.post(
         f"{server.url}/api/games/{g['id']}/rematch", json={"token": g["seats"][0]["token"]}
     )
     assert r.status_code == 409 and r.json()["error"] == "not-over"
@@ -236,9 +240,9 @@ def finished_bot_game(url: str) -> dict[str, Any]:
     """A game of two random bots created through the server at ``url`` and played to its
     end (the creation's answer: its id and the creator's token)."""
     bots = [{"kind": "bot", "level": "random"}] * 2
-    done: dict[str, Any] = httpx.post(f"{url}/api/games", json={"seats": bots}).json()
+    done: dict[str, Any] = http.post(f"{url}/api/games", json={"seats": bots}).json()
     deadline = time.monotonic() + 120
-    while httpx.get(f"{url}/api/games/{done['id']}").json()["status"] != "over":
+    while http.get(f"{url}/api/games/{done['id']}").json()["status"] != "over":
         assert time.monotonic() < deadline
         time.sleep(0.3)
     return done
@@ -252,13 +256,13 @@ def test_chat_crosses_server_processes(tmp_path: Any) -> None:
     a, b, url, prefix = _two_processes(tmp_path)
     try:
         with a, b:
-            g = httpx.post(f"{a.url}/api/games", json={"seats": HUMANS}).json()
+            g = http.post(f"{a.url}/api/games", json={"seats": HUMANS}).json()
             ann = SeatClient(a.ws_url, g["id"], g["seats"][0]["token"])
             watcher = SeatClient(b.ws_url, g["id"], None)
             ann.wait_view()
             watcher.wait_view()
             ann.send({"type": "chat", "text": "across"})
-            [line] = chat_lines(watcher, 1, timeout=60)
+            [line] = chat_lines(watcher, 1)
             assert line["text"] == "across" and line["name"] == "Ann"
             ann.close()
             watcher.close()
@@ -277,11 +281,11 @@ def test_rematch_is_announced_across_server_processes(tmp_path: Any) -> None:
             done = finished_bot_game(a.url)
             rail = SeatClient(b.ws_url, done["id"], None)
             rail.wait_view()
-            r = httpx.post(
+            r = http.post(
                 f"{a.url}/api/games/{done['id']}/rematch", json={"token": done["creator_token"]}
             )
             new = r.json()["id"]
-            assert rail.wait_view(lambda m: m["rematch"] == new, timeout=60)["rematch"] == new
+            assert rail.wait_view(lambda m: m["rematch"] == new)["rematch"] == new
             rail.close()
     finally:
         Store(url, prefix).drop_all()
@@ -299,7 +303,7 @@ def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any
         with a, b:
             done = finished_bot_game(a.url)
             bots = [{"kind": "bot", "level": "random"}] * 2
-            new = httpx.post(f"{a.url}/api/games", json={"seats": bots}).json()["id"]
+            new = http.post(f"{a.url}/api/games", json={"seats": bots}).json()["id"]
             rail = SeatClient(b.ws_url, done["id"], None)
             assert rail.wait_view()["rematch"] is None
             # Written as another process would, with no announcement: only a process that
@@ -308,7 +312,7 @@ def test_a_process_that_missed_announcements_reads_the_table_again(tmp_path: Any
             store.games.set_settings(done["id"], {**settings, "rematch": new})
             store.chat.add(done["id"], 1, 0, "Ann", "good game")
             assert cut_listeners(url, prefix) == 2
-            assert rail.wait_view(lambda m: m["rematch"] == new, timeout=30)["rematch"] == new
+            assert rail.wait_view(lambda m: m["rematch"] == new)["rematch"] == new
             assert [ln["text"] for ln in chat_lines(rail, 1)] == ["good game"]
             rail.close()
     finally:

@@ -14,12 +14,14 @@ import pytest
 from sqlalchemy import select
 
 from mailing import Mailbox
+from support.serving import PATIENCE
 from tigris_euphrates import player_view
 from tigris_euphrates.server.clocks import Pace
 from tigris_euphrates.server.hub import Hub
 from tigris_euphrates.server.live import LiveGame
 from tigris_euphrates.server.mail import Mailer
 from tigris_euphrates.server.timekeeper import unsubscribe_account
+from tigris_euphrates.server.viewframes import message
 from tigris_euphrates.store import Store
 
 HOUR = 3600.0
@@ -44,7 +46,7 @@ class Time:
         return self.now
 
 
-async def until(done: Callable[[], bool], timeout: float = 30) -> None:
+async def until(done: Callable[[], bool], timeout: float = PATIENCE) -> None:
     end = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < end, "timed out"
@@ -81,10 +83,10 @@ def test_out_of_time_a_bot_takes_the_seat_and_the_player_takes_it_back(
         await hub.start()
         pace = Pace("turn", 24 * HOUR, 0.0, "random")
         game, tokens, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
-        assert game.clock is not None and game.clock.deadline == clock.now + 24 * HOUR
+        assert game.log.clock is not None and game.log.clock.deadline == clock.now + 24 * HOUR
         clock.now += HOUR
         await play_one(hub, game, 0)  # Ann's first action: her move goes on
-        assert game.clock.deadline == clock.now + 23 * HOUR
+        assert game.log.clock.deadline == clock.now + 23 * HOUR
         await until(lambda: stored_deadline(store, game.id) == (clock.now + 23 * HOUR, 0))
         # a second short of the deadline nothing happens; at the deadline a bot takes over
         clock.now += 23 * HOUR - 1
@@ -92,16 +94,16 @@ def test_out_of_time_a_bot_takes_the_seat_and_the_player_takes_it_back(
         clock.now += 1
         assert await hub.timekeeper.check() == 1
         assert game.seats[0]["kind"] == "bot" and game.seats[0]["level"] == "random"
-        assert game.timeouts == [{"seat": 0, "level": "random", "seq": 2, "back": None}]
-        assert game.summary()["timeouts"] == game.timeouts
+        assert game.log.timeouts == [{"seat": 0, "level": "random", "seq": 2, "back": None}]
+        assert game.summary()["timeouts"] == game.log.timeouts
         assert game.public_seats()[0]["away"] is True
         # the bot plays Ann's move; then Bob's clock runs, a whole day for his move
-        await until(lambda: game.actor() == 1)
-        assert game.clock.running and game.clock.deadline == clock.now + 24 * HOUR
+        await until(lambda: game.log.actor() == 1)
+        assert game.log.clock.running and game.log.clock.deadline == clock.now + 24 * HOUR
         await hub.take_back(game, str(tokens[0]), 0)
         assert game.seats[0]["kind"] == "human"
-        assert game.timeouts[0]["back"] == game.seq
-        assert game.clock.banks[0] == 24 * HOUR  # a whole move when her turn comes
+        assert game.log.timeouts[0]["back"] == game.seq
+        assert game.log.clock.banks[0] == 24 * HOUR  # a whole move when her turn comes
         await hub.stop()
         store.close()
         return game.id, tokens
@@ -114,15 +116,15 @@ def test_out_of_time_a_bot_takes_the_seat_and_the_player_takes_it_back(
         hub = make_hub(store, clock)
         await hub.start()
         game = await hub.get(gid)
-        assert game.seats[0]["kind"] == "human" and game.actor() == 1
-        assert game.timeouts[0]["seat"] == 0 and game.timeouts[0]["back"] == game.seq
-        assert game.clock is not None and game.clock.deadline == pytest.approx(
+        assert game.seats[0]["kind"] == "human" and game.log.actor() == 1
+        assert game.log.timeouts[0]["seat"] == 0 and game.log.timeouts[0]["back"] == game.seq
+        assert game.log.clock is not None and game.log.clock.deadline == pytest.approx(
             clock.now + 24 * HOUR
         )
         # time passed while the server was down: Bob's deadline is enforced at once
         clock.now += 25 * HOUR
         assert await hub.timekeeper.check() == 1
-        assert game.seats[1]["kind"] == "bot" and [t["seat"] for t in game.timeouts] == [0, 1]
+        assert game.seats[1]["kind"] == "bot" and [t["seat"] for t in game.log.timeouts] == [0, 1]
         await hub.stop()
         store.close()
 
@@ -142,8 +144,8 @@ def test_realtime_clock_in_the_view_and_the_stored_log(db: tuple[str, str]) -> N
         await play_one(hub, game, 0)
         clock.now += 20
         await play_one(hub, game, 0)  # the turn passes to Bob
-        assert game.actor() == 1
-        view = game.message(1)
+        assert game.log.actor() == 1
+        view = message(game, 1)
         assert view["clock"]["banks"] == [510.0, 600.0] and view["clock"]["actor"] == 1
         assert view["clock"]["pace"] == pace.to_dict() and view["timeouts"] == []
         times = await hub.db(store.clocks.step_times, game.id)
@@ -202,7 +204,7 @@ def test_turn_email_once_to_an_opted_in_account(db: tuple[str, str], mailbox: Ma
         # Bob's second action of the same move: no second e-mail; a new step after a
         # restart of the process: none either (the move was announced once)
         await play_one(hub, game, 1)
-        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        assert await hub.timekeeper.notify(game, 1, game.log.turn_seq) is False
         await asyncio.sleep(0.3)
         assert len(mailbox.messages) == 1
         await hub.stop()
@@ -231,15 +233,15 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         hub.attach(game, 1)
         await play_one(hub, game, 0)
         await play_one(hub, game, 0)
-        assert game.actor() == 1
-        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        assert game.log.actor() == 1
+        assert await hub.timekeeper.notify(game, 1, game.log.turn_seq) is False
         # turned off: nothing either
         store.notifications.set(bob.id, None, False)
         game, _, _ = await hub.create({"players": 2}, PEOPLE, pace=pace)
         accounts.bind_seat(game.id, 1, bob.id)
         await play_one(hub, game, 0)
         await play_one(hub, game, 0)
-        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        assert await hub.timekeeper.notify(game, 1, game.log.turn_seq) is False
         await hub.stop()
         # turned on again, but no SMTP settings: nothing is sent
         store.notifications.set(bob.id, None, True)
@@ -249,7 +251,7 @@ def test_no_email_without_smtp_settings_or_while_the_page_is_open(
         accounts.bind_seat(game.id, 1, bob.id)
         await play_one(hub, game, 0)
         await play_one(hub, game, 0)
-        assert await hub.timekeeper.notify(game, 1, game.turn_seq) is False
+        assert await hub.timekeeper.notify(game, 1, game.log.turn_seq) is False
         await asyncio.sleep(0.3)
         assert mailbox.messages == []
         settings = store.notifications.get(bob.id)

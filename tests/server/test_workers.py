@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from support.serving import ServerProcess
+from support.serving import PATIENCE, ServerProcess
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -39,7 +39,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-def wait_for(check: Callable[[], object], what: str, timeout: float = 60) -> None:
+def wait_for(check: Callable[[], object], what: str, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
@@ -54,7 +54,7 @@ def test_a_killed_server_leaves_no_worker_process_behind(tmp_path: Path) -> None
         server = srv.proc.pid
         before = children(server)
         seats = [{"kind": "bot", "level": "medium"}] * 2  # searches: they think in workers
-        r = httpx.post(f"{srv.url}/api/games", json={"seats": seats, "seed": 3}, timeout=30)
+        r = httpx.post(f"{srv.url}/api/games", json={"seats": seats, "seed": 3}, timeout=PATIENCE)
         assert r.status_code == 200, r.text
         wait_for(lambda: children(server) - before, "no bot worker process started")
         workers = children(server) - before

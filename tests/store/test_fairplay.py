@@ -6,27 +6,40 @@ from __future__ import annotations
 
 import pytest
 
-from tigris_euphrates.store.fairplay import (
-    ABSENCE_SHARE,
-    SeatPlay,
-    judge,
-    parse_seat_change,
-    seat_change,
-    tally,
+from tigris_euphrates.store.fairplay import ABSENCE_SHARE, SeatPlay, judge, tally
+from tigris_euphrates.store.logentry import (
+    HandOver,
+    LogEntry,
+    Move,
+    TakeBack,
+    Undo,
+    decode,
+    encode,
 )
 
 
-def turns(seats: list[int]) -> list[tuple[int | None, str]]:
+def turns(seats: list[int]) -> list[tuple[int | None, LogEntry]]:
     """One decision of each seat in ``seats``, in order (what they play does not matter)."""
-    return [(seat, "pass") for seat in seats]
+    return [(seat, Move("pass")) for seat in seats]
+
+
+def seat_change(
+    seat: int, kind: str, level: str | None = None, timeout: bool = False
+) -> HandOver | TakeBack:
+    """The log entry of a seat change: to a bot of ``level`` (``timeout``: its time ran out),
+    or back to its person."""
+    return HandOver(seat, str(level), timeout) if kind == "bot" else TakeBack(seat)
 
 
 def test_seat_change_entries_read_back() -> None:
-    for args in [(1, "bot", "hard", False), (0, "bot", "easy", True), (2, "human", None, False)]:
-        assert parse_seat_change(seat_change(*args)) == args
-    assert parse_seat_change("place red 3f") is None
+    texts = ["seat 1 bot hard", "seat 0 bot easy timeout", "seat 1 bot greedy fallback"]
+    for text in [*texts, "seat 2 human"]:
+        assert encode(decode(text)) == text
+    assert decode("seat 0 bot easy timeout") == HandOver(0, "easy", timeout=True)
+    assert decode("seat 2 human") == TakeBack(2)
+    assert decode("place red 3f") == Move("place red 3f")
     with pytest.raises(ValueError):
-        parse_seat_change("seat 1 robot")
+        decode("seat 1 robot")
 
 
 def test_people_who_played_their_seats() -> None:
@@ -96,11 +109,11 @@ def test_a_short_absence_covered_by_the_creator_is_forgiven_a_long_one_is_not() 
 
 
 def test_a_persons_undone_decisions_do_not_count_a_bots_do() -> None:
-    log = [*turns([0, 1, 0]), (0, "undo")]
+    log = [*turns([0, 1, 0]), (0, Undo())]
     assert tally(2, log)[0] == SeatPlay(person=1)
     # the expert's decision, taken back with its seat and undone, was advice all the same
-    log = [*turns([0, 1]), (0, seat_change(0, "bot", "expert")), (0, "pass")]
-    log += [(0, seat_change(0, "human")), (0, "undo"), *turns([0])]
+    log = [*turns([0, 1]), (0, seat_change(0, "bot", "expert")), (0, Move("pass"))]
+    log += [(0, seat_change(0, "human")), (0, Undo()), *turns([0])]
     assert tally(2, log)[0] == SeatPlay(person=2, called=1)
     assert judge(tally(2, log), [1, 2]).forfeits == [0]
 

@@ -150,3 +150,25 @@ def test_the_seat_a_bot_played_for_its_player_is_rated_last(store: Store) -> Non
     assert b.mu > 25 > a.mu and b.rank == 1
     assert [(h["game"], h["place"]) for h in ratings.history(ann)] == [(game, 2)]
     assert store.games.load(game).rated
+
+
+def test_a_banned_account_leaves_the_leaderboard_and_comes_back_unbanned(store: Store) -> None:
+    ratings = store.ratings
+    store.games.finish_hooks.append(ratings.rate_game)
+    ann, bob, cy = people(store, 3)
+    ended(store, [bob, ann], [0, 1])  # Bob beats Ann
+    ended(store, [cy, ann], [1, 0])  # Ann beats Cy
+    top, total = ratings.board("classic", "2p")
+    order = [r.account_id for r in top]
+    assert total == 3 and set(order) == {ann, bob, cy}
+    store.moderation.set_banned(order[0], True)  # the best is banned
+    top, total = ratings.board("classic", "2p")
+    assert total == 2 and [r.account_id for r in top] == order[1:]
+    assert [r.rank for r in top] == [1, 2]  # the ranks close up
+    assert ratings.position(order[0], "classic", "2p") is None
+    assert ratings.position(order[1], "classic", "2p") == 0
+    assert mine(ratings, order[1])["classic", "2p"].rank == 1
+    store.moderation.set_banned(order[0], False)  # unbanned: back, rating kept
+    top, total = ratings.board("classic", "2p")
+    assert total == 3 and [r.account_id for r in top] == order
+    assert ratings.position(order[0], "classic", "2p") == 0

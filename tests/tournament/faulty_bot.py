@@ -3,8 +3,11 @@
 It answers every decision with the first legal action, except that from its N-th decision
 on (0: the first) it misbehaves as MODE says: ``late`` (sleeps past any budget), ``illegal``
 (an action no view offers), ``garbage`` (a line that is not JSON), ``crash`` (exits with
-code 3), ``shape`` (JSON of the wrong type). ``hello`` answers the handshake with garbage;
-``record`` misbehaves never and writes every line it receives, unchanged, to FILE.
+code 3), ``shape`` (JSON of the wrong type), ``twice`` (writes each answer twice: harmless,
+the second names a decision already answered). ``hello`` answers the handshake with garbage;
+``record`` misbehaves never, writes every line it receives, unchanged, to FILE, and answers
+without naming the decision's ``id`` (as a bot written before ids does); every other mode
+names it. Its count of decisions starts again when it is started again.
 Everything it does is also told on standard error.
 """
 
@@ -46,8 +49,12 @@ def main() -> int:
                     continue
                 elif mode == "crash":
                     return 3
-            action = message["view"]["legal_actions"][0]
-            print(json.dumps({"type": "action", "action": action}), flush=True)
+            answer = {"type": "action", "action": message["view"]["legal_actions"][0]}
+            if mode != "record":
+                answer["id"] = message["id"]
+            print(json.dumps(answer), flush=True)
+            if mode == "twice" and decisions > after:
+                print(json.dumps(answer), flush=True)
         elif message["type"] == "quit":
             break
     return 0

@@ -96,9 +96,12 @@ def test_a_failing_program_loses_the_game_and_the_record_says_so(
         [make_bot("random", 20), bot], {"players": 2}, 3, budgets, names=["random", "faulty"]
     )
     record = out.record()
-    (fault,) = record["faults"]
+    # started again once, told the game so far; at its next fault the seat loses
+    first, fault = record["faults"]
+    assert first["seat"] == 1 and first["fault"] == kind and first["then"] == "restart"
     assert fault["seat"] == 1 and fault["fault"] == kind and fault["then"] == "forfeit"
     assert fault["ply"] == (0 if mode == "hello" else len(record["actions"]))
+    assert first["ply"] <= fault["ply"]
     assert record["result"]["end"] == "forfeit" and record["result"]["forfeit"] == 1
     assert record["result"]["ranking"] == [0, 1]
     check_record(record)
@@ -114,8 +117,8 @@ def test_a_fallback_level_takes_over_a_failing_program(tmp_path: Path, mode: str
     budgets = [Budget(seconds=0.5), None]
     out = play_game(bots, {"players": 2}, 4, budgets, names=[spec, "random"], fallback="random")
     record = out.record()
-    assert [f["fault"] for f in record["faults"]] == [mode], record["faults"]
-    assert record["faults"][0]["then"] == "fallback random"
+    assert [f["fault"] for f in record["faults"]] == [mode, mode], record["faults"]
+    assert [f["then"] for f in record["faults"]] == ["restart", "fallback random"]
     assert record["players"] == [spec, "random"]
     check_record(record)  # the game went on to its end
 
@@ -125,17 +128,19 @@ def test_a_tournament_records_faults_and_scores_them_as_losses(tmp_path: Path) -
     summary = run_tournament(
         [crash, "random"], games=2, seed=5, jobs=1, records=True, logs=tmp_path
     )
-    assert [f["fault"] for f in summary["faults"]] == ["crash", "crash"]
+    assert [f["fault"] for f in summary["faults"]] == ["crash"] * 4
     assert {f["bot"] for f in summary["faults"]} == {crash}
     (pairing,) = summary["pairings"]
     assert pairing["bots"]["random"]["wins"] == 2
     assert pairing["length"]["ended_by"]["forfeit"] == 2
-    assert all(r["faults"][0]["then"] == "forfeit" for r in summary["_records"])
+    thens = [[f["then"] for f in r["faults"]] for r in summary["_records"]]
+    assert thens == [["restart", "forfeit"]] * 2
     kept = run_tournament(
         [crash, "random"], games=2, seed=5, jobs=1, records=True, logs=tmp_path, fallback="easy"
     )
     assert all(r["result"]["end"] != "forfeit" for r in kept["_records"])
-    assert all(f["then"] == "fallback easy" for f in kept["faults"])
+    thens = [[f["then"] for f in r["faults"]] for r in kept["_records"]]
+    assert thens == [["restart", "fallback easy"]] * 2
 
 
 class Recorder:
@@ -148,7 +153,8 @@ class Recorder:
         self.lines: list[bytes] = []
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
-        self.lines.append(encode(messages.decide(view, DEFAULT_SECONDS)))
+        decision = sum(1 for line in self.lines if line.startswith(b'{"type":"decide"')) + 1
+        self.lines.append(encode(messages.decide(view, DEFAULT_SECONDS, decision)))
         return str(view["legal_actions"][0])
 
     def observe(self, events: list[dict[str, Any]]) -> None:

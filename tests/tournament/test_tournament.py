@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tigris_euphrates import replay, result
 from tigris_euphrates.ai import Budget, make_bot, split_specs
+from tigris_euphrates.cli.tournament import ratings, tournament
 from tigris_euphrates.tournament import (
     lineups,
     parse_options,
@@ -20,7 +21,6 @@ from tigris_euphrates.tournament import (
     wilson,
     write_outputs,
 )
-from tigris_euphrates.tournament_cli import ratings, tournament
 
 
 def test_lineups_and_options() -> None:

@@ -22,6 +22,7 @@ from .levels import (
     LEVELS,
     TIMEOUT_LEVEL,
     GreedyConfig,
+    PolicyConfig,
     RandomConfig,
     SearchConfig,
     SearchLevel,
@@ -41,8 +42,13 @@ BOTS: tuple[str, ...] = tuple(LEVELS)
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot by level name (``random``, ``easy``, ``greedy``, ``medium``, ``hard``,
     ``expert``), or a search level with its budget changed (``hard:iterations=400``,
-    ``expert:seconds=none``; see ``levels.level_config``), with its own seeded RNG."""
+    ``expert:seconds=none``; see ``levels.level_config``), with its own seeded RNG; or
+    ``ppo``, the trained policy of docs/rl.md (it needs numpy, the ``rl`` extra)."""
     config = level_config(spec)
+    if isinstance(config, PolicyConfig):
+        from ..rl.policy import PolicyBot  # numpy: imported only when asked for
+
+        return PolicyBot(seed, name=spec)
     if isinstance(config, SearchLevel):
         return SearchBot(seed, config, name=spec)
     if isinstance(config, GreedyConfig):
@@ -66,6 +72,7 @@ __all__ = [
     "Budget",
     "GreedyBot",
     "GreedyConfig",
+    "PolicyConfig",
     "RandomBot",
     "RandomConfig",
     "SearchBot",

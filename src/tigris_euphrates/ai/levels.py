@@ -13,6 +13,7 @@ cap.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from dataclasses import dataclass, replace
 from typing import Any
@@ -92,7 +93,16 @@ class SearchLevel:
         return self.two if players <= 2 else self.more
 
 
-LevelConfig = RandomConfig | GreedyConfig | SearchLevel
+@dataclass(frozen=True)
+class PolicyConfig:
+    """A trained policy that ships with the package (``ppo``: masked PPO, docs/rl.md),
+    played by ``rl.policy.PolicyBot``; it needs numpy (the ``rl`` extra). Not a level of the
+    server's: a research baseline for the command line and the tournaments."""
+
+    name: str
+
+
+LevelConfig = RandomConfig | GreedyConfig | SearchLevel | PolicyConfig
 
 _MEDIUM = SearchConfig(iterations=100, root_k=6, node_sample=20, own_sample=40)
 _HARD = SearchConfig(iterations=800)
@@ -113,6 +123,9 @@ DEFAULT_LEVEL = "hard"
 #: The level that takes the seat of a player whose clock ran out, unless the game names one.
 TIMEOUT_LEVEL = "easy"
 
+#: The trained policies ``make_bot`` plays besides the levels.
+POLICIES = ("ppo",)
+
 #: What a bot spec may change on the command line (``hard:iterations=400:seconds=none``).
 SETTINGS = ("iterations", "seconds")
 
@@ -120,13 +133,18 @@ SETTINGS = ("iterations", "seconds")
 def level_config(spec: str) -> LevelConfig:
     """The configuration a bot spec names: a level, optionally with its budget changed for
     every player count, ``level:iterations=N`` and/or ``level:seconds=S`` (``none``: no
-    time cap). Only the search levels take settings; anything else is refused, naming what
-    is accepted."""
+    time cap). A spec that fixes the work (``iterations=``) has no time cap unless it says
+    ``seconds=`` too, so that it makes the same decisions on any machine, however busy; a
+    plain level keeps its cap. Only the search levels take settings; anything else is
+    refused, naming what is accepted."""
     level, *parts = spec.split(":")
+    if level in POLICIES and not parts:
+        return _policy(level)
     try:
         config = LEVELS[level]
     except KeyError:
-        raise ValueError(f"unknown bot {level!r}: choose from {', '.join(LEVELS)}") from None
+        known = ", ".join((*LEVELS, *POLICIES))
+        raise ValueError(f"unknown bot {level!r}: choose from {known}") from None
     if not parts:
         return config
     if not isinstance(config, SearchLevel):
@@ -137,7 +155,19 @@ def level_config(spec: str) -> LevelConfig:
         if not eq or key not in SETTINGS:
             raise ValueError(f"bad setting {part!r} in {spec!r}: use {_named()}")
         changes[key] = _value(key, text)
+    if "iterations" in changes:
+        changes.setdefault("seconds", None)  # fixed work: no wall clock unless asked for
     return SearchLevel(replace(config.two, **changes), replace(config.more, **changes))
+
+
+def _policy(name: str) -> PolicyConfig:
+    """A shipped policy's configuration, refused with the way to install its dependency."""
+    if importlib.util.find_spec("numpy") is None:
+        raise ValueError(
+            f"the {name} bot needs numpy: pip install 'tigris-euphrates[rl]' (from a clone: "
+            "pip install -e '.[rl]')"
+        )
+    return PolicyConfig(name)
 
 
 def _named() -> str:

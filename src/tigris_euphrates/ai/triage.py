@@ -37,6 +37,7 @@ from .. import (
     NEIGHBOURS,
     RED,
     Action,
+    Mask,
     Pass,
     PlaceCatastrophe,
     PlaceLeader,
@@ -56,6 +57,47 @@ HOT_LEADERS: Final = 2
 BROAD_HOT_LEADERS: Final = 3
 
 
+#: The tiers, as indices into (hot, warm, quiet).
+HOT: Final = 0
+WARM: Final = 1
+QUIET: Final = 2
+
+
+class _Board:
+    """What the triage reads of the state once for all the actions it sorts: the pieces, the
+    kingdoms with the seat a tile of each colour scores for in each, and what the player
+    guards and scores."""
+
+    def __init__(self, s: State, actor: int, focused: bool) -> None:
+        self.occ = s.occupied()
+        self.ks = state_kingdoms(s)  # already found by legal_actions
+        self.scorer = _scorers(s, self.ks)
+        self.fd = s.facedown
+        self.tiles = s.tiles
+        self.red_up = self.tiles[RED] & ~self.fd
+        own = [cell for cell in s.leaders_of(actor) if cell >= 0]
+        # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
+        self.guarded = sum(1 << cell for cell in own) if focused else s.lmask
+        self.own_scores = s.score(actor)[:4]
+        # A colour above ``top`` is the actor's clear best: a point of it is worth little.
+        self.top = sorted(self.own_scores)[2] if focused else 10**6
+
+
+def _scorers(s: State, ks: list[Mask]) -> list[list[int]]:
+    """Per kingdom and colour: the seat a tile of that colour scores for (the leader of its
+    colour, else the king), -1 for nobody."""
+    scorer: list[list[int]] = []
+    for k in ks:
+        row = [-1, -1, -1, -1]
+        for p in range(s.options.players):
+            for c, cell in enumerate(s.leaders_of(p)):
+                if cell >= 0 and k >> cell & 1:
+                    row[c] = p
+        king = row[BLACK]
+        scorer.append([r if r >= 0 else king for r in row])
+    return scorer
+
+
 def triage(
     s: State, acts: list[Action], actor: int, focused: bool = True, ending: bool = False
 ) -> tuple[list[Action], list[Action], list[Action]]:
@@ -65,92 +107,30 @@ def triage(
     leader hot, three leader placements of each colour).
     ``ending``: one swap of more tiles than the bag holds is hot (it ends the game at once);
     off, every swap is quiet."""
-    occ = s.occupied()
-    lmask = s.lmask
-    ks = state_kingdoms(s)  # already found by legal_actions
-    n = s.options.players
-    # Per kingdom and colour: the seat a tile of that colour scores for (the leader of its
-    # colour, else the king), -1 for nobody.
-    scorer: list[list[int]] = []
-    for k in ks:
-        row = [-1, -1, -1, -1]
-        for p in range(n):
-            for c, cell in enumerate(s.leaders_of(p)):
-                if cell >= 0 and k >> cell & 1:
-                    row[c] = p
-        king = row[BLACK]
-        scorer.append([r if r >= 0 else king for r in row])
-    fd = s.facedown
-    tiles = s.tiles
-    red_up = tiles[RED] & ~fd
-    # A leader's place is scored with the evaluation's own weights (greedy's, ``BASIC``).
-    temple_w, war_w, size_w = BASIC.temple_guard, BASIC.war_guard, BASIC.kingdom_size
+    b = _Board(s, actor, focused)
     hot: list[Action] = []
     warm: list[Action] = []
     quiet: list[Action] = []
-    hot_leaders = HOT_LEADERS if focused else BROAD_HOT_LEADERS
+    tiers = (hot, warm, quiet)
     # A swap of more tiles than the bag holds ends the game at once, whatever the tiles.
     left = s.bag_left
     ended = False
-    own = [cell for cell in s.leaders_of(actor) if cell >= 0]
-    # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
-    guarded = sum(1 << cell for cell in own) if focused else lmask
-    own_scores = s.score(actor)[:4]
-    # A colour above ``top`` is the actor's clear best: a point of it is worth little.
-    top = sorted(own_scores)[2] if focused else 10**6
     # Per colour, (sort key, index, action) of the plain leader placements and the revolts.
     placed: list[list[tuple[tuple[float, ...], int, Action]]] = [[], [], [], []]
     revolts: list[list[tuple[tuple[float, ...], int, Action]]] = [[], [], [], []]
     for i, a in enumerate(acts):
         if isinstance(a, PlaceTile):
-            cell = a.cell
-            nb = NEIGHBOURS[cell]
-            if not nb & occ:
-                quiet.append(a)
-                continue
-            touched = [j for j, k in enumerate(ks) if nb & k]
-            if len(touched) >= 2 or (a.colour == RED and nb & guarded):
-                hot.append(a)
-                continue
-            if (
-                touched
-                and scorer[touched[0]][a.colour] == actor
-                and own_scores[a.colour] <= top  # not a point in the colour it leads most
-            ):
-                hot.append(a)
-                continue
-            same = tiles[a.colour] & ~fd
-            bit = 1 << cell
-            if any(not BLOCKS[t] & ~bit & ~same for t in BLOCKS_AT[cell]):
-                hot.append(a)  # completes a square of four: a monument
-                continue
-            warm.append(a)
+            tiers[_tile_tier(b, a, actor)].append(a)
         elif isinstance(a, PlaceLeader):
-            colour = a.colour
-            cur = s.leader(actor, colour)
-            base = occ & ~(1 << cur) if cur >= 0 else occ
-            bit = 1 << a.cell
-            k = region(base | bit, bit)
-            revolt = False
-            for other in range(n):
-                o = s.leader(other, colour)
-                if other != actor and o >= 0 and k >> o & 1:
-                    revolt = True
-                    break
+            k, revolt = _leader_kingdom(s, b.occ, a, actor)
             if revolt and not focused:
                 hot.append(a)
-                continue
-            temples = (NEIGHBOURS[a.cell] & red_up).bit_count()
-            backing = (tiles[colour] & ~fd & k).bit_count()
-            size = k.bit_count()
-            if revolt:
-                revolts[colour].append(((-temples, -backing, -size), i, a))
-                continue
-            v = temple_w * min(temples, 3) + war_w * min(backing, 6) + size_w * min(size, 15)
-            placed[colour].append(((-v,), i, a))
+            else:
+                group = revolts if revolt else placed
+                group[a.colour].append((_leader_key(b, a, k, revolt), i, a))
         elif isinstance(a, PlaceCatastrophe):
-            on_piece = occ >> a.cell & 1
-            if on_piece and NEIGHBOURS[a.cell] & lmask:
+            on_piece = b.occ >> a.cell & 1
+            if on_piece and NEIGHBOURS[a.cell] & s.lmask:
                 hot.append(a)
             elif on_piece:
                 warm.append(a)
@@ -163,8 +143,65 @@ def triage(
             quiet.append(a)
         else:
             warm.append(a)
+    hot_leaders = HOT_LEADERS if focused else BROAD_HOT_LEADERS
     for ranked in (*placed, *revolts):  # best first: the first ``hot_leaders`` are hot
         ranked.sort()
         hot.extend(a for _, _, a in ranked[:hot_leaders])
         warm.extend(a for _, _, a in ranked[hot_leaders:])
     return hot, warm, quiet
+
+
+def _tile_tier(b: _Board, a: PlaceTile, actor: int) -> int:
+    """A tile away from every piece is quiet; one that unites kingdoms, puts a temple beside
+    a guarded leader, scores for the player (not in the colour it clearly leads) or
+    completes a square of four (a monument) is hot; any other is warm."""
+    cell = a.cell
+    nb = NEIGHBOURS[cell]
+    if not nb & b.occ:
+        return QUIET
+    touched = [j for j, k in enumerate(b.ks) if nb & k]
+    if len(touched) >= 2 or (a.colour == RED and nb & b.guarded):
+        return HOT
+    if (
+        touched
+        and b.scorer[touched[0]][a.colour] == actor
+        and b.own_scores[a.colour] <= b.top  # not a point in the colour it leads most
+    ):
+        return HOT
+    same = b.tiles[a.colour] & ~b.fd
+    bit = 1 << cell
+    if any(not BLOCKS[t] & ~bit & ~same for t in BLOCKS_AT[cell]):
+        return HOT  # completes a square of four: a monument
+    return WARM
+
+
+def _leader_kingdom(s: State, occ: Mask, a: PlaceLeader, actor: int) -> tuple[Mask, bool]:
+    """The kingdom the leader would stand in (lifted from where it stands), and whether
+    another seat's leader of its colour is there (a revolt)."""
+    colour = a.colour
+    cur = s.leader(actor, colour)
+    base = occ & ~(1 << cur) if cur >= 0 else occ
+    bit = 1 << a.cell
+    k = region(base | bit, bit)
+    for other in range(s.options.players):
+        o = s.leader(other, colour)
+        if other != actor and o >= 0 and k >> o & 1:
+            return k, True
+    return k, False
+
+
+def _leader_key(b: _Board, a: PlaceLeader, k: Mask, revolt: bool) -> tuple[float, ...]:
+    """The sort key of a leader placement in kingdom ``k``, best first: a revolt by the
+    temples beside the leader, then the tiles of its colour, then the kingdom's size; a plain
+    placement by its place as the evaluation weighs it (greedy's ``BASIC`` weights)."""
+    temples = (NEIGHBOURS[a.cell] & b.red_up).bit_count()
+    backing = (b.tiles[a.colour] & ~b.fd & k).bit_count()
+    size = k.bit_count()
+    if revolt:
+        return (-temples, -backing, -size)
+    v = (
+        BASIC.temple_guard * min(temples, 3)
+        + BASIC.war_guard * min(backing, 6)
+        + BASIC.kingdom_size * min(size, 15)
+    )
+    return (-v,)

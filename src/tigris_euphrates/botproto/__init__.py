@@ -17,7 +17,15 @@ from .client import (
     ProtocolBot,
     default_logs,
 )
-from .messages import PROTOCOL, Hello, ProtocolError, encode, read_action, read_hello
+from .messages import (
+    PROTOCOL,
+    Hello,
+    ProtocolError,
+    encode,
+    read_action,
+    read_answer,
+    read_hello,
+)
 from .players import (
     COMMAND,
     check_fallback,
@@ -47,6 +55,7 @@ __all__ = [
     "is_command",
     "make_player",
     "read_action",
+    "read_answer",
     "read_hello",
     "stand_in",
 ]

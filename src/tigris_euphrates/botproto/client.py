@@ -22,6 +22,7 @@ import shlex
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -62,11 +63,18 @@ def default_logs() -> Path:
 class BotProcess:
     """One running bot program: lines in, lines out, standard error to ``stderr_path``."""
 
-    def __init__(self, command: Sequence[str], stderr_path: Path, cwd: Path | None = None) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        stderr_path: Path,
+        cwd: Path | None = None,
+        append: bool = False,
+    ) -> None:
         self.command = list(command)
         self.stderr_path = stderr_path
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
-        self._stderr: IO[bytes] = stderr_path.open("wb")
+        # a restarted program's standard error goes after its first run's
+        self._stderr: IO[bytes] = stderr_path.open("ab" if append else "wb")
         try:
             self.proc = subprocess.Popen(
                 self.command,
@@ -128,6 +136,20 @@ class BotProcess:
             raise BotFault("garbage", f"a line longer than {MAX_LINE} bytes")
         return line
 
+    def drain(self) -> int:
+        """Drop the lines the program wrote that nobody has asked for yet (an answer written
+        twice); how many. The end of its output stays, for the next ``receive``."""
+        dropped = 0
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return dropped
+            if line is None:
+                self._lines.put(None)
+                return dropped
+            dropped += 1
+
     def close(self, wait: float = QUIT_SECONDS) -> int | None:
         """Stop the program: end its input, give it ``wait`` seconds, then kill it. Its exit
         code (None if it had to be killed)."""
@@ -168,8 +190,17 @@ class ProtocolBot:
         self.cwd = cwd
         self.hello: Hello | None = None
         self.heard: list[dict[str, Any]] = []
+        #: the events of each step heard, as sent (to tell a restarted program the game)
+        self.steps: list[list[dict[str, Any]]] = []
         self.process: BotProcess | None = None
         self.seconds = DEFAULT_SECONDS
+        #: the decisions asked of the current run of the program (the next ``decide``'s id)
+        self.decisions = 0
+        #: answers dropped because they named an earlier decision or came unasked
+        self.stale = 0
+        #: answers that named no decision (a bot written before ids: matched by order)
+        self.unnamed = 0
+        self._game: tuple[dict[str, Any], int, str] | None = None
 
     def __repr__(self) -> str:
         return f"ProtocolBot({self.command!r}, {self.seed}, name={self.name!r})"
@@ -186,7 +217,29 @@ class ProtocolBot:
         (``BotFault`` on failure)."""
         if budget is not None and budget.seconds is not None:
             self.seconds = budget.seconds
-        self.process = BotProcess(self.command, self.stderr_path, self.cwd)
+        self._game = (options, seat, game)
+        self._start()
+
+    def restart(self) -> None:
+        """Start the program again after a fault: the same handshake and ``new_game``, then
+        every step of the game so far, one ``events`` message a step as it first heard them
+        (``BotFault`` if it fails again on the way)."""
+        if self._game is None:
+            raise BotFault("crash", "the program never began a game")
+        if self.process is not None:
+            self.process.close(wait=0)
+            self.process = None
+        self._start(append=True)
+        for step in self.steps:
+            assert self.process is not None
+            self.process.send(messages.events(step))
+
+    def _start(self, append: bool = False) -> None:
+        """Run the program, shake hands and send ``new_game`` (``begin``'s game)."""
+        assert self._game is not None
+        options, seat, game = self._game
+        self.decisions = 0
+        self.process = BotProcess(self.command, self.stderr_path, self.cwd, append)
         self.process.send(messages.hello())
         try:
             self.hello = messages.read_hello(self.process.receive(HELLO_SECONDS))
@@ -205,6 +258,7 @@ class ProtocolBot:
 
     def observe(self, events: list[dict[str, Any]]) -> None:
         self.heard.extend(events)
+        self.steps.append(events)
         if self.process is not None:
             self.process.send(messages.events(events))
 
@@ -212,18 +266,19 @@ class ProtocolBot:
         return Budget(seconds=self.seconds)
 
     def choose(self, view: dict[str, Any], budget: Budget | None = None) -> str:
-        """Ask the program; its answer if it is legal and in time, else ``BotFault``."""
+        """Ask the program; its answer if it is legal and in time, else ``BotFault``.
+
+        The ``decide`` carries an ``id``, and an answer naming another one (an answer written
+        twice, or one to an earlier decision) is dropped, never taken for this one; lines
+        written while nothing was asked are dropped before asking. An answer that names no
+        id (a bot written before ids) is taken for the decision asked, as it always was."""
         if self.process is None:
             raise BotFault("crash", "the program is not running")
         seconds = budget.seconds if budget is not None and budget.seconds else self.seconds
-        self.process.send(messages.decide(view, seconds))
-        try:
-            line = self.process.receive(seconds)
-            answer = messages.read_action(line)
-        except BotFault as e:
-            self._fail(e.kind, e.detail)
-        except ProtocolError as e:
-            self._fail("garbage", str(e))
+        self.stale += self.process.drain()
+        self.decisions += 1
+        self.process.send(messages.decide(view, seconds, self.decisions))
+        answer = self._answer(seconds)
         legal = view["legal_actions"]
         if answer in legal:
             return answer
@@ -234,6 +289,27 @@ class ProtocolBot:
         if canonical in legal:
             return canonical
         self._fail("illegal", f"{answer[:80]!r} is not a legal action")
+
+    def _answer(self, seconds: float) -> str:
+        """The program's action for decision ``self.decisions`` within ``seconds``, dropping
+        answers to other decisions (``BotFault`` if none comes or a line is bad)."""
+        assert self.process is not None
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                line = self.process.receive(deadline - time.monotonic())
+                answer, decision = messages.read_answer(line)
+            except BotFault as e:
+                detail = f"no answer within {seconds:g} s" if e.kind == "late" else e.detail
+                self._fail(e.kind, detail)
+            except ProtocolError as e:
+                self._fail("garbage", str(e))
+            if decision is None:
+                self.unnamed += 1
+                return answer
+            if decision == self.decisions:
+                return answer
+            self.stale += 1
 
     def finish(self, result: dict[str, Any] | None) -> None:
         """Tell the program how the game ended (if it did) and stop it."""

@@ -2,8 +2,9 @@
 
 It answers the referee's ``hello``, makes a fresh bot of the level (seeded by ``new_game``)
 for every game, forwards ``events`` to its ``observe`` and answers every ``decide`` with its
-choice at the level's own budget, so that it plays exactly as the level plays in-process.
-It serves to measure the protocol's cost, to test referees and bridges, and as a stand-in.
+choice at the level's own budget (naming the decision's ``id``), so that it plays exactly
+as the level plays in-process. It serves to measure the protocol's cost, to test referees
+and bridges, and as a stand-in.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def serve(level: str, stdin: IO[str], stdout: IO[str]) -> int:
             bot.observe(message["events"])
         elif kind == "decide" and bot is not None:
             action = bot.choose(message["view"])
-            stdout.write(json.dumps({"type": "action", "action": action}) + "\n")
+            answer = {"type": "action", "id": message.get("id"), "action": action}
+            stdout.write(json.dumps(answer) + "\n")
         elif kind == "quit":
             break
         stdout.flush()

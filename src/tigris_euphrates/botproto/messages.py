@@ -4,11 +4,11 @@ exchange).
 
 The referee writes ``hello`` (the protocol version), ``new_game``, ``events``, ``decide``,
 ``end`` and ``quit``; the bot writes ``hello`` (its name, author and options) once, and one
-``action`` for every ``decide``. Everything the referee sends is built here and written by
-``encode``; everything a bot sends is read by ``read_hello`` and ``read_action``, which raise
-``ProtocolError`` naming what was wrong. Encoding is compact and keeps the order of the
-fields, so that what a protocol bot receives is byte for byte what ``encode`` makes of the
-view and the events a built-in bot is handed.
+``action`` for every ``decide``, naming the decision's ``id``. Everything the referee sends
+is built here and written by ``encode``; everything a bot sends is read by ``read_hello`` and
+``read_answer``, which raise ``ProtocolError`` naming what was wrong. Encoding is compact
+and keeps the order of the fields, so that what a protocol bot receives is byte for byte
+what ``encode`` makes of the view and the events a built-in bot is handed.
 """
 
 from __future__ import annotations
@@ -74,10 +74,15 @@ def events(items: list[dict[str, Any]]) -> Message:
     return {"type": "events", "events": items}
 
 
-def decide(view: dict[str, Any], time_left: float) -> Message:
-    """The bot's seat is to act: its view (``legal_actions`` included) and the seconds it has
-    to answer."""
-    return {"type": "decide", "view": view, "time_left": time_left}
+def decide(view: dict[str, Any], time_left: float, decision: int | None = None) -> Message:
+    """The bot's seat is to act: the decision's ``id`` (counted from 1 in each run of the
+    program; its answer names it), its view (``legal_actions`` included) and the seconds it
+    has to answer."""
+    message: Message = {"type": "decide"}
+    if decision is not None:
+        message["id"] = decision
+    message.update(view=view, time_left=time_left)
+    return message
 
 
 def end(result: dict[str, Any]) -> Message:
@@ -121,8 +126,17 @@ def read_hello(line: bytes | str) -> Hello:
 
 def read_action(line: bytes | str) -> str:
     """The action (notation) of the bot's answer to ``decide``."""
+    return read_answer(line)[0]
+
+
+def read_answer(line: bytes | str) -> tuple[str, int | None]:
+    """The bot's answer to ``decide``: its action (notation) and the decision ``id`` it
+    names (``None``: a bot that names none, as before ids, is matched by order)."""
     data = _object(line, "action")
     action = data.get("action")
     if not isinstance(action, str):
         raise ProtocolError("the answer's 'action' is not a string")
-    return action
+    decision = data.get("id")
+    if decision is not None and (not isinstance(decision, int) or isinstance(decision, bool)):
+        raise ProtocolError(f"the answer's 'id' is not a whole number: {decision!r}")
+    return action, decision

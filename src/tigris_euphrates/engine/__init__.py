@@ -65,6 +65,7 @@ from .board import (
     region,
 )
 from .board import FULL as ALL_CELLS
+from .checks import check
 from .decisions import (
     DECISIONS,
     REVOLT,
@@ -112,7 +113,6 @@ from .events import (
 )
 from .kingdoms import kingdoms
 from .legal import (
-    check,
     commit_range,
     conflict,
     legal_actions,

@@ -2,8 +2,8 @@
 
 The turn actions are computed as bitboards of target cells per kind and colour (``targets``);
 ``legal_actions`` expands them into interned action objects, ``sample_legal`` draws one
-uniformly without building the list, and ``check`` explains, with the rule's words, why an
-action is not allowed.
+uniformly without building the list. Why an action is not allowed, in the rule's words, is
+``checks.check``'s to say.
 """
 
 from __future__ import annotations
@@ -25,26 +25,14 @@ from .actions import (
     Action,
     BuildMonument,
     BuildWonder,
-    ChooseWar,
     Commit,
-    Decline,
-    Pass,
     PlaceBuilding,
-    PlaceCatastrophe,
-    PlaceLeader,
-    PlaceTile,
-    Swap,
     TakePoint,
-    TakeTreasure,
-    Withdraw,
     swap_action,
 )
 from .board import (
     BLUE,
-    CELL_NAMES,
-    COLOURS,
     FULL,
-    MONUMENT_NAMES,
     MONUMENTS,
     NEIGHBOURS,
     RED,
@@ -60,7 +48,6 @@ from .decisions import (
     Support,
     TreasurePick,
     WarChoice,
-    WonderPoint,
 )
 from .errors import IllegalAction
 from .kingdoms import (
@@ -71,7 +58,6 @@ from .kingdoms import (
     touch_counts,
     touching_kingdoms,
 )
-from .rules import building_cells
 from .state import State
 from .types import Cell, Colour, Mask, Seat
 
@@ -99,30 +85,6 @@ KIND_TEXTS: Final[tuple[tuple[str, ...], ...]] = tuple(
 #: for, in cell order, so a mask is expanded one ``extend`` per non-zero byte.
 _ACTION_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 10
 _TEXT_CHUNKS: list[tuple[tuple[tuple[str, ...], ...], ...] | None] = [None] * 10
-
-#: What each kind of decision asks, in the words of an error that names it.
-DECISION_WORDS: dict[type[Decision] | None, str] = {
-    None: "a turn action",
-    Support: "a support commitment (commit N)",
-    WarChoice: "the choice of the next war (war COLOUR)",
-    MonumentOffer: "a monument decision (monument C1-C2 CELL, wonder CELL or decline)",
-    TreasurePick: "a treasure pick (treasure CELL)",
-    BuildingOffer: "a building decision (building COLOUR CELL or decline)",
-    WonderPoint: "the colour of the wonder point (point COLOUR)",
-    Harvest: "the artifact to harvest (treasure CELL)",
-}
-
-#: The actions that answer each kind of decision (None: the turn actions).
-ANSWERS: dict[type[Decision] | None, tuple[type[Action], ...]] = {
-    None: (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe, Swap, Pass),
-    Support: (Commit,),
-    WarChoice: (ChooseWar,),
-    MonumentOffer: (BuildMonument, BuildWonder, Decline),
-    TreasurePick: (TakeTreasure,),
-    BuildingOffer: (PlaceBuilding, Decline),
-    WonderPoint: (TakePoint,),
-    Harvest: (TakeTreasure,),
-}
 
 
 def to_act(state: State) -> Seat | None:
@@ -198,10 +160,10 @@ def tile_targets(state: State, colour: Colour) -> Mask:
 
 def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
-    return _leader_masks(state, seat)[colour]
+    return leader_masks(state, seat)[colour]
 
 
-def _leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
+def leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
     """``leader_targets`` of ``seat``'s four leaders (or of the ``only`` one, the others
     0): land cells next to a face-up temple, empty once the leader is lifted (not its own
     cell), and not blocked by the ruleset (classic: touching two kingdoms). Lifting a leader
@@ -444,7 +406,7 @@ def _turn_groups(
                 if m:
                     masks.append(m)
                     kinds.append(colour)
-    for colour, m in enumerate(_leader_masks(state, seat)):
+    for colour, m in enumerate(leader_masks(state, seat)):
         if m:
             masks.append(m)
             kinds.append(4 + colour)
@@ -571,244 +533,7 @@ def sample_legal(state: State, rng: random.Random) -> Action:
     return swaps[k] if k < len(swaps) else PASS
 
 
-# ---------------------------------------------------------------------------------------------
-# Explaining why an action is illegal. ``check`` agrees with ``legal_actions`` (tests prove it).
-
-
-def _illegal(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
-
-
-def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
-    seat = state.turn
-    if not state.hands[seat * 4 + colour]:
-        raise _illegal("no-tile", f"you have no {COLOURS[colour]} tile in hand")
-    _check_empty(state, cell, "a tile")
-    rivers = state.options.board.rivers
-    if colour == BLUE and not rivers >> cell & 1:
-        raise _illegal("blue-on-land", "blue tiles go only on rivers")
-    if colour != BLUE and rivers >> cell & 1:
-        raise _illegal(
-            "tile-on-river", f"{COLOURS[colour]} tiles go only on land (only blue on rivers)"
-        )
-    if state.cache is not None:  # legal_actions ran: the cells touching 3+ kingdoms are known
-        three = state.cache[1] >> cell & 1
-    else:
-        three = len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3
-    if three:
-        raise _illegal("three-kingdoms", "a tile may not touch three or more kingdoms")
-
-
-def _check_empty(state: State, cell: Cell, what: str) -> None:
-    bit = 1 << cell
-    if state.lmask & bit:
-        raise _illegal("occupied", f"{what} may not go on a leader ({CELL_NAMES[cell]})")
-    if state.catastrophes & bit:
-        raise _illegal("occupied", f"{what} may not go on a catastrophe ({CELL_NAMES[cell]})")
-    if state.occupied() & bit:
-        raise _illegal("occupied", f"{what} needs an empty cell; {CELL_NAMES[cell]} holds a tile")
-
-
-def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
-    seat = state.turn
-    cur = state.leaders[seat * 4 + colour]
-    if cur == cell:
-        raise _illegal("same-cell", "a leader cannot be placed on the cell it stands on")
-    # Lifting the leader empties only its own cell, which is not ``cell``.
-    _check_empty(state, cell, "a leader")
-    if state.options.board.rivers >> cell & 1:
-        raise _illegal("leader-on-river", "leaders go only on land, never on a river")
-    red = state.tiles[RED] & ~state.facedown
-    if not NEIGHBOURS[cell] & red:
-        raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
-    rules = state.options.rules
-    if state.cache is not None:  # legal_actions ran: the targets are a few masks away
-        if not _leader_masks(state, seat, colour)[colour] >> cell & 1:
-            raise _illegal(rules.blocked_code, rules.blocked_words)
-        return
-    # The ruleset's hook, asked about ``cell`` alone: the masks hold at most that cell.
-    here = 1 << cur if cur >= 0 else 0
-    occ = state.occupied() & ~here
-    bit = 1 << cell
-    kingdom_twos = bit if len(touching_kingdoms(occ, state.lmask & ~here, cell)) >= 2 else 0
-    region_twos = 0
-    if rules.needs_regions and len(touching_kingdoms(occ, occ, cell)) >= 2:
-        region_twos = bit
-    if rules.leader_blocked(occ, kingdom_twos, region_twos) & bit:
-        raise _illegal(rules.blocked_code, rules.blocked_words)
-
-
-def _check_catastrophe(state: State, cell: Cell) -> None:
-    if not state.cats[state.turn]:
-        raise _illegal("no-catastrophe", "you have no catastrophe tile left")
-    bit = 1 << cell
-    if state.catastrophes & bit:
-        raise _illegal(
-            "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
-        )
-    if state.options.rules.catastrophe_targets(state) & bit:
-        return
-    if building_cells(state) & bit:
-        raise _illegal(
-            "catastrophe-on-building",
-            "a catastrophe may not be placed on the tile of a civilization building",
-        )
-    if state.lmask & bit:
-        raise _illegal("catastrophe-on-leader", "a catastrophe may not be placed on a leader")
-    if state.catastrophes & bit:
-        raise _illegal(
-            "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
-        )
-    if state.facedown & bit:
-        raise _illegal(
-            "catastrophe-on-monument", "a catastrophe may not be placed on a monument tile"
-        )
-    if state.treasures & bit:
-        raise _illegal(
-            "catastrophe-on-treasure", "a catastrophe may not be placed on a tile with a treasure"
-        )
-
-
-def _check_swap(state: State, counts: tuple[int, int, int, int]) -> None:
-    total = sum(counts)
-    if not 1 <= total <= 6:
-        raise _illegal("swap-size", "a swap discards 1 to 6 tiles")
-    seat = state.turn
-    for colour, n in enumerate(counts):
-        if n > state.hands[seat * 4 + colour]:
-            raise _illegal(
-                "swap-not-in-hand", f"you cannot swap {n} {COLOURS[colour]}: not in your hand"
-            )
-
-
-def _check_commit(state: State, n: int) -> None:
-    c = conflict(state)
-    sc = c.support_colour
-    role = "attacker" if c.attacker_commit < 0 else "defender"
-    if n > state.hands[c.owner * 4 + sc]:
-        raise _illegal(
-            "support-not-in-hand",
-            f"you cannot commit {n}: support is {COLOURS[sc]} tiles from your hand",
-        )
-    if n not in commit_range(state):
-        if role == "attacker":
-            raise _illegal(
-                "english-attacker",
-                "English variant: the attacker may commit only to get ahead of the defender's base",
-            )
-        raise _illegal(
-            "english-defender",
-            "English variant: the defender may commit only to equal the attacker's total exactly",
-        )
-
-
-def check(state: State, action: Action) -> None:
-    """Raise ``IllegalAction`` (naming the rule) unless ``action`` is legal now."""
-    if state.over:
-        raise _illegal("game-over", "the game is over")
-    opts = state.options
-    pending = state.pending
-    d = pending[-1] if pending else None
-    kind = type(d) if d is not None else None
-    if not isinstance(action, ANSWERS[kind]):
-        if isinstance(action, BuildWonder | TakePoint) and not opts.wonder:
-            raise _illegal("no-wonder", "the wonder variant is not in play in this game")
-        if isinstance(action, PlaceBuilding) and not opts.buildings:
-            raise _illegal("no-buildings", "the buildings variant is not in play in this game")
-        if isinstance(action, BuildMonument) and not opts.rules.monuments:
-            raise _illegal("no-monuments", f"there are no monuments in the {opts.ruleset} ruleset")
-        raise _illegal(
-            "wrong-decision", f"the decision now is {DECISION_WORDS[kind]}, not {action}"
-        )
-    if isinstance(action, PlaceTile):
-        _check_tile(state, action.colour, action.cell)
-    elif isinstance(action, PlaceLeader):
-        _check_leader(state, action.colour, action.cell)
-    elif isinstance(action, Withdraw):
-        if state.leaders[state.turn * 4 + action.colour] < 0:
-            raise _illegal(
-                "leader-off-board", f"your {COLOURS[action.colour]} leader is not on the board"
-            )
-    elif isinstance(action, PlaceCatastrophe):
-        _check_catastrophe(state, action.cell)
-    elif isinstance(action, Swap):
-        _check_swap(state, action.counts)
-    elif isinstance(action, Commit):
-        _check_commit(state, action.n)
-    elif isinstance(action, ChooseWar):
-        assert isinstance(d, WarChoice)
-        if action.colour not in d.colours:
-            raise _illegal("no-such-war", f"there is no {COLOURS[action.colour]} war to choose")
-    elif isinstance(action, BuildMonument):
-        assert isinstance(d, MonumentOffer)
-        _check_monument(state, d, action)
-    elif isinstance(action, BuildWonder):
-        assert isinstance(d, MonumentOffer)
-        if not opts.wonder:
-            raise _illegal("no-wonder", "the wonder variant is not in play in this game")
-        if action.cell not in d.centres:
-            where = ", ".join(CELL_NAMES[c] for c in d.centres) or "none"
-            raise _illegal(
-                "no-such-wonder",
-                f"{CELL_NAMES[action.cell]} is not the centre of a plus of five face-up "
-                f"{COLOURS[d.colour]} tiles the placed tile is part of (centres: {where})",
-            )
-    elif isinstance(action, PlaceBuilding):
-        assert isinstance(d, BuildingOffer)
-        if action.colour != d.colour:
-            raise _illegal(
-                "wrong-building",
-                f"the offer is for the {COLOURS[d.colour]} building, "
-                f"not the {COLOURS[action.colour]} one",
-            )
-        if not d.cells >> action.cell & 1:
-            cells = ", ".join(CELL_NAMES[i] for i in cells_of(d.cells))
-            raise _illegal(
-                "no-such-building-cell",
-                f"the {COLOURS[d.colour]} building may go only on a tile of the placed tile's "
-                f"runs longer than its present one: {cells}",
-            )
-    elif isinstance(action, TakeTreasure):
-        assert isinstance(d, TreasurePick | Harvest)
-        if not d.cells >> action.cell & 1:
-            specials = opts.board.specials
-            if (
-                isinstance(d, TreasurePick)
-                and state.treasures >> action.cell & 1
-                and d.cells & specials
-            ):
-                raise _illegal(
-                    "special-first", "special treasures (corner temples) must be taken first"
-                )
-            cells = ", ".join(CELL_NAMES[i] for i in cells_of(d.cells))
-            raise _illegal(
-                "not-takeable",
-                f"no treasure may be taken at {CELL_NAMES[action.cell]}; choose one of {cells}",
-            )
-
-
-def _check_monument(state: State, offer: MonumentOffer, action: BuildMonument) -> None:
-    colour, blocks = offer.colour, offer.blocks
-    if action.cell not in blocks:
-        where = ", ".join(CELL_NAMES[t] for t in blocks)
-        raise _illegal(
-            "no-such-block",
-            f"{CELL_NAMES[action.cell]} is not the top-left cell of a completed "
-            f"{COLOURS[colour]} block (choose {where})",
-        )
-    if state.monuments[action.monument] >= 0:
-        raise _illegal(
-            "monument-built", f"the {MONUMENT_NAMES[action.monument]} monument is already built"
-        )
-    if colour not in MONUMENTS[action.monument]:
-        raise _illegal(
-            "monument-colour",
-            f"the {MONUMENT_NAMES[action.monument]} monument has no {COLOURS[colour]} part",
-        )
-
-
 __all__ = [
-    "check",
     "legal_actions",
     "legal_groups",
     "legal_notations",

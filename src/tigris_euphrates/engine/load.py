@@ -74,15 +74,26 @@ def from_position(position: dict[str, Any]) -> State:
         raise _bad("a position is a JSON object")
     if position.get("format", FORMAT) != FORMAT:
         raise _bad(f"unknown position format {position.get('format')!r}")
-    options = Options.from_dict(position.get("options"))
-    board = options.board
-    n = options.players
-    s = blank_state(options)
+    s = blank_state(Options.from_dict(position.get("options")))
     s.tiles = [0, 0, 0, 0]
     s.treasures = 0
-    cells = position.get("cells", {})
+    _read_cells(s, position.get("cells", {}))
+    _read_monuments(s, position.get("monuments", {}))
+    _read_buildings(s, position.get("buildings"))
+    _read_leaders(s, position.get("leaders", []))
+    _read_players(s, position.get("players"))
+    _read_bag(s, position.get("bag", []))
+    _read_turn(s, position)
+    _read_out(s, position.get("out"))
+    _read_pending(s, position.get("pending"))
+    return s
+
+
+def _read_cells(s: State, cells: Any) -> None:
+    """The ``cells`` object: the tiles (face up or down), treasures and catastrophes."""
     if not isinstance(cells, dict):
         raise _bad("cells must be an object")
+    rivers = s.options.board.rivers
     for name, entry in cells.items():
         i = _cell(name)
         bit = 1 << i
@@ -95,7 +106,7 @@ def from_position(position: dict[str, Any]) -> State:
             continue
         if "tile" in entry:
             colour = _colour(entry["tile"])
-            if (colour == 1) != bool(board.rivers >> i & 1):
+            if (colour == 1) != bool(rivers >> i & 1):
                 raise _bad(f"cell {name}: blue tiles only on rivers, others only on land")
             s.tiles[colour] |= bit
             if entry.get("face_down"):
@@ -104,12 +115,15 @@ def from_position(position: dict[str, Any]) -> State:
             if "tile" not in entry:
                 raise _bad(f"cell {name}: a treasure lies on a tile")
             s.treasures |= bit
-    monuments = position.get("monuments", {})
+
+
+def _read_monuments(s: State, monuments: Any) -> None:
+    """The ``monuments`` object: each built monument's block of four, and the wonder."""
     if not isinstance(monuments, dict):
         raise _bad("monuments must be an object")
     for name, where in monuments.items():
         if name == "wonder":
-            if not options.wonder:
+            if not s.options.wonder:
                 raise _bad("a wonder on the board needs the wonder option")
             centre = _cell(where)
             plus = plus_of(centre)
@@ -123,11 +137,15 @@ def from_position(position: dict[str, Any]) -> State:
         if t not in BLOCKS or BLOCKS[t] & s.facedown != BLOCKS[t]:
             raise _bad(f"monument {name} must stand on a block of four face-down tiles")
         s.monuments[MONUMENT_INDEX[name]] = t
-    _read_buildings(s, position.get("buildings"))
+
+
+def _read_leaders(s: State, leaders: Any) -> None:
+    """The ``leaders`` list: each on its own empty land cell, one of a colour a seat."""
     occupied = s.tiles[0] | s.tiles[1] | s.tiles[2] | s.tiles[3]
-    leaders = position.get("leaders", [])
     if not isinstance(leaders, list):
         raise _bad("leaders must be a list")
+    n = s.options.players
+    rivers = s.options.board.rivers
     for entry in leaders:
         if not isinstance(entry, dict):
             raise _bad("each leader is an object with seat, colour and cell")
@@ -137,11 +155,16 @@ def from_position(position: dict[str, Any]) -> State:
         bit = 1 << i
         if s.leaders[seat * 4 + colour] >= 0:
             raise _bad(f"seat {seat} has two {COLOURS[colour]} leaders")
-        if (occupied | s.lmask | s.catastrophes) & bit or board.rivers & bit:
+        if (occupied | s.lmask | s.catastrophes) & bit or rivers & bit:
             raise _bad(f"leader on {CELL_NAMES[i]}: leaders stand alone on land")
         s.leaders[seat * 4 + colour] = i
         s.lmask |= bit
-    players = position.get("players")
+
+
+def _read_players(s: State, players: Any) -> None:
+    """The ``players`` list: each seat's dynasty (all different), hand, catastrophes and
+    score."""
+    n = s.options.players
     if not isinstance(players, list) or len(players) != n:
         raise _bad(f"players must list {n} players")
     dynasties = []
@@ -164,7 +187,10 @@ def from_position(position: dict[str, Any]) -> State:
     if len(set(dynasties)) != n:
         raise _bad("each player has a different dynasty")
     s.dynasties = tuple(dynasties)
-    bag = position.get("bag", [])
+
+
+def _read_bag(s: State, bag: Any) -> None:
+    """The ``bag``: a list of colours in drawing order, or counts (loaded in colour order)."""
     if isinstance(bag, dict):
         counts = _counts(bag, "bag")
         s.bag = tuple(c for c in range(4) for _ in range(counts[c]))
@@ -172,10 +198,14 @@ def from_position(position: dict[str, Any]) -> State:
         s.bag = tuple(_colour(c) for c in bag)
     else:
         raise _bad("bag must be a list of colours or an object of counts")
+
+
+def _read_turn(s: State, position: dict[str, Any]) -> None:
+    """Whose turn it is and the actions left, whether (and how) the game is over, the ply."""
     turn = position.get("turn", {})
     if not isinstance(turn, dict):
         raise _bad("turn must be an object")
-    s.turn = _int(turn.get("player", 0), "turn player", 0, n - 1)
+    s.turn = _int(turn.get("player", 0), "turn player", 0, s.options.players - 1)
     s.actions_left = _int(turn.get("actions_left", 2), "actions left", 0, 2)
     s.over = bool(position.get("over", False))
     if s.over:
@@ -184,9 +214,6 @@ def from_position(position: dict[str, Any]) -> State:
             raise _bad('end must be "treasures" or "bag"')
         s.end = end
     s.ply = _int(position.get("ply", 0), "ply")
-    _read_out(s, position.get("out"))
-    _read_pending(s, position.get("pending"))
-    return s
 
 
 def _read_buildings(s: State, data: Any) -> None:

@@ -5,7 +5,8 @@ action — conflicts, the building and monument (or wonder) offers, the treasure
 of the turn — runs here until the next decision is due, which is pushed on the state's stack
 of pending decisions (``decisions``); answering it pops it and the flow goes on from where
 its kind says. The flow's order is written here once; what each step finds due is the
-ruleset's to say (``state.options.rules``, the hooks of ``rules``).
+ruleset's to say (``state.options.rules``, the hooks of ``rules``); each change it is made
+of (a piece put or taken, points, a draw, the end of the game) is one of ``changes``.
 """
 
 from __future__ import annotations
@@ -38,9 +39,28 @@ from .board import (
     MONUMENT_NAMES,
     NEIGHBOURS,
     RED,
-    cells_of,
     region,
 )
+from .changes import (
+    Events,
+    add_piece,
+    cell_names,
+    draw,
+    game_over,
+    lose_treasures,
+    place_building,
+    pop,
+    push,
+    remove_leader,
+    remove_pieces,
+    return_buildings,
+    return_leaders,
+    return_orphans,
+    score,
+    take_treasure,
+    touched_kingdoms,
+)
+from .checks import check
 from .decisions import (
     REVOLT,
     WAR,
@@ -52,43 +72,31 @@ from .decisions import (
 )
 from .events import (
     BuildingDeclined,
-    BuildingPlaced,
-    BuildingReturned,
     CatastrophePlaced,
     ConflictResolved,
     ConflictStarted,
     Event,
-    GameOver,
     KingdomsUnited,
     LeaderPlaced,
-    LeaderWithdrawn,
     MonumentBuilt,
     MonumentDeclined,
     Passed,
-    PointsScored,
     SupportCommitted,
     TilePlaced,
-    TilesDrawn,
     TilesRemoved,
     TilesSwapped,
     TreasureChoice,
-    TreasureLost,
-    TreasureTaken,
     TurnStarted,
     UnionResolved,
     WarChoiceOffered,
     WarChosen,
     WonderBuilt,
 )
-from .kingdoms import region_at, regions_of, with_piece, without
-from .legal import check, grown_cache, war_colours, war_sides
-from .rules import orphaned
-from .scoring import result
+from .kingdoms import region_at
+from .legal import war_colours, war_sides
 from .state import HAND_SIZE, State
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour
 from .wonder import plus_of
-
-Events = list[Event] | None
 
 
 def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, list[Event]]:
@@ -100,7 +108,7 @@ def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, l
     act = to_action(action)
     check(state, act)
     s = state.copy()
-    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
+    s.cache = state.cache  # kept in step with the board by add_piece and remove_pieces
     events: list[Event] = []
     _play(s, act, events)
     return s, events
@@ -109,37 +117,9 @@ def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, l
 def apply_unchecked(state: State, action: Action, events: Events = None) -> State:
     """The fast path for search and playouts: no validation. Only for legal actions."""
     s = state.copy()
-    s.cache = state.cache  # kept in step with the board by _add_piece and _remove_pieces
+    s.cache = state.cache  # kept in step with the board by add_piece and remove_pieces
     _play(s, action, events)
     return s
-
-
-def _add_piece(s: State, cell: Cell, tile: bool) -> None:
-    """Keep the known regions and the legality cache in step with a piece (a ``tile`` or a
-    leader) just written on ``cell``: the cache is carried over when a tile grows at most
-    one kingdom (``legal.grown_cache``), else dropped."""
-    cache = s.cache
-    s.cache = None
-    if s.regions is not None:
-        s.regions = with_piece(s.regions, cell, s.occupied())
-        if tile and cache is not None:
-            s.cache = grown_cache(cache, cell, s.regions[-1])  # with_piece puts it last
-
-
-def _remove_pieces(s: State, cells: Mask) -> None:
-    """Keep the known regions in step with the pieces taken off ``cells`` (and drop the
-    legality cache)."""
-    s.cache = None
-    if s.regions is not None:
-        s.regions = without(s.regions, cells)
-
-
-def _pop(s: State) -> None:
-    s.pending = s.pending[:-1]
-
-
-def _push(s: State, decision: Any) -> None:
-    s.pending = (*s.pending, decision)
 
 
 def _play(s: State, a: Action, ev: Events) -> None:
@@ -155,32 +135,32 @@ def _play(s: State, a: Action, ev: Events) -> None:
     elif isinstance(a, PlaceCatastrophe):
         _catastrophe(s, ev, a.cell)
     elif isinstance(a, Withdraw):
-        _remove_leader(s, ev, s.turn, a.colour, "withdrawn")
+        remove_leader(s, ev, s.turn, a.colour, "withdrawn")
         _after_action(s, ev)
     elif isinstance(a, Pass):
         if ev is not None:
             ev.append(Passed(s.turn))
         _after_action(s, ev)
     elif isinstance(a, ChooseWar):
-        _pop(s)
+        pop(s)
         if ev is not None:
             ev.append(WarChosen(s.turn, COLOURS[a.colour]))
         _start_war(s, ev, a.colour)
     elif isinstance(a, BuildMonument):
-        _pop(s)
+        pop(s)
         _build_monument(s, ev, a.monument, a.cell)
     elif isinstance(a, BuildWonder):
-        _pop(s)
+        pop(s)
         _build_wonder(s, ev, a.cell)
     elif isinstance(a, PlaceBuilding):
         offer = s.decision
         assert isinstance(offer, BuildingOffer)
-        _pop(s)
-        _place_building(s, ev, a.colour, a.cell)
+        pop(s)
+        place_building(s, ev, a.colour, a.cell)
         _placement_offer(s, ev, offer.tile, offer.colour)
     elif isinstance(a, Decline):
         d = s.decision
-        _pop(s)
+        pop(s)
         if isinstance(d, BuildingOffer):
             if ev is not None:
                 ev.append(BuildingDeclined(s.turn, COLOURS[d.colour]))
@@ -192,15 +172,15 @@ def _play(s: State, a: Action, ev: Events) -> None:
     elif isinstance(a, TakeTreasure):
         d = s.decision
         assert isinstance(d, TreasurePick | Harvest)
-        _pop(s)
-        _take_treasure(s, ev, d.owner, a.cell, forced=False)
+        pop(s)
+        take_treasure(s, ev, d.owner, a.cell, forced=False)
         if isinstance(d, Harvest):
             _end_of_game_check(s, ev)
         else:
             _after_action(s, ev)
     elif isinstance(a, TakePoint):
-        _pop(s)
-        _score(s, ev, s.turn, a.colour, 1, "wonder")
+        pop(s)
+        score(s, ev, s.turn, a.colour, 1, "wonder")
         _end_turn(s, ev, after_wonder=True)
     else:
         raise AssertionError(f"unplayable action {a!r}")
@@ -209,18 +189,12 @@ def _play(s: State, a: Action, ev: Events) -> None:
 # --- turn actions --------------------------------------------------------------------------
 
 
-def _score(s: State, ev: Events, seat: Seat, colour: Colour, points: int, reason: str) -> None:
-    s.scores[seat * 5 + colour] += points
-    if ev is not None:
-        ev.append(PointsScored(seat, COLOURS[colour], points, reason))
-
-
 def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
-    ks = _touched_kingdoms(s, cell)
+    ks = touched_kingdoms(s, cell)
     s.tiles[colour] |= 1 << cell
-    _add_piece(s, cell, True)
+    add_piece(s, cell, True)
     if ev is not None:
         ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
     if len(ks) == 2:
@@ -242,30 +216,11 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
             if scorer >= 0:
                 break
         if scorer >= 0:
-            _score(s, ev, scorer, colour, 1, "tile")
+            score(s, ev, scorer, colour, 1, "tile")
             building = s.buildings[colour]
             if building >= 0 and region_at(s, 1 << cell) >> building & 1:
-                _score(s, ev, scorer, colour, 1, "building")
+                score(s, ev, scorer, colour, 1, "building")
     _after_tile(s, ev, cell, colour)
-
-
-def _touched_kingdoms(s: State, cell: Cell) -> list[Mask]:
-    """The kingdoms beside the empty ``cell``, from the known regions: looked for from the
-    newest region back until every piece beside the cell is found."""
-    touching = NEIGHBOURS[cell] & s.occupied()
-    lmask = s.lmask
-    found: list[Mask] = []
-    if touching:
-        regions = regions_of(s)
-        for i in range(len(regions) - 1, -1, -1):
-            r = regions[i]
-            if r & touching:
-                touching &= ~r
-                if r & lmask:
-                    found.append(r)
-                if not touching:
-                    break
-    return found
 
 
 def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
@@ -274,10 +229,10 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     cur = s.leaders[idx]
     if cur >= 0:
         s.lmask &= ~(1 << cur)
-        _remove_pieces(s, 1 << cur)
+        remove_pieces(s, 1 << cur)
     s.leaders[idx] = cell
     s.lmask |= 1 << cell
-    _add_piece(s, cell, False)
+    add_piece(s, cell, False)
     if ev is not None:
         origin = CELL_NAMES[cur] if cur >= 0 else None
         ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))
@@ -288,7 +243,7 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
             red = s.tiles[RED] & ~s.facedown
             abase = (NEIGHBOURS[cell] & red).bit_count()
             dbase = (NEIGHBOURS[o] & red).bit_count()
-            _push(s, Support(seat, REVOLT, colour, seat, other, abase, dbase))
+            push(s, Support(seat, REVOLT, colour, seat, other, abase, dbase))
             _announce_conflict(s, ev)
             return
     _after_action(s, ev)
@@ -302,7 +257,7 @@ def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
     for colour in range(4):
         if s.tiles[colour] & bit:
             s.tiles[colour] &= ~bit
-            _remove_pieces(s, bit)
+            remove_pieces(s, bit)
             s.out_public[colour] += 1
             removed = COLOURS[colour]
     s.catastrophes |= bit
@@ -310,10 +265,10 @@ def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
         ev.append(CatastrophePlaced(seat, CELL_NAMES[cell], removed))
     if s.lmask & bit:  # a weapon ship on a leader (galaxy)
         idx = s.leaders.index(cell)
-        _remove_leader(s, ev, idx >> 2, idx & 3, "catastrophe")
+        remove_leader(s, ev, idx >> 2, idx & 3, "catastrophe")
     if s.treasures & bit:  # a weapon ship on an artifact (galaxy)
-        _lose_treasures(s, ev, bit, "catastrophe")
-    _orphans(s, ev)
+        lose_treasures(s, ev, bit, "catastrophe")
+    return_orphans(s, ev)
     _after_action(s, ev)
 
 
@@ -326,27 +281,8 @@ def _swap(s: State, ev: Events, counts: tuple[int, int, int, int]) -> None:
     if ev is not None:
         tiles = {COLOURS[c]: n for c, n in enumerate(counts) if n}
         ev.append(TilesSwapped(seat, total, tiles))
-    if _draw(s, ev, seat, total):
+    if draw(s, ev, seat, total):
         _after_action(s, ev)
-
-
-def _draw(s: State, ev: Events, seat: Seat, k: int) -> bool:
-    """Draw ``k`` tiles for ``seat``; a bag holding fewer ends the game at once (False)."""
-    left = len(s.bag) - s.bag_pos
-    take = k if k <= left else left
-    if take:
-        drawn = s.bag[s.bag_pos : s.bag_pos + take]
-        s.bag_pos += take
-        base = seat * 4
-        for colour in drawn:
-            s.hands[base + colour] += 1
-        if ev is not None:
-            tiles = {COLOURS[c]: drawn.count(c) for c in range(4) if c in drawn}
-            ev.append(TilesDrawn(seat, take, tiles))
-    if take < k:
-        _game_over(s, ev, "bag")
-        return False
-    return True
 
 
 # --- conflicts -----------------------------------------------------------------------------
@@ -384,9 +320,9 @@ def _commit(s: State, ev: Events, n: int) -> None:
     if ev is not None:
         role = "attacker" if attacking else "defender"
         ev.append(SupportCommitted(seat, role, COLOURS[sc], n))
-    _pop(s)
+    pop(s)
     if attacking:
-        _push(
+        push(
             s,
             Support(
                 c.defender,
@@ -409,8 +345,8 @@ def _commit(s: State, ev: Events, n: int) -> None:
     if ev is not None:
         ev.append(ConflictResolved(kind, COLOURS[colour], winner, loser, attack, defence))
     if c.kind == REVOLT:
-        _remove_leader(s, ev, loser, colour, "revolt")
-        _score(s, ev, winner, RED, 1, "revolt")
+        remove_leader(s, ev, loser, colour, "revolt")
+        score(s, ev, winner, RED, 1, "revolt")
         _after_action(s, ev)
         return
     rules = s.options.rules
@@ -418,25 +354,21 @@ def _commit(s: State, ev: Events, n: int) -> None:
     lcell = s.leaders[loser * 4 + colour]
     kingdom = region(s.occupied() & ~u, 1 << lcell)
     removed = rules.war_losses(s, colour, kingdom, lcell)
-    _remove_leader(s, ev, loser, colour, "war")
+    remove_leader(s, ev, loser, colour, "war")
     count = removed.bit_count()
     if count:
         s.tiles[colour] &= ~removed
-        _remove_pieces(s, removed)
+        remove_pieces(s, removed)
         s.out_public[colour] += count
         if ev is not None:
-            ev.append(TilesRemoved(COLOURS[colour], tuple(_names(removed)), "war"))
+            ev.append(TilesRemoved(COLOURS[colour], tuple(cell_names(removed)), "war"))
         if s.treasures & removed:
-            _lose_treasures(s, ev, s.treasures & removed, "war")
-    _score(s, ev, winner, colour, 1 + count, "war")
+            lose_treasures(s, ev, s.treasures & removed, "war")
+    score(s, ev, winner, colour, 1 + count, "war")
     orphans = rules.war_orphans(s)
     if orphans:
-        _return_leaders(s, ev, orphans)
+        return_leaders(s, ev, orphans)
     _union_step(s, ev)
-
-
-def _names(mask: Mask) -> list[str]:
-    return [CELL_NAMES[i] for i in cells_of(mask)]
 
 
 def _union_step(s: State, ev: Events) -> None:
@@ -445,7 +377,7 @@ def _union_step(s: State, ev: Events) -> None:
     if len(colours) == 1:
         _start_war(s, ev, colours[0])
     elif colours:
-        _push(s, WarChoice(s.turn, tuple(colours)))
+        push(s, WarChoice(s.turn, tuple(colours)))
         if ev is not None:
             ev.append(WarChoiceOffered(s.turn, tuple(COLOURS[c] for c in colours)))
     else:
@@ -459,39 +391,8 @@ def _union_step(s: State, ev: Events) -> None:
 
 def _start_war(s: State, ev: Events, colour: Colour) -> None:
     att, dfn, abase, dbase = war_sides(s, colour)
-    _push(s, Support(att, WAR, colour, att, dfn, abase, dbase))
+    push(s, Support(att, WAR, colour, att, dfn, abase, dbase))
     _announce_conflict(s, ev)
-
-
-def _remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str) -> None:
-    idx = seat * 4 + colour
-    cell = s.leaders[idx]
-    s.leaders[idx] = -1
-    s.lmask &= ~(1 << cell)
-    _remove_pieces(s, 1 << cell)
-    if ev is not None:
-        ev.append(LeaderWithdrawn(seat, COLOURS[colour], CELL_NAMES[cell], reason))
-
-
-def _orphans(s: State, ev: Events) -> None:
-    """Return every leader left without an adjacent face-up temple."""
-    orphans = orphaned(s)
-    if orphans:
-        _return_leaders(s, ev, orphans)
-
-
-def _return_leaders(s: State, ev: Events, cells: Mask) -> None:
-    """Return the leaders on ``cells`` for want of a temple, in seat and colour order."""
-    for idx, cell in enumerate(s.leaders):
-        if cell >= 0 and cells >> cell & 1:
-            _remove_leader(s, ev, idx >> 2, idx & 3, "no temple")
-
-
-def _lose_treasures(s: State, ev: Events, cells: Mask, reason: str) -> None:
-    s.treasures &= ~cells
-    if ev is not None:
-        for name in _names(cells):
-            ev.append(TreasureLost(name, reason))
 
 
 # --- after a tile: buildings, monuments and the wonder --------------------------------------
@@ -502,7 +403,7 @@ def _after_tile(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     offer, then ``_placement_offer``."""
     offer = s.options.rules.building_offer(s, cell, colour)
     if offer is not None:
-        _push(s, offer)
+        push(s, offer)
         return
     _placement_offer(s, ev, cell, colour)
 
@@ -512,7 +413,7 @@ def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
     ends."""
     offer = s.options.rules.monument_offer(s, cell, colour)
     if offer is not None:
-        _push(s, offer)
+        push(s, offer)
         return
     _after_action(s, ev)
 
@@ -522,8 +423,8 @@ def _build_monument(s: State, ev: Events, monument: int, cell: Cell) -> None:
     s.monuments[monument] = cell
     if ev is not None:
         ev.append(MonumentBuilt(s.turn, MONUMENT_NAMES[monument], CELL_NAMES[cell]))
-    _return_buildings(s, ev, BLOCKS[cell], "monument")
-    _orphans(s, ev)
+    return_buildings(s, ev, BLOCKS[cell], "monument")
+    return_orphans(s, ev)
     _after_action(s, ev)
 
 
@@ -533,36 +434,12 @@ def _build_wonder(s: State, ev: Events, centre: Cell) -> None:
     s.wonder = centre
     if ev is not None:
         ev.append(WonderBuilt(s.turn, CELL_NAMES[centre]))
-    _return_buildings(s, ev, plus, "wonder")
-    _orphans(s, ev)
+    return_buildings(s, ev, plus, "wonder")
+    return_orphans(s, ev)
     _after_action(s, ev)
 
 
-def _return_buildings(s: State, ev: Events, cells: Mask, reason: str) -> None:
-    """Buildings standing on ``cells`` (now face down) go back off the board."""
-    for colour, at in enumerate(s.buildings):
-        if at >= 0 and cells >> at & 1:
-            s.move_building(colour, -1)
-            if ev is not None:
-                ev.append(BuildingReturned(COLOURS[colour], CELL_NAMES[at], reason))
-
-
-def _place_building(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
-    origin = s.buildings[colour]
-    s.move_building(colour, cell)
-    if ev is not None:
-        before = CELL_NAMES[origin] if origin >= 0 else None
-        ev.append(BuildingPlaced(s.turn, COLOURS[colour], CELL_NAMES[cell], before))
-
-
 # --- treasures, end of action and turn -----------------------------------------------------
-
-
-def _take_treasure(s: State, ev: Events, seat: Seat, cell: Cell, forced: bool) -> None:
-    s.treasures &= ~(1 << cell)
-    s.scores[seat * 5 + 4] += 1
-    if ev is not None:
-        ev.append(TreasureTaken(seat, CELL_NAMES[cell], forced))
 
 
 def _treasure_rule(s: State, ev: Events) -> bool:
@@ -574,9 +451,9 @@ def _treasure_rule(s: State, ev: Events) -> bool:
         if pick is None:
             return True
         if pick.cells.bit_count() == 1:
-            _take_treasure(s, ev, pick.owner, pick.cells.bit_length() - 1, forced=True)
+            take_treasure(s, ev, pick.owner, pick.cells.bit_length() - 1, forced=True)
             continue
-        _push(s, pick)
+        push(s, pick)
         if ev is not None:
             ev.append(TreasureChoice(pick.owner))
         return False
@@ -600,19 +477,19 @@ def _end_turn(s: State, ev: Events, after_wonder: bool = False) -> None:
     if not after_wonder:
         point = rules.wonder_point(s)
         if point is not None:
-            _push(s, point)
+            push(s, point)
             return
     for colour in rules.monument_points(s):
-        _score(s, ev, seat, colour, 1, "monument")
+        score(s, ev, seat, colour, 1, "monument")
     n = s.options.players
     for i in range(n):
         who = (seat + i) % n
         need = HAND_SIZE - sum(s.hands[who * 4 : who * 4 + 4])
-        if need > 0 and not _draw(s, ev, who, need):
+        if need > 0 and not draw(s, ev, who, need):
             return
     harvest = rules.harvest(s)
     if harvest is not None:
-        _push(s, harvest)
+        push(s, harvest)
         return
     _end_of_game_check(s, ev)
 
@@ -621,19 +498,9 @@ def _end_of_game_check(s: State, ev: Events) -> None:
     """The last step of a turn: the game ends if the ruleset says so, else the next turn."""
     reason = s.options.rules.game_end(s)
     if reason:
-        _game_over(s, ev, reason)
+        game_over(s, ev, reason)
         return
     s.turn = (s.turn + 1) % s.options.players
     s.actions_left = 2
     if ev is not None:
         ev.append(TurnStarted(s.turn))
-
-
-def _game_over(s: State, ev: Events, reason: str) -> None:
-    s.over = True
-    s.end = reason
-    s.pending = ()
-    if ev is not None:
-        final = result(s)
-        assert final is not None
-        ev.append(GameOver(reason, final))

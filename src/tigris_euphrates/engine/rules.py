@@ -1,9 +1,12 @@
 """Rulesets: the classic game, and the hooks a variant ruleset overrides.
 
-A ruleset is a small class registered by name (``RULESETS``; the option ``ruleset`` picks
-one, ``Options.rules`` holds it). The classic game is ``Ruleset``; ``galaxy.Galaxy`` is the
-worked example of a variant that overrides what differs. Legality (``legal``) and play
-(``play``) ask the ruleset wherever rulesets differ, so each rule is written once.
+A ruleset is one declaration of facts, registered by name (``RULESETS``; the option
+``ruleset`` picks one, ``Options.rules`` holds it): ``Ruleset()`` is the classic game, and
+``galaxy.GALAXY`` the worked example of a variant that declares what differs. A fact that
+changes the rules (``total_war``, ``harvest_treasures``, ...) is the switch the hooks below
+read: no ruleset overrides a hook, so its facts (``Ruleset.facts``, what the page is told) and
+its play cannot disagree, and ``Ruleset(**facts)`` is the same ruleset. Legality (``legal``)
+and play (``play``) ask the ruleset wherever rulesets differ, so each rule is written once.
 
 The hooks read a state and say what the rules make of it; they never change it. ``play``
 does what they say, in the order the rules give (after a tile, after an action, at the end
@@ -25,7 +28,8 @@ them (``state.options.wonder``, ``state.options.buildings``) and their geometry 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .board import BLOCKS, BLOCKS_AT, FULL, GREEN, MONUMENTS, RED, dilate
 from .buildings import building_targets
@@ -55,51 +59,92 @@ def orphaned(state: State) -> Mask:
 
 
 class Ruleset:
-    """The classic game (RULES.md §1–§10), with the wonder and buildings options (§11)."""
+    """A ruleset: the classic game (RULES.md §1–§10, with the wonder and buildings options of
+    §11) unless its facts say otherwise. Every argument is a fact (``facts``)."""
 
-    name: ClassVar[str] = "classic"
-    #: Whether the game has monuments (and, with the option, the wonder): offered after a
-    #: tile (``monument_offer``), listed by views, named by the error of a monument action.
-    monuments: ClassVar[bool] = True
-    #: Whether ``leader_blocked`` needs the cells touching two or more regions.
-    needs_regions: ClassVar[bool] = False
-    #: Words for the rule a leader placement breaks when ``leader_blocked``.
-    blocked_code: ClassVar[str] = "unites-kingdoms"
-    blocked_words: ClassVar[str] = "a leader may not unite two kingdoms"
-    #: The named boards a game of this ruleset may be played on (or a custom grid).
-    boards: ClassVar[tuple[str, ...]] = ("standard", "advanced")
-    #: Whether the wonder and the civilization buildings options apply (RULES §11: both
-    #: stand on the monuments).
-    wonder: ClassVar[bool] = True
-    buildings: ClassVar[bool] = True
-    #: Whether a war removes every tile of its colour from the loser's kingdom, treasures
-    #: and temples beside other leaders included (``war_losses``).
-    total_war: ClassVar[bool] = False
-    #: Whether treasures are harvested from the turn player's merchant's kingdom at the end
-    #: of a turn instead of the treasure rule (``harvest``).
-    harvest_treasures: ClassVar[bool] = False
-    #: The look and words of its games (a catalogue theme of ``catalogues``).
-    theme: ClassVar[str] = "classic"
-    #: The family of ratings its rated games count in (one leaderboard per family).
-    family: ClassVar[str] = "classic"
+    def __init__(
+        self,
+        name: str = "classic",
+        *,
+        boards: Sequence[str] = ("standard", "advanced"),
+        monuments: bool = True,
+        wonder: bool = True,
+        buildings: bool = True,
+        leaders_link_regions: bool = False,
+        catastrophes_anywhere: bool = False,
+        total_war: bool = False,
+        harvest_treasures: bool = False,
+        theme: str = "classic",
+        family: str = "classic",
+    ) -> None:
+        self.name = name
+        #: The named boards a game of this ruleset may be played on (or a custom grid).
+        self.boards: tuple[str, ...] = tuple(boards)
+        #: Whether the game has monuments (and, with the option, the wonder): offered after a
+        #: tile (``monument_offer``), listed by views, named by the error of a monument action.
+        self.monuments = monuments
+        #: Whether the wonder and the civilization buildings options apply (RULES §11: both
+        #: stand on the monuments).
+        self.wonder = wonder
+        self.buildings = buildings
+        #: Whether a leader may not touch two or more regions (groups of tiles, with or
+        #: without leaders) rather than two kingdoms (``leader_blocked``).
+        self.leaders_link_regions = leaders_link_regions
+        #: Whether a catastrophe may fall on any cell not already destroyed, a leader's or a
+        #: treasure's too (``catastrophe_targets``).
+        self.catastrophes_anywhere = catastrophes_anywhere
+        #: Whether a war removes every tile of its colour from the loser's kingdom, treasures
+        #: and temples beside other leaders included, and leaders left without a temple
+        #: return (``war_losses``, ``war_orphans``).
+        self.total_war = total_war
+        #: Whether treasures are harvested from the turn player's merchant's kingdom at the end
+        #: of a turn instead of the treasure rule (``treasure_pick``, ``harvest``).
+        self.harvest_treasures = harvest_treasures
+        #: The look and words of its games (a catalogue theme of ``catalogues``).
+        self.theme = theme
+        #: The family of ratings its rated games count in (one leaderboard per family).
+        self.family = family
 
     def __repr__(self) -> str:
         return f"RULESETS[{self.name!r}]"
 
     def facts(self) -> dict[str, object]:
         """What a program outside the engine needs to know of the ruleset, as data: the
-        server sends these to the page, whose choices and words follow them."""
+        server sends these to the page, whose choices and words follow them. They are the
+        whole ruleset: ``Ruleset(**facts)`` plays the same game."""
         return {
             "name": self.name,
             "boards": list(self.boards),
             "monuments": self.monuments,
             "wonder": self.wonder,
             "buildings": self.buildings,
+            "leaders_link_regions": self.leaders_link_regions,
+            "catastrophes_anywhere": self.catastrophes_anywhere,
             "total_war": self.total_war,
             "harvest_treasures": self.harvest_treasures,
             "theme": self.theme,
             "family": self.family,
         }
+
+    @property
+    def needs_regions(self) -> bool:
+        """Whether ``leader_blocked`` needs the cells touching two or more regions."""
+        return self.leaders_link_regions
+
+    @property
+    def blocked_code(self) -> str:
+        """The code of the rule a leader placement breaks when ``leader_blocked``."""
+        return "links-regions" if self.leaders_link_regions else "unites-kingdoms"
+
+    @property
+    def blocked_words(self) -> str:
+        """The words of that rule."""
+        if self.leaders_link_regions:
+            return (
+                "a leader may not link two regions (galaxy: it may touch only one group of"
+                " settled systems)"
+            )
+        return "a leader may not unite two kingdoms"
 
     # --- legality ---------------------------------------------------------------------------
 
@@ -107,13 +152,17 @@ class Ruleset:
         """Cells a leader may not go to (the leader being moved already lifted from
         ``occupied``): here, cells touching two or more kingdoms (``kingdom_twos``).
         ``region_twos``, the cells touching two or more regions of any kind, is given only
-        to rulesets that ask for it (``needs_regions``). Callers may pass masks restricted
-        to the cells they ask about."""
-        return kingdom_twos
+        to rulesets that ask for it (``needs_regions``): there, cells touching two or more
+        regions, with or without leaders. Callers may pass masks restricted to the cells
+        they ask about."""
+        return region_twos if self.leaders_link_regions else kingdom_twos
 
     def catastrophe_targets(self, state: State) -> Mask:
         """Empty cells and tiles, but not a leader, a treasure, a face-down (monument or
-        wonder) tile, another catastrophe or a building's tile (§5.3)."""
+        wonder) tile, another catastrophe or a building's tile (§5.3); where catastrophes
+        fall anywhere, any cell not already destroyed."""
+        if self.catastrophes_anywhere:
+            return FULL & ~state.catastrophes
         out = FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
         return out & ~building_cells(state) if state.options.buildings else out
 
@@ -122,7 +171,9 @@ class Ruleset:
     def war_losses(self, state: State, colour: Colour, kingdom: Mask, loser: Cell) -> Mask:
         """The face-up tiles of ``colour`` a war removes from the loser's ``kingdom``: all but
         those carrying a treasure, in a red war the temples beside another leader than the
-        losing one (at ``loser``), and a building's tile (§6.2)."""
+        losing one (at ``loser``), and a building's tile (§6.2); in a total war, every one."""
+        if self.total_war:
+            return state.tiles[colour] & ~state.facedown & kingdom
         removed = state.tiles[colour] & ~state.facedown & kingdom & ~state.treasures
         if colour == RED:
             removed &= ~dilate(state.lmask & ~(1 << loser))
@@ -130,8 +181,9 @@ class Ruleset:
 
     def war_orphans(self, state: State) -> Mask:
         """The cells of the leaders a war (its tiles removed) sends back for want of a
-        temple: none here, since a red war spares every temple beside another leader."""
-        return 0
+        temple: none in the classic game, since a red war spares every temple beside another
+        leader; in a total war, every leader left without an adjacent face-up temple."""
+        return orphaned(state) if self.total_war else 0
 
     # --- after a tile -----------------------------------------------------------------------
 
@@ -165,7 +217,10 @@ class Ruleset:
         """The treasure rule (§7), one treasure at a time: the first trader, from the turn
         player's clockwise, whose kingdom holds two or more treasures, with the treasures its
         owner may take (the special ones while there are any); a single one is taken without
-        asking. None once no kingdom qualifies."""
+        asking. None once no kingdom qualifies, and always where treasures are harvested
+        instead."""
+        if self.harvest_treasures:
+            return None
         n = state.options.players
         specials = state.options.board.specials
         for i in range(n):
@@ -204,7 +259,16 @@ class Ruleset:
         return out
 
     def harvest(self, state: State) -> Harvest | None:
-        """After the refills: a treasure the turn player takes (none in the classic game)."""
+        """After the refills, where treasures are harvested: the turn player's merchant
+        leader's kingdom holding two or more treasures, one of them, the player's choice
+        (none in the classic game)."""
+        if not self.harvest_treasures:
+            return None
+        merchant = state.leaders[state.turn * 4 + GREEN]
+        if merchant >= 0:
+            held = region_at(state, 1 << merchant) & state.treasures
+            if held.bit_count() >= 2:
+                return Harvest(state.turn, held)
         return None
 
     def game_end(self, state: State) -> str:

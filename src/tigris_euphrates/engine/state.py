@@ -22,12 +22,12 @@ from .board import (
 )
 from .decisions import Decision
 from .errors import InvalidAction
-from .galaxy import Galaxy
+from .galaxy import GALAXY
 from .position import to_position
 from .rules import DEFAULT_RULESET, RULESETS, Ruleset
 from .types import Cell, Colour, Mask, Seat
 
-assert isinstance(RULESETS["galaxy"], Galaxy)  # registered by importing the galaxy module
+assert RULESETS[GALAXY.name] is GALAXY  # registered by importing the galaxy module
 
 HAND_SIZE = 6
 CATASTROPHES = 2

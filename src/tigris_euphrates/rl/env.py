@@ -15,8 +15,9 @@ place, −1 for the last, linearly between (shared places share the reward).
 ``opponents`` seats bots in some seats (seat number to a spec, as ``tne tournament`` takes
 them: a level or ``cmd:COMMAND``, a program speaking ``tne-bot/1``): those seats are not
 agents; the environment plays them between the agents' steps, each bot seeing its view and
-its redacted events only. A program that fails is replaced by a bot of the ``fallback`` level
-for the rest of the episode, and ``faults`` lists what happened.
+its redacted events only. A program that fails is started again, at most ``restarts`` times
+an episode (once unless told), then replaced by a bot of the ``fallback`` level for the rest
+of the episode, as in a tournament (``botproto.faults``); ``faults`` lists what happened.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from .. import (
     to_position,
 )
 from ..ai import TIMEOUT_LEVEL, Bot
-from ..botproto import BotFault, ProtocolBot, check_fallback, check_spec, make_player, stand_in
+from ..botproto import BotFault, ProtocolBot, check_fallback, check_spec, make_player
+from ..botproto.faults import RESTARTS, Faults
 from .codec import NUM_ACTIONS, checked_action, legal_bits, unpack_mask
 from .observation import FEATURES, PLANES, observe_state
 from .rewards import final_rewards
@@ -65,6 +67,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         opponents: Mapping[int, str] | None = None,
         fallback: str = TIMEOUT_LEVEL,
         bot_logs: Path | None = None,
+        restarts: int = RESTARTS,
     ) -> None:
         super().__init__()
         self.game_options = {**(options or {}), "players": players}
@@ -78,9 +81,10 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
             raise ValueError("every seat is an opponent: leave at least one to the agents")
         check_fallback(fallback)
         self.fallback = fallback
+        self.restarts = restarts
+        self._faults = Faults(fallback, restarts)
         self.bot_logs = bot_logs
         self.bots: dict[int, Bot] = {}
-        self.faults: list[dict[str, Any]] = []
         self.possible_agents = [f"player_{i}" for i in range(players) if i not in self.opponents]
         self.agents = list(self.possible_agents)
         self.render_mode = render_mode
@@ -111,7 +115,7 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
         game_seed = 0 if seed is None else seed
         self.state_ = new_game(self.game_options, game_seed)
         self._legal_for = None
-        self.faults = []
+        self._faults = Faults(self.fallback, self.restarts)
         self._start_bots(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -142,12 +146,15 @@ class TigrisEuphratesEnv(AECEnv):  # type: ignore[misc]
                     self._replace(seat, fault)
 
     def _replace(self, seat: int, fault: BotFault) -> None:
-        """A program failed: a bot of the fallback level takes its seat."""
+        """A program failed: started again, or a bot of the fallback level takes its seat."""
         assert self.state_ is not None
-        then = f"fallback {self.fallback}"
-        entry = {"seat": seat, "ply": self.state_.ply, "fault": fault.kind, "then": then}
-        self.faults.append({**entry, "detail": fault.detail})
-        self.bots[seat] = stand_in(self.bots[seat], self.fallback, seat)
+        self._faults.handle(self.bots, seat, self.state_.ply, fault)
+
+    @property
+    def faults(self) -> list[dict[str, Any]]:
+        """The opponents' faults of this episode: seat, ply, fault, detail and what was done
+        (``restart`` or ``fallback LEVEL``), as a tournament record lists them."""
+        return self._faults.faults
 
     def _play(self, action: str) -> None:
         """Play ``action`` and tell every opponent the events it may hear."""

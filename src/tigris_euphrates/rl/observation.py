@@ -47,6 +47,15 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """Planes (PLANES, 11, 16) and features (FEATURES,) as float32, relative to the seat."""
     seat = view["seat"] if view["seat"] is not None else 0
     n = view["options"]["players"]
+    planes = _view_planes(view, seat, n)
+    features = np.asarray(_view_features(view, seat, n), dtype=np.float32)
+    assert features.shape == (FEATURES,)
+    return planes, features
+
+
+def _view_planes(view: dict[str, Any], seat: int, n: int) -> np.ndarray:
+    """The planes of ``view`` (listed above ``PLANES``), the leaders' by seat relative to
+    ``seat``."""
     planes = np.zeros((PLANES, 11, 16), dtype=np.float32)
     for name, cell in view["cells"].items():
         r, c = _rc(name)
@@ -94,7 +103,12 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     for name in (pending.get("building") or {}).get("cells", []):
         r, c = _rc(name)
         planes[31, r, c] = 1
+    return planes
 
+
+def _view_features(view: dict[str, Any], seat: int, n: int) -> list[float]:
+    """The features of ``view`` (listed above ``FEATURES``), relative to ``seat``."""
+    pending = view.get("pending") or {}
     f: list[float] = []
     players = view["players"]
     me = players[seat]
@@ -137,9 +151,7 @@ def observe(view: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     f.append(1.0 if rules.harvest_treasures else 0.0)
     f.append(1.0 if options.get("english_variant") else 0.0)
     f.append(1.0 if options.get("open_scoring") else 0.0)
-    features = np.asarray(f, dtype=np.float32)
-    assert features.shape == (FEATURES,)
-    return planes, features
+    return f
 
 
 #: The bytes of one plane's bitboard (a bit per cell, cell ``row * 16 + col``).

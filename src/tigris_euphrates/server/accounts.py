@@ -20,11 +20,13 @@ from starlette.requests import HTTPConnection
 from ..store.accounts import Account, AccountGame, Accounts, name_key
 from ..store.bots import Bots
 from ..store.ratings import Ratings
+from .answers.accounts import GameLine, PublicAccount
 from .apitokens import TOKEN_PATTERN, bearer, token_digest
 from .errors import GameError
 from .hub import Hub
-from .live import LiveGame, is_named, seat_name
+from .live import LiveGame
 from .passwords import Passwords
+from .seatinfo import is_named, seat_name
 from .sessions import SESSION_SECONDS, Sessions, new_session, same_origin
 
 
@@ -126,7 +128,7 @@ async def start_accounts(hub: Hub) -> AccountService:
     return service
 
 
-def public_account(account: Account) -> dict[str, Any]:
+def public_account(account: Account) -> PublicAccount:
     return {
         "id": account.id,
         "name": account.name,
@@ -205,14 +207,17 @@ async def account_holder(
     return await seat_of_account(service, request, game, seat)
 
 
-def game_line(g: AccountGame, live: LiveGame | None) -> dict[str, Any]:
+def game_line(g: AccountGame, live: LiveGame | None) -> GameLine:
     """A game of an account as "My games" and the profiles list it (``live``: the game in
     memory, which knows whose turn it is)."""
-    to_act = live.actor() if live is not None and not live.over else None
+    to_act = live.log.actor() if live is not None and not live.over else None
+    status = g.status
+    if live is not None and live.ended:  # ahead of its row: stored just after
+        status = "over" if live.over else "aborted"
     return {
         "id": g.id,
         "seat": g.seat,
-        "status": "over" if live is not None and live.over else g.status,
+        "status": status,
         "rated": g.rated,
         "created": g.created,
         "updated": g.updated,
@@ -228,9 +233,9 @@ def game_line(g: AccountGame, live: LiveGame | None) -> dict[str, Any]:
             }
             for i, s in enumerate(g.seats)
         ],
-        "ranking": (g.result or {}).get("ranking"),
+        "ranking": g.result["ranking"] if g.result else None,
         # each seat's final score (its weakest colour), once the game is over
-        "scores": [totals[0] for totals in (g.result or {}).get("scores", [])] or None,
+        "scores": [totals[0] for totals in g.result["scores"]] or None if g.result else None,
         "to_act": to_act,
         "my_turn": to_act == g.seat and to_act is not None,
     }

@@ -22,10 +22,10 @@ import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from ..coach.analysis import AnalysisBudget, assemble, judge_span
 from ..store import Store
+from ..store.jsontypes import JsonDict, list_at
 from .dbthread import DatabaseThread
 from .workers import process_pool
 
@@ -40,8 +40,8 @@ SPAN = 12
 
 
 def timed_span(
-    record: dict[str, Any], budget: AnalysisBudget, first: int, last: int
-) -> tuple[list[dict[str, Any]], float]:
+    record: JsonDict, budget: AnalysisBudget, first: int, last: int
+) -> tuple[list[JsonDict], float]:
     """One part of an analysis, on the worker process, with the CPU seconds it took."""
     started = time.process_time()
     part = judge_span(record, budget, first, last)
@@ -55,7 +55,7 @@ class Analyst:
         self,
         db: DatabaseThread,
         store: Store,
-        record_of: Callable[[str], Awaitable[dict[str, Any]]],
+        record_of: Callable[[str], Awaitable[JsonDict]],
         seconds: float,
         budget: AnalysisBudget | None = None,
         clock: Callable[[], float] = time.time,
@@ -102,10 +102,10 @@ class Analyst:
         """Run one claimed analysis to its end, or until it is over its budget or no longer
         this process's."""
         record = await self.record_of(game_id)
-        plies = len(record["actions"])
+        plies = len(list_at(record, "actions"))
         loop = asyncio.get_running_loop()
         pool = self.pool()
-        decisions: list[dict[str, Any]] = []
+        decisions: list[JsonDict] = []
         spent = 0.0
         for first in range(0, plies, SPAN):
             last = min(first + SPAN, plies)

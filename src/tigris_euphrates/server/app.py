@@ -20,9 +20,12 @@ from brotli_asgi import BrotliMiddleware
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from .. import __version__
 from ..store import ServerLock, Store, database_url_for
 from .accounts import start_accounts
+from .apidoc import API_DESCRIPTION, add_asyncapi, operation_id
 from .bodylimit import BodyLimit
+from .conncount import Connections
 from .handlers import add_handlers
 from .hub import Hub
 from .logs import quiet_client_mistakes
@@ -50,6 +53,9 @@ def create_app(
     metrics = Metrics()
     app = FastAPI(
         title="Tigris & Euphrates",
+        version=__version__,
+        description=API_DESCRIPTION,
+        generate_unique_id_function=operation_id,
         lifespan=lifespan(settings, metrics, clock=clock, mail=mail or settings.mail),
         docs_url="/api/docs",
         redoc_url=None,
@@ -59,6 +65,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for router in ROUTERS:
         app.include_router(router)
+    add_asyncapi(app)
     app.add_middleware(BodyLimit, limit=settings.limits.body_bytes, metrics=metrics)
     # br for the browsers that accept it (all current ones), gzip for the others
     app.add_middleware(BrotliMiddleware, quality=5, minimum_size=400, gzip_fallback=True)
@@ -82,6 +89,7 @@ def lifespan(
         alone = ServerLock(url)  # SQLite serves one process: a second one is refused
         alone.acquire()
         store = await asyncio.to_thread(Store, url, settings.table_prefix)
+        mailer = Mailer(mail) if mail is not None else None
         hub = Hub(
             store,
             bot_seconds=settings.bot_seconds,
@@ -91,7 +99,7 @@ def lifespan(
             limits=settings.limits,
             client_seeds=settings.client_seeds,
             clock=clock,
-            mailer=Mailer(mail) if mail is not None else None,
+            mailer=mailer,
             metrics=metrics,
             analysis_seconds=settings.analysis_seconds,
             analysis_budget=settings.analysis_budget,
@@ -100,6 +108,10 @@ def lifespan(
             settings.table_minutes * 60, settings.match_window, settings.match_widen
         )
         app.state.hub = hub
+        # what the routes use besides the live games (``deps.py``)
+        app.state.store = store
+        app.state.mailer = mailer
+        app.state.connections = Connections(settings.limits.connections_per_client)
         app.state.accounts = await start_accounts(hub)
         await hub.start()
         if settings.tune_gc:

@@ -18,13 +18,17 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TypeGuard
+
+from typing_extensions import TypedDict
 
 from .. import __version__
 from ..store import GameRow, Store
+from ..store.backuprows import GameDump, GameLine
+from ..store.jsontypes import JsonDict, JsonValue, json_object
 from .live import LiveGame
 
 FORMAT = "tne-export/1"
@@ -36,6 +40,14 @@ class ExportError(Exception):
     """An export that cannot be written (the message says why and what to do)."""
 
 
+class SpanData(TypedDict):
+    """A ``Span`` as the export's header holds it."""
+
+    since: float | None
+    until: float | None
+    games: list[str] | None
+
+
 @dataclass(frozen=True)
 class Span:
     """Which games an export holds: created at or after ``since`` and before ``until``
@@ -45,7 +57,7 @@ class Span:
     until: float | None = None
     games: tuple[str, ...] | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SpanData:
         return {
             "since": self.since,
             "until": self.until,
@@ -53,7 +65,7 @@ class Span:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Span:
+    def from_dict(cls, data: SpanData) -> Span:
         games = data.get("games")
         return cls(data.get("since"), data.get("until"), None if games is None else tuple(games))
 
@@ -109,11 +121,11 @@ def export(
         )
         after: tuple[float, str] | None = None
     else:
-        header, size, report.kept, after = start
-        if header is None:  # the file was complete
+        kept, size, report.kept, after = start
+        if kept is None:  # the file was complete
             report.complete_already = True
             return report
-        span = Span.from_dict(header["span"])
+        span = Span.from_dict(kept)
         out = path.open("r+b")
         out.truncate(size)
         out.seek(size)
@@ -143,7 +155,7 @@ def _create(path: Path) -> IO[bytes]:
     return os.fdopen(fd, "wb")
 
 
-def _write(out: IO[bytes], line: dict[str, Any]) -> None:
+def _write(out: IO[bytes], line: Mapping[str, object]) -> None:
     out.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
 
 
@@ -164,7 +176,7 @@ def _export_games(
     count = 0
     ids = None if span.games is None else list(span.games)
     while True:
-        games = store.games.dump(after, page, span.since, span.until, ids)
+        games = store.games.backup.dump(after, page, span.since, span.until, ids)
         if not games:
             return count
         page_ids = [g["id"] for g in games]
@@ -173,31 +185,34 @@ def _export_games(
         players = store.accounts.dump_seats(page_ids)
         hints = store.hints.dump(page_ids)
         for game in games:
-            game["chat"] = chat.get(game["id"], [])
-            game["clock"] = clocks.get(game["id"])
-            game["players"] = players.get(game["id"], [])
-            game["hints"] = hints.get(game["id"], [])
-            game["record"] = record_of(game)
-            if game["record"] is None:
+            line: GameLine = {
+                **game,
+                "chat": chat.get(game["id"], []),
+                "clock": clocks.get(game["id"]),
+                "players": players.get(game["id"], []),
+                "hints": hints.get(game["id"], []),
+                "record": record_of(game),
+            }
+            if line["record"] is None:
                 report.unreadable.append(game["id"])
-            _write(out, {"kind": "game", **game})
+            _write(out, {"kind": "game", **line})
         _sync(out)
         count += len(games)
         after = (games[-1]["created"], games[-1]["id"])
 
 
-def record_of(game: dict[str, Any]) -> dict[str, Any] | None:
+def record_of(game: GameDump) -> JsonDict | None:
     """The game's record (``tne-record/1`` with ``seed_source``, as
     ``GET /api/games/{id}/record`` gives it once the game is over): the replay of its log,
     undos and seat changes applied. ``None`` when the log does not replay."""
     try:
-        return json.loads(json.dumps(LiveGame(game_row(game)).record()))  # type: ignore[no-any-return]
+        return json_object(json.loads(json.dumps(LiveGame(game_row(game)).record())))
     except Exception:  # a game the engine refuses is still backed up, with its log
         return None
 
 
-def game_row(game: dict[str, Any]) -> GameRow:
-    """The store's row of a game of an export (``Games.dump``'s form)."""
+def game_row(game: GameDump) -> GameRow:
+    """The store's row of a game of an export (``GameBackup.dump``'s form)."""
     return GameRow(
         id=game["id"],
         options=game["options"],
@@ -241,15 +256,15 @@ def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
 
 def _resume_point(
     path: Path, span: Span | None
-) -> tuple[dict[str, Any] | None, int, int, tuple[float, str] | None] | None:
-    """Where an export cut short continues: ``(header, size, games, after)``, the bytes
-    to keep (the header and the complete game lines), how many games they hold and the
-    key of the last one. ``(None, …)``: the export is complete. ``None``: nothing worth
-    keeping (no file, or not even its header), start afresh."""
+) -> tuple[SpanData | None, int, int, tuple[float, str] | None] | None:
+    """Where an export cut short continues: ``(span, size, games, after)``, the span of
+    its header, the bytes to keep (the header and the complete game lines), how many games
+    they hold and the key of the last one. ``(None, …)``: the export is complete.
+    ``None``: nothing worth keeping (no file, or not even its header), start afresh."""
     if not path.exists():
         return None
     size = games = 0
-    header: dict[str, Any] | None = None
+    kept: SpanData | None = None  # the header's, once read
     after: tuple[float, str] | None = None
     players = False  # among the accounts and ratings, which are written again
     with path.open("rb") as f:
@@ -260,25 +275,25 @@ def _resume_point(
             kind = line.get("kind")
             if kind == "end":
                 return None, size, games, after
-            if header is None:
+            if kept is None:
                 if line.get("format") != FORMAT or kind != "header":
                     raise ExportError(f"{path} is not a {FORMAT} file: it cannot be resumed")
-                header = line
+                kept = _span(path, line["span"])
             elif kind == "game" and not players:
                 games += 1
-                after = (float(line["created"]), str(line["id"]))
+                after = (_created(path, line["created"]), str(line["id"]))
             else:
                 players = True
             if not players:
                 size += len(raw)
-    if header is None:
+    if kept is None:
         return None
-    if span is not None and not span.everything and Span.from_dict(header["span"]) != span:
+    if span is not None and not span.everything and Span.from_dict(kept) != span:
         raise ExportError(f"{path} is the export of other games: resume it without a range")
-    return header, size, games, after
+    return kept, size, games, after
 
 
-def _line(path: Path, raw: bytes) -> dict[str, Any]:
+def _line(path: Path, raw: bytes) -> JsonDict:  # a line as read: any JSON object
     try:
         line = json.loads(raw)
     except ValueError:
@@ -286,3 +301,28 @@ def _line(path: Path, raw: bytes) -> dict[str, Any]:
     if not isinstance(line, dict):
         raise ExportError(f"{path} holds a line that is not an object: it cannot be resumed")
     return line
+
+
+def _span(path: Path, value: JsonValue) -> SpanData:
+    """The span of an export's header, checked (a bound it lacks: none)."""
+    if isinstance(value, dict):
+        since, until, games = value.get("since"), value.get("until"), value.get("games")
+        if _time(since) and _time(until):
+            if games is None:
+                return {"since": since, "until": until, "games": None}
+            names = [g for g in games if isinstance(g, str)] if isinstance(games, list) else []
+            if isinstance(games, list) and len(names) == len(games):
+                return {"since": since, "until": until, "games": names}
+    raise ExportError(f"{path} has a header of no span: it cannot be resumed")
+
+
+def _time(value: JsonValue) -> TypeGuard[float | None]:
+    """Whether ``value`` is a time (seconds since the epoch) or none."""
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
+
+
+def _created(path: Path, value: JsonValue) -> float:
+    """When a game of an export was created, checked."""
+    if _time(value) and value is not None:
+        return float(value)
+    raise ExportError(f"{path} holds a game of no creation time: it cannot be resumed")

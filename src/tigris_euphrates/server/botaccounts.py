@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
-from .. import new_game
 from ..store.accounts import Account
-from ..store.bots import Challenge, TooManyChallenges
+from ..store.bots import Challenge, PublicChallenge, TooManyChallenges
+from ..store.rows import GameOptions, checked_options
 from .accounts import AccountService
 from .errors import GameError
 from .hub import Hub
@@ -45,14 +46,13 @@ def require_bot(account: Account) -> None:
         )
 
 
-def check_challenge_options(options: dict[str, Any]) -> dict[str, Any]:
+def check_challenge_options(posted: Mapping[str, object]) -> GameOptions:
     """The options of a challenge's game, checked by the engine (two players)."""
-    players = options.get("players", CHALLENGE_PLAYERS)
+    players = posted.get("players", CHALLENGE_PLAYERS)
     if players != CHALLENGE_PLAYERS:
         raise GameError("bad-options", "a challenge is a game of two players")
-    checked = {**options, "players": CHALLENGE_PLAYERS}
-    new_game(checked, 0)  # raises InvalidAction naming a bad option
-    return checked
+    # raises InvalidAction naming a bad option
+    return checked_options({**posted, "players": CHALLENGE_PLAYERS})
 
 
 async def challenge(
@@ -60,7 +60,7 @@ async def challenge(
     service: AccountService,
     by: Account,
     to_name: str,
-    options: dict[str, Any],
+    options: Mapping[str, object],
     rated: bool,
 ) -> Challenge:
     """A new challenge from ``by`` to the bot account named ``to_name``; raises
@@ -155,6 +155,10 @@ async def _start(hub: Hub, service: AccountService, found: Challenge) -> str:
     )
     for seat, (account_id, _) in enumerate(people):
         await service.db(service.accounts.bind_seat, game.id, seat, account_id)
+    # the table shows both accounts as any game's seats do: names linking to their profiles,
+    # ratings, a bot account's BOT mark (here, and in the other processes holding the game)
+    await hub.read_people(game)
+    hub.names_changed(game)
     return game.id
 
 
@@ -171,31 +175,33 @@ async def decline(
 
 
 class OfferSource(Protocol):
-    """Games offered to bot accounts other than challenges (open tables that allow bots):
-    the hook through which another part of the server offers them. ``offers`` gives those
-    open to the account, each shaped as ``Challenge.public`` (its ``id`` is ``kind:...``,
-    never a challenge's); ``accept`` seats the account in the game of one of its own offers
-    (bound to the account, so the bot's event socket announces the game) and returns the
-    game's id (``""`` while that game waits for more players), or ``None`` for an id it
-    does not know. A refusal raises ``GameError``. An offer no longer offered is told
-    to the bot once more, its state ``accepted`` (by this socket) or ``closed``."""
+    """Games offered to bot accounts other than challenges (open tables that invite bot
+    accounts): the hook through which another part of the server offers them. ``offers``
+    gives those open to the account, each shaped as ``Challenge.public`` (its ``id`` is
+    ``kind:...``, never a challenge's); ``accept`` seats the account in the game of one of
+    its own offers (bound to the account, so the bot's event socket announces the game) and
+    returns the game's id (``""`` while that game waits for more players), or ``None`` for
+    an id it does not know. A refusal raises ``GameError``. An offer no longer offered is
+    told to the bot once more, its state ``accepted`` (by this socket) or ``closed``."""
 
     async def offers(
         self, hub: Hub, service: AccountService, account: Account
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[PublicChallenge]: ...
 
     async def accept(
         self, hub: Hub, service: AccountService, account: Account, offer_id: str
     ) -> str | None: ...
 
 
-#: The offer sources besides challenges: the open tables that allow bots.
+#: The offer sources besides challenges: the open tables that invite bot accounts.
 OFFER_SOURCES: list[OfferSource] = [TableOffers()]
 
 
-async def other_offers(hub: Hub, service: AccountService, account: Account) -> list[dict[str, Any]]:
+async def other_offers(
+    hub: Hub, service: AccountService, account: Account
+) -> list[PublicChallenge]:
     """What every offer source offers the account now."""
-    out: list[dict[str, Any]] = []
+    out: list[PublicChallenge] = []
     for source in OFFER_SOURCES:
         out.extend(await source.offers(hub, service, account))
     return out

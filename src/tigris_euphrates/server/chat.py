@@ -93,7 +93,7 @@ class TableChat:
         name = "Spectator" if conn.seat is None else str(game.public_seats()[conn.seat]["name"])
         for attempt in range(TRIES):
             async with game.lock:
-                n = game.chat_n + 1
+                n = game.table.chat_n + 1
                 try:
                     at = await self.db(self.store.chat.add, game.id, n, conn.seat, name, text)
                 except StepTaken:
@@ -112,7 +112,7 @@ class TableChat:
             await self._read_locked(game)
 
     async def _read_locked(self, game: LiveGame) -> None:
-        lines = await self.db(self.store.chat.lines, game.id, game.chat_n)
+        lines = await self.db(self.store.chat.lines, game.id, game.table.chat_n)
         if lines:
             _deliver(game, lines)
 
@@ -124,15 +124,15 @@ class TableChat:
         async with game.lock:
             lines = await self.db(self.store.chat.lines, game.id, 0, HISTORY)
             first = lines[0].n if lines else 0
-            known = [line.n for line in game.chat if line.n >= first]
-            before = [line.n for line in lines if line.n <= game.chat_n and not line.hidden]
+            known = [line.n for line in game.table.chat if line.n >= first]
+            before = [line.n for line in lines if line.n <= game.table.chat_n and not line.hidden]
             if known == before:
-                _deliver(game, [line for line in lines if line.n > game.chat_n])
+                _deliver(game, [line for line in lines if line.n > game.table.chat_n])
                 return
-            game.chat = [line for line in lines if not line.hidden]
-            game.chat_n = max(game.chat_n, lines[-1].n if lines else 0)
+            game.table.chat = [line for line in lines if not line.hidden]
+            game.table.chat_n = max(game.table.chat_n, lines[-1].n if lines else 0)
             for conn in game.conns.values():
-                conn.send(chat_for(conn, game.chat, reset=True))
+                conn.send(chat_for(conn, game.table.chat, reset=True))
 
 
 def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:
@@ -140,11 +140,11 @@ def _deliver(game: LiveGame, lines: list[ChatLine]) -> None:
     (their numbers are taken all the same)."""
     if not lines:
         return
-    game.chat_n = max(game.chat_n, lines[-1].n)
+    game.table.chat_n = max(game.table.chat_n, lines[-1].n)
     shown = [line for line in lines if not line.hidden]
     if not shown:
         return
-    game.chat = (game.chat + shown)[-HISTORY:]
+    game.table.chat = (game.table.chat + shown)[-HISTORY:]
     frame = chat_frame(shown)
     for conn in game.conns.values():
         mine = chat_for(conn, shown) if conn.hidden else frame

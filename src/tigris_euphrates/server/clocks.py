@@ -20,10 +20,13 @@ computes the same one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from ..ai.levels import TIMEOUT_LEVEL
+from ..store.rows import PaceData
 
 PACES = ("realtime", "turn")
 #: The shortest and longest times a pace may give (seconds): above zero, at most 30 days.
@@ -48,7 +51,7 @@ class Pace:
     increment: float = 0.0
     level: str = TIMEOUT_LEVEL
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PaceData:
         return {
             "kind": self.kind,
             "base": self.base,
@@ -65,7 +68,7 @@ class Pace:
         return max(self.increment, min(self.base, max(MIN_GRACE, self.base / 10)))
 
 
-def pace_from_dict(data: dict[str, Any]) -> Pace:
+def pace_from_dict(data: Mapping[str, object]) -> Pace:
     """A pace from its stored or posted form; raises ``PaceError`` on anything else."""
     kind = data.get("kind")
     if kind not in PACES:
@@ -86,6 +89,17 @@ def pace_from_dict(data: dict[str, Any]) -> Pace:
     if not isinstance(level, str):
         raise PaceError("the pace's bot level is a level's name")
     return Pace(str(kind), float(base), float(increment), level)
+
+
+class ClockData(TypedDict):
+    """A clock as every seat may see it (``Clock.public``)."""
+
+    pace: PaceData
+    banks: list[float]
+    actor: int | None
+    running: bool
+    since: float
+    deadline: float | None
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,7 @@ class Clock:
         deadline = self.deadline
         return deadline is not None and now >= deadline
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> ClockData:
         """The clock as every seat may see it (times are public at the table): the pace,
         each seat's seconds left at ``since``, who is to act and whether that clock runs
         (the page counts it down from ``since`` with the server's time sent beside it)."""

@@ -9,6 +9,7 @@ things over, so declaring them does not change the order in which a request is c
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends
@@ -17,8 +18,10 @@ from starlette.requests import HTTPConnection
 from ..store import Store
 from ..store.accounts import Account
 from .accounts import AccountService
+from .conncount import Connections
 from .hub import Hub
 from .limits import Limits
+from .mail import Mailer
 from .settings import Settings
 
 
@@ -31,9 +34,10 @@ def get_hub(conn: HTTPConnection) -> Hub:
 HubDep = Annotated[Hub, Depends(get_hub)]
 
 
-def get_store(hub: HubDep) -> Store:
+def get_store(conn: HTTPConnection) -> Store:
     """The game store (its calls block: run them with ``hub.db``)."""
-    return hub.store
+    store: Store = conn.app.state.store
+    return store
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
@@ -54,6 +58,36 @@ def get_limits(hub: HubDep) -> Limits:
 
 
 LimitsDep = Annotated[Limits, Depends(get_limits)]
+
+
+def get_mailer(conn: HTTPConnection) -> Mailer | None:
+    """Where the server's e-mails go (``None``: this server sends none)."""
+    mailer: Mailer | None = conn.app.state.mailer
+    return mailer
+
+
+MailerDep = Annotated[Mailer | None, Depends(get_mailer)]
+
+#: The key that signs the links e-mailed (unsubscribe, confirm an address), shared by every
+#: process: read from the store on first use.
+LinkKey = Callable[[], Awaitable[str]]
+
+
+def get_link_key(hub: HubDep) -> LinkKey:
+    """How to read the links' signing key (the clocks' timekeeper keeps it once read)."""
+    return hub.timekeeper.key
+
+
+LinkKeyDep = Annotated[LinkKey, Depends(get_link_key)]
+
+
+def get_connections(conn: HTTPConnection) -> Connections:
+    """The websockets open from each client address of this process, and their limit."""
+    connections: Connections = conn.app.state.connections
+    return connections
+
+
+ConnectionsDep = Annotated[Connections, Depends(get_connections)]
 
 
 def client_of(conn: HTTPConnection) -> str:

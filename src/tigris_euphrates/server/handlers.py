@@ -1,13 +1,19 @@
 """How a refusal becomes an HTTP answer, for every route: ``{"error": code, "message":
 words}`` with the status of the refusal (``GameError.status``, 400 for the engine's
 ``InvalidAction``, 422 for a request that does not parse, the status of an HTTP error).
-An unknown address outside ``API_PREFIXES`` answers 404 with the page, which says so."""
+An unknown address outside ``API_PREFIXES`` answers 404 with the page, which says so. When
+the database cannot be reached (refused, cut, its pool exhausted) a request answers 503
+``database-unavailable`` with ``Retry-After``, not the server's 500."""
 
 from __future__ import annotations
+
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import InvalidAction
@@ -21,6 +27,13 @@ from .responses import SafeJSONResponse, page
 API_PREFIXES = ("/api/", "/ws/", "/static/")
 #: The error code of each HTTP status an HTTP error may have (any other: ``bad-request``).
 HTTP_CODES = {404: "not-found", 405: "bad-method", 409: "conflict", 413: "too-large"}
+#: When a client may try again after the database did not answer (seconds).
+DATABASE_RETRY_SECONDS = 5
+#: The errors of a database that cannot be reached: refused or cut connections (and
+#: SQLite's "database is locked"), and the pool waiting in vain for a free connection.
+DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeout)
+
+log = logging.getLogger("tigris_euphrates.server")
 
 
 def count(request: Request, code: str, limit: str | None = None) -> None:
@@ -61,9 +74,26 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     )
 
 
+async def database_unavailable(request: Request, exc: Exception) -> Response:
+    count(request, "database-unavailable")
+    cause = getattr(exc, "orig", None) or exc
+    first = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
+    log.warning("the database cannot be reached (%s: %s)", type(cause).__name__, first)
+    return SafeJSONResponse(
+        {
+            "error": "database-unavailable",
+            "message": "the database cannot be reached; try again in a moment",
+        },
+        status_code=503,
+        headers={"Retry-After": str(DATABASE_RETRY_SECONDS)},
+    )
+
+
 def add_handlers(app: FastAPI) -> None:
     """Give ``app`` the handlers above."""
     app.exception_handler(GameError)(game_error)
     app.exception_handler(InvalidAction)(invalid_action)
     app.exception_handler(RequestValidationError)(refused)
     app.exception_handler(StarletteHTTPException)(http_error)
+    for error in DATABASE_DOWN:
+        app.exception_handler(error)(database_unavailable)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import player_view
 from ..ai import Budget
 from ..store import Store
-from .bots import BotRunner
+from .aiseats import BotRunner
 from .conn import Conn
 from .dbthread import DatabaseThread
 from .errors import GameError
@@ -43,7 +43,7 @@ class HintDesk:
             raise GameError("rated", "a rated game gives no hints: each player plays alone")
         if game.seats[seat]["kind"] == "bot":
             raise GameError("seat-is-bot", "a bot plays this seat: take it back to ask")
-        game.check_turn(seat, seq)
+        game.log.check_turn(seat, seq)
         view = player_view(game.state, seat)
         limit = self.limits.hints_per_seat
         used = await self.db(self.store.hints.take, game.id, seat, limit)
@@ -55,7 +55,7 @@ class HintDesk:
             )
         budget = Budget(seconds=self.seconds(), iterations=self.limits.hint_iterations)
         try:
-            found = await self.bots.suggest(game.client, view, budget)
+            found = await self.bots.suggest(game.table.client, view, budget)
         except BotWorkFull:
             await self.db(self.store.hints.give_back, game.id, seat)  # not a hint given
             raise GameError("busy", "the server is busy thinking: ask again soon") from None

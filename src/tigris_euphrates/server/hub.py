@@ -1,16 +1,19 @@
 """The live games of one server process: loading them, their connections, and the one path
 that changes a game.
 
-Every move goes through ``Hub.submit`` (and an undo through ``Hub.undo``): under the game's
-lock it checks the step the move was made against, asks the engine, stores the step (the
-(game, seq) key makes a second writer fail at the database), then makes fresh views due to
-the game's connections, each built only from ``player_view``/``redact_event`` for its seat.
+Every entry of a game's log goes through ``Hub.write`` (a move from ``Hub.submit``, an undo
+from ``Hub.undo``, a seat change, a resignation, an abort): under the game's lock it stores
+the entry (the (game, seq) key makes a second writer fail at the database), applies it on
+the game's one apply path (``gamelog.GameLog.apply``, the path of the steps heard from other
+processes too), makes fresh views due to the game's connections, each built only from
+``player_view``/``redact_event`` for its seat, and emits "the game changed" once.
 
 The hub wires the parts that do the rest, each in its own module: ``newgames`` (creating a
 game within the client's limits), ``seats`` (hand-overs to bots and back, timeouts),
 ``bots`` (the bots' scheduling), ``timekeeper`` (the clocks), ``sync`` (the other processes
-on the same PostgreSQL database), ``chat``, ``hints`` (suggested moves). After any
-change of a game, ``changed`` arms its clock and lets its bot play.
+on the same PostgreSQL database), ``chat``, ``hints`` (suggested moves), ``lifecycle``
+(starting and stopping). Whoever acts after a change of a game follows the event
+(``events.py``): the clocks, the bots, the lobby, the metrics.
 """
 
 from __future__ import annotations
@@ -18,44 +21,47 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 from .. import IllegalAction, InvalidAction, apply, to_action
 from ..coach.analysis import AnalysisBudget
 from ..store import StepTaken, Store, UnknownGame
+from ..store.jsontypes import JsonDict
+from ..store.logentry import Abort, LogEntry, Move, Undo
+from ..store.logentry import encode as encode_entry
+from ..store.rows import TableSettings
+from . import lifecycle
+from .aiseats import BotRunner
 from .analyses import Analyst
-from .bots import BotRunner
 from .chat import TableChat, chat_for
 from .clocks import Pace, pace_from_dict
 from .cluster import Cluster
 from .conn import Conn
 from .dbthread import DatabaseThread
+from .direct import DirectChallenges
 from .errors import GameError
+from .events import GameChanged, GameEvents
+from .gamelog import Played
 from .hints import HintDesk
 from .leaving import Leaving
+from .lifecycle import RESTART as RESTART  # the close of a process that stops, for routes
 from .limits import Limits
-from .live import UNDO, Entry, LiveGame
+from .live import LiveGame
 from .lobbyfeed import LobbyFeed
+from .lobbygames import LobbyGames
 from .mail import Mailer
 from .meeting import Meeting
-from .metrics import CENSUS_SECONDS, Metrics, multiprocess_mode
-from .newgames import NewGames
+from .metrics import Metrics
+from .newgames import NewGames, SeatWanted
 from .notices import Claim, Gone, LobbyNote, Names, Step, Who, encode
 from .people import read_people
+from .readiness import Readiness
 from .seats import Seats
 from .sync import ClusterSync
 from .timekeeper import Timekeeper
 
 log = logging.getLogger("tigris_euphrates.server")
-
-#: How long the readiness check waits for the database's answer.
-READY_SECONDS = 2.0
-#: How long a stopping process waits for its clients to close after telling them to go.
-DRAIN_SECONDS = 5.0
-#: The close of a websocket whose process stops on purpose: the page connects again.
-RESTART = (1012, "service restart")
 
 
 class Hub:
@@ -84,13 +90,14 @@ class Hub:
         self.clock = clock
         self.limits = limits or Limits()
         self.games: dict[str, LiveGame] = {}
-        #: open websockets per client (an address hash)
-        self.client_conns: Counter[str] = Counter()
         self.db = DatabaseThread(1 if store.is_sqlite else 4, self.metrics)
         self.closing = False
         #: the process is stopping on purpose: its clients are told to connect again
         self.draining = False
-        self._ping: asyncio.Task[None] | None = None
+        #: the wake-ups of the open bot event sockets (``routes/botsocket.py``)
+        self.event_sockets: set[asyncio.Event] = set()
+        #: whether this process should get traffic, and its gauges (``/readyz``, ``/metrics``)
+        self.readiness = Readiness(self)
         #: the other processes on the same PostgreSQL database (``None``: SQLite, alone)
         self.cluster = None if store.is_sqlite else Cluster(store.url, store.channel, store.prefix)
         self.bots = BotRunner(
@@ -102,6 +109,7 @@ class Hub:
             delay=bot_delay,
             processes=bot_processes,
             metrics=self.metrics,
+            fall_back=self._bot_fall_back,
         )
         #: enforces the clocks of the games this process owns and sends the turn e-mails
         self.timekeeper = Timekeeper(
@@ -117,135 +125,48 @@ class Hub:
         self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)
         self.sync = None if self.cluster is None else ClusterSync(self, self.cluster)
+        #: the games held here as the lobby sees them (accounts at them, whose turn)
+        games = self.lobby_games = LobbyGames(self.games, self._announce)
         #: the live lobby, and the open tables, quick match and invitations
-        self.lobby = LobbyFeed(store, self.db, self.cluster, clock, self._accounts_at_games)
+        self.lobby = LobbyFeed(
+            store, self.db, self.cluster, clock, games.accounts_at_games, games.actor_of
+        )
         self.meeting = Meeting(store, self.db, self.lobby, clock, mailer, self._started)
+        self.meeting.invite_emails = self.limits.invite_emails_per_account
+        #: the direct challenges between people
+        self.direct = DirectChallenges(
+            store, self.db, self.lobby, clock, mailer, self.limits, self._started
+        )
+        #: "a game changed" and who follows it: the metrics, the clocks (and their turn
+        #: e-mails), the bots' scheduling, the lobby's view of the games in progress
+        self.events = GameEvents()
+        for follower in (self.metrics, self.timekeeper, self.bots, self.lobby_games):
+            self.events.subscribe(follower.game_changed)
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
-    # --- life cycle -----------------------------------------------------------------------
+    # --- life cycle (``lifecycle.py``) -----------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished game and let its bots resume. On PostgreSQL, join the other
-        processes: only the games whose lock this process gets are loaded now, and a scan
-        every few seconds takes the games whose process died."""
-        if multiprocess_mode():
-            self.spawn(self._census_loop())
-        self.spawn(self.meeting.run())
-        self.spawn(self.lobby.keep_presence())
-        self.spawn(self.analyst.run())
-        if self.sync is not None:
-            await self.sync.start()
-            return
-        for gid in await self.db(self.store.games.ids, "active"):
-            try:
-                game = await self.get(gid)
-            except Exception:  # a broken record must not stop the server
-                log.exception("cannot load game %s", gid, extra={"game": gid})
-                continue
-            self.changed(game)
+        """Load the unfinished games, join the other processes (``lifecycle.start``)."""
+        await lifecycle.start(self)
 
     async def drain(self) -> None:
-        """Stop on purpose (SIGTERM), before the connections are cut: no bot starts a
-        decision, the moves under way are stored and their views sent, then every client is
-        told to connect again (close 1012, which the page answers by reconnecting — to
-        another process behind a load balancer); after they went (``DRAIN_SECONDS`` at
-        most), the games' locks are let go and the other processes told so, so that they
-        take the bots at once. ``stop`` follows."""
-        if self.draining or self.closing:
-            return
-        self.draining = True
-        self.timekeeper.closing = True
-        self.timekeeper.disarm_all()
-        await self.bots.stop()
-        self.lobby.close_all(*RESTART)
-        for game in list(self.games.values()):
-            async with game.lock:  # a move under way is stored and its views due first
-                for conn in game.conns.values():
-                    conn.close(*RESTART)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + DRAIN_SECONDS
-        while any(game.conns for game in self.games.values()) and loop.time() < deadline:
-            await asyncio.sleep(0.02)
-        if self.sync is not None:
-            await self.sync.stop()  # lets go of the locks and says so
+        """Stop on purpose, the clients told to connect again (``lifecycle.drain``)."""
+        await lifecycle.drain(self)
 
     async def stop(self) -> None:
-        """Close what is left: the connections (1001), the bots, the link to the other
-        processes (letting go of the games' locks), then the database thread once the
-        writes under way are done."""
-        self.closing = True
-        self.timekeeper.closing = True
-        self.timekeeper.disarm_all()
-        for task in self._background:
-            task.cancel()
-        self.bots.closing = True
-        self.lobby.close_all(1001, "the server is shutting down")
-        for game in list(self.games.values()):
-            for conn in game.conns.values():
-                conn.close(1001, "the server is shutting down")
-        await self.bots.stop()
-        self.analyst.stop()
-        if self.sync is not None:
-            await self.sync.stop()
-        self.db.shutdown()
-        self.metrics.process_gone()
+        """Close what is left (``lifecycle.stop``)."""
+        await lifecycle.stop(self)
 
-    # --- health ---------------------------------------------------------------------------
-
-    async def unready(self) -> str | None:
-        """Why this process should get no traffic now (``None``: it is ready): it is
-        stopping, its database did not answer a cheap query within ``READY_SECONDS``, or
-        (PostgreSQL) it does not hear the other processes."""
-        if self.closing or self.draining:
-            return "the server is stopping"
-        if self._ping is None or self._ping.done():
-            # one query at a time: checks asked while one hangs do not pile up on the thread
-            self._ping = asyncio.get_running_loop().create_task(self.db(self.store.ping))
-        try:
-            await asyncio.wait_for(asyncio.shield(self._ping), READY_SECONDS)
-        except TimeoutError:
-            return f"the database did not answer within {READY_SECONDS:g} s"
-        except Exception as exc:
-            log.warning("readiness: the database cannot be reached: %s", exc)
-            return f"the database cannot be reached ({type(exc).__name__})"
-        if self.cluster is not None and not self.cluster.listening:
-            return "the listening connection to the database is down"
-        return None
-
-    def census(self) -> Metrics:
-        """The gauges counted now (games held and owned, connections, bot queues)."""
-        players = spectators = 0
-        for game in self.games.values():
-            for conn in game.conns.values():
-                if conn.seat is None:
-                    spectators += 1
-                else:
-                    players += 1
-        owned = sum(1 for game in self.games.values() if self.owns(game))
-        self.metrics.census(
-            len(self.games),
-            owned,
-            players,
-            spectators,
-            self.bots.search_work.waiting,
-            self.bots.quick_work.waiting,
-        )
-        return self.metrics
-
-    async def _census_loop(self) -> None:
-        """With several processes on one port, each counts its gauges every second (the
-        worker that answers a scrape cannot count the others')."""
-        while not self.closing:
-            self.census()
-            await asyncio.sleep(CENSUS_SECONDS)
+    # --- health (``readiness.Readiness``) and background work -----------------------------
 
     def owns(self, game: LiveGame) -> bool:
         """Whether this process runs the game's bots and clock: alone on SQLite, else while
         it holds the game's advisory lock."""
         return self.cluster is None or game.id in self.cluster.held
 
-    async def _finished_record(self, game_id: str) -> dict[str, Any]:
+    async def _finished_record(self, game_id: str) -> JsonDict:
         """A finished game's record, for its analysis."""
         game = await self.get(game_id)
         if not game.over:
@@ -258,25 +179,23 @@ class Hub:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def changed(self, game: LiveGame) -> None:
-        """After any change of ``game`` (or its load): arm its clock, let its bot play."""
-        if self.closing:
-            return
-        self.timekeeper.arm(game)
-        self.bots.kick(game)
+    def cancel_background(self) -> None:
+        """Cancel the background work (the server stops)."""
+        for task in self._background:
+            task.cancel()
+
+    def changed(self, game: LiveGame, *, stored: bool = False) -> None:
+        """``game`` changed (``stored``: this process stored an entry of its log), or was
+        loaded: the event's subscribers do what is due (``events.py``)."""
+        if not self.closing:
+            self.events.emit(GameChanged(game, stored))
+
+    def _announce(self, account: int, what: str) -> None:
+        self.lobby.announce(account, what)
 
     def lobby_heard(self, notice: LobbyNote) -> None:
         """Another process changed what the lobby shows."""
         self.lobby.heard(notice)
-
-    def _accounts_at_games(self) -> set[int]:
-        """The accounts connected to a game of this process."""
-        return {
-            c.account
-            for game in self.games.values()
-            for c in game.conns.values()
-            if c.account is not None
-        }
 
     async def _started(self, game_id: str) -> None:
         """A table or a match became ``game_id``: load it, so that its clock and its bots
@@ -326,14 +245,14 @@ class Hub:
             return game
         # no await from here on: one LiveGame per game in this process, the one registered
         game = LiveGame(row, pace, times, self.clock)
-        game.chat = [line for line in lines if not line.hidden]
-        game.chat_n = lines[-1].n if lines else 0
+        game.table.chat = [line for line in lines if not line.hidden]
+        game.table.chat_n = lines[-1].n if lines else 0
         self.games[game_id] = game
         if game.over and row.status != "over":
             await self.finished(game)
         if row.rated or any(s["kind"] == "human" for s in game.seats):
             await self.read_people(game)
-        elif game.aborted and row.status != "aborted":
+        if game.aborted and row.status != "aborted":
             await self.db(self.store.games.mark_aborted, game_id)
         if self.sync is not None:
             # entries committed while it loaded, and who is connected elsewhere
@@ -343,16 +262,17 @@ class Hub:
 
     async def create(
         self,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        options: Mapping[str, object],
+        seats: Sequence[SeatWanted],
         seed: int | None = None,
         client: str = "",
         *,
         listed: bool = False,
-        settings: dict[str, Any] | None = None,
+        settings: TableSettings | None = None,
         same_people: LiveGame | None = None,
         rated: bool = False,
         pace: Pace | None = None,
+        bound: dict[int, int] | None = None,
     ) -> tuple[LiveGame, list[str | None], str | None]:
         """A new game (``newgames.NewGames.create``), held by this process, its bots running."""
         game, tokens, creator = await self.newgames.create(
@@ -365,6 +285,7 @@ class Hub:
             same_people=same_people,
             rated=rated,
             pace=pace,
+            bound=bound,
         )
         self.games[game.id] = game
         log.info("game created", extra={"game": game.id, "seats": len(game.seats)})
@@ -392,6 +313,7 @@ class Hub:
         store)."""
         if game.ended and not game.conns and self.games.get(game.id) is game:
             del self.games[game.id]
+            self.lobby_games.forget(game.id)
             if self.cluster is not None and game.id in self.cluster.held:
                 self.spawn(self.cluster.unlock(game.id))
 
@@ -405,29 +327,20 @@ class Hub:
         so far are due (without the lines of the seats in ``hidden``: their accounts are
         blocked by the connection's)."""
         conn = Conn(seat, self.limits)
-        key = id(conn)
-        online = game.online()
-        if seat is not None:
-            game.take_over(seat)
-        game.conns[key] = conn
-        if game.online() != online:
-            game.broadcast(exclude=key)  # the others see the seat come online
-        conn.due(full_log=True)
         conn.hidden = hidden
-        if game.chat:
-            conn.send(chat_for(conn, game.chat, reset=True))  # the chat so far (none: no frame)
+        key = game.audience.join(conn, game.log.seq)
+        if game.table.chat:  # the chat so far (none: no frame)
+            conn.send(chat_for(conn, game.table.chat, reset=True))
         if self.sync is not None and seat is not None:
             self.sync.tell(Claim(self.sync.proc, game.id, seat, conn.cid))
         return key, conn
 
     def detach(self, game: LiveGame, key: int) -> None:
-        """The connection ``key`` closed."""
-        online = game.online()
-        conn = game.conns.pop(key, None)
-        if conn is not None and conn.seat is not None and conn.seat not in game.online():
-            game.away_since[conn.seat] = time.time()
-        if conn is not None and not self.closing and game.online() != online:
-            game.broadcast()
+        """The connection ``key`` closed: a seat gone offline is away from now on, and the
+        others see it (unless the server stops)."""
+        conn, gone = game.audience.part(key, quietly=self.closing)
+        if gone is not None:
+            game.table.away_since[gone] = time.time()
         if conn is not None and conn.seat is not None and self.sync is not None:
             self.sync.tell(Gone(self.sync.proc, game.id, conn.seat, conn.cid))
         self.evict(game)
@@ -442,8 +355,9 @@ class Hub:
         if seat is None:
             raise GameError("spectator", "spectators cannot act")
         async with game.lock:
-            game.check_turn(seat, seq)
-            if (game.seats[seat]["kind"] == "bot") != bot:
+            history = game.log
+            history.check_turn(seat, seq)
+            if (game.table.seats[seat]["kind"] == "bot") != bot:
                 if bot:
                     raise GameError("stale", "the seat's player took it back")
                 raise GameError(
@@ -451,26 +365,21 @@ class Hub:
                 )
             try:
                 act = to_action(action)
-                state, events = apply(game.state, act)
+                played = apply(history.state, act)
             except (InvalidAction, IllegalAction) as exc:
                 raise GameError(exc.code, exc.message) from None
             except (ValueError, TypeError, KeyError) as exc:  # what the engine did not foresee
                 raise GameError("bad-action", f"not an action of this game: {exc}") from None
-            notation = str(act)
-            at = await self.store_step(game, seat, notation)
-            game.seq += 1
-            game.state = state
-            game.entries.append(Entry(game.seq, seat, notation, events))
-            game.tick(at)
-            if game.over:
-                game.bots.clear()
-                await self.finished(game)
-            game.broadcast()
-        self.changed(game)
+            await self.write(game, seat, Move(str(act)), played=played)
         self.evict(game)
 
     async def _play_bot(self, game: LiveGame, seat: int, seq: int, action: str) -> None:
         await self.submit(game, seat, seq, action, bot=True)
+
+    async def _bot_fall_back(self, game: LiveGame, seat: int, failed: str, level: str) -> bool:
+        """The bot of ``seat`` could not move: a bot of ``level`` plays it from now on, the
+        log telling the players (``seats.Seats.fall_back``)."""
+        return await self.seats.fall_back(game, seat, failed, level)
 
     async def undo(self, game: LiveGame, seat: int | None, seq: Any) -> None:
         """Take back ``seat``'s last action (made against step ``seq``); raises
@@ -478,40 +387,65 @@ class Hub:
         if seat is None:
             raise GameError("spectator", "spectators cannot act")
         async with game.lock:
-            if not isinstance(seq, int) or seq != game.seq:
-                raise GameError("stale", game.stale_message(seq))
-            if game.aborted:
-                game.check_ongoing()
-            if not game.can_undo(seat):
+            history = game.log
+            if not isinstance(seq, int) or seq != history.seq:
+                raise GameError("stale", history.stale_message(seq))
+            if history.aborted:
+                history.check_ongoing()
+            if not history.can_undo(seat):
                 raise GameError(
                     "no-undo",
                     "only your own last action can be taken back, and only while it revealed "
                     "nothing (no tile drawn, no other player asked)",
                 )
-            at = await self.store_step(game, seat, UNDO)
-            game.seq += 1
-            game.entries.pop()
-            game.rebuild()
-            game.tick(at)
-            for conn in game.conns.values():
-                conn.last_log = 0  # the log shrank: send it whole
-            game.broadcast()
-        self.changed(game)
+            await self.write(game, seat, Undo())
+
+    async def write(
+        self,
+        game: LiveGame,
+        seat: int | None,
+        entry: LogEntry,
+        *,
+        bots: int | None = None,
+        played: Played | None = None,
+    ) -> None:
+        """The one path that changes a game, under its lock: store ``entry`` as the game's
+        next log entry, written by ``seat`` (``bots``: the bot seats after a seat change),
+        apply it (``GameLog.apply``; ``played``: a move's position, computed already),
+        make fresh views due, then emit "the game changed" (``events.py``). A game stopped
+        here is marked so in the store; a game over here has its result stored. Raises
+        ``GameError`` (``stale``) when another process stored that step first: this copy
+        has read the log on, the caller may check and try again."""
+        seq = game.log.seq + 1
+        at = await self.store_step(game, seat, entry, bots)
+        game.log.apply(seq, seat, entry, at, played)
+        if isinstance(entry, Abort):
+            game.table.bots.clear()
+            await self.db(self.store.games.mark_aborted, game.id)
+        await self._settled(game, undone=isinstance(entry, Undo))
+        self.changed(game, stored=True)
+
+    async def _settled(self, game: LiveGame, *, undone: bool) -> None:
+        """After entries were applied (stored here or by another process): the log is sent
+        whole after an undo, a game over has its result stored, fresh views are due."""
+        if undone:
+            game.audience.resend_logs()  # the log shrank: send it whole
+        if game.log.over:
+            game.table.bots.clear()
+            await self.finished(game)
+        game.audience.broadcast()
 
     async def store_step(
-        self, game: LiveGame, seat: int | None, action: str, bots: int | None = None
+        self, game: LiveGame, seat: int | None, entry: LogEntry, bots: int | None = None
     ) -> float:
         """Store the game's next log entry (``bots``: the bot seats after a seat change);
         returns the time it was stored at (the clock's). Under the game's lock."""
-        seq = game.seq + 1
-        notice = (
-            "" if self.sync is None else encode(Step(self.sync.proc, game.id, seq, seat, action))
-        )
+        seq = game.log.seq + 1
+        text = encode_entry(entry)
+        notice = "" if self.sync is None else encode(Step(self.sync.proc, game.id, seq, seat, text))
         at = self.clock()
         try:
-            await self.db(self.store.games.append, game.id, seq, seat, action, at, bots, notice)
-            game.logged(seat, action, seq)
-            self.metrics.actions.inc()
+            await self.db(self.store.games.append, game.id, seq, seat, text, at, bots, notice)
             return at
         except StepTaken:
             # Another process stored this step: our copy is behind, read the log on.
@@ -522,35 +456,30 @@ class Hub:
         """Apply the log entries other processes wrote after this copy (under the game's
         lock), then push fresh views: first those that came with their announcements,
         then, if some are missing or ``read_log``, those in the database."""
-        rows: list[tuple[int, int | None, str]] = []
-        while game.seq + 1 + len(rows) in game.pending:
-            seq = game.seq + 1 + len(rows)
-            rows.append((seq, *game.pending[seq]))
-        game.pending = {k: v for k, v in game.pending.items() if k > game.seq + len(rows)}
-        if read_log or game.announced > game.seq + len(rows):
-            after = rows[-1][0] if rows else game.seq
+        history = game.log
+        rows: list[tuple[int, int | None, LogEntry]] = []
+        while history.seq + 1 + len(rows) in history.pending:
+            seq = history.seq + 1 + len(rows)
+            rows.append((seq, *history.pending[seq]))
+        history.pending = {k: v for k, v in history.pending.items() if k > history.seq + len(rows)}
+        if read_log or history.announced > history.seq + len(rows):
+            after = rows[-1][0] if rows else history.seq
             rows += await self.db(self.store.games.rows_after, game.id, after)
         if not rows:
             return
         undone = False
-        for seq, seat, action in rows:
-            if seq != game.seq + 1:
+        for seq, seat, entry in rows:
+            if seq != history.seq + 1:
                 break  # cannot happen: an entry is written only after the one before it
-            undone = undone or action == UNDO
-            game.apply_row(seq, seat, action)
-        if undone:
-            for conn in game.conns.values():
-                conn.last_log = 0  # the log shrank: send it whole
-        if game.over:
-            game.bots.clear()
-            await self.finished(game)
-        game.broadcast()
+            undone = undone or isinstance(entry, Undo)
+            history.apply(seq, seat, entry)
+        await self._settled(game, undone=undone)
 
     async def finished(self, game: LiveGame) -> None:
         """The game is over: its result stored (a rated game's ratings counted by the
         store's finish hook), then the rating changes read for its seats."""
-        await self.db(self.store.games.finish, game.id, game.result())
-        if game.tally is not None:
+        await self.db(self.store.games.finish, game.id, game.log.result())
+        if game.log.tally is not None:
             await self.read_people(game)
 
     # --- the table's people (``people.py``) and leaving it (``leaving.py``) -------------------
@@ -568,7 +497,6 @@ class Hub:
         """The seat's player resigns, or aborts the game before everybody moved
         (``leaving.Leaving``)."""
         await (self.leaving.resign if resign else self.leaving.abort)(game, seat)
-        self.changed(game)
         self.evict(game)
 
     # --- seats (``seats.Seats``) ------------------------------------------------------------
@@ -583,17 +511,17 @@ class Hub:
     ) -> None:
         """Give the human seat ``target`` to a bot of ``level`` (``seats.Seats.hand_to_bot``)."""
         await self.seats.hand_to_bot(game, token, target, level, holder)
-        self.changed(game)
 
     async def take_back(
         self, game: LiveGame, token: str | None, target: int, holder: int | None = None
     ) -> None:
         """The seat's player takes it back from its bot (``seats.Seats.take_back``)."""
         await self.seats.take_back(game, token, target, holder)
-        self.changed(game)
 
     async def time_out(self, game: LiveGame) -> bool:
-        """A bot takes the seat whose time ran out, if it did (``seats.Seats.time_out``)."""
+        """A bot takes the seat whose time ran out, if it did (``seats.Seats.time_out``);
+        else the game is looked at again (its clock armed anew, its bot let play)."""
         done = await self.seats.time_out(game)
-        self.changed(game)
+        if not done:
+            self.changed(game)
         return done

@@ -142,9 +142,10 @@ class SeatChange(Strict):
 
 
 class Rematch(Strict):
-    """``POST /api/games/{id}/rematch``: a seat's token or the creator's."""
+    """``POST /api/games/{id}/rematch``: a seat's token or the creator's (none: a seat held
+    by the signed-in account, with the CSRF header)."""
 
-    token: Token
+    token: Token | None = None
 
 
 class SeatReturn(Strict):

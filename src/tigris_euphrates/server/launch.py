@@ -5,14 +5,18 @@ and the graceful stop on SIGTERM: ``DrainingServer``)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import tempfile
 from typing import Any
 
 import uvicorn
+from sqlalchemy import create_engine
+from typing_extensions import TypedDict
 
-from ..store import ServerLock, StoreInUse, database_url_for
+from ..store import ServerLock, StoreInUse, database_url_for, normalise_url
+from ..store.database import CONNECT_SECONDS
 from .app import create_app
 from .hub import Hub
 from .limits import Limits
@@ -26,7 +30,22 @@ SQLITE_ALONE = (
 )
 
 
-def uvicorn_options(limits: Limits | None = None, forwarded_allow_ips: str = "") -> dict[str, Any]:
+class UvicornOptions(TypedDict, total=False):
+    """The settings of uvicorn's ``Config`` (and ``run``) the server chooses."""
+
+    ws_max_size: int
+    ws_per_message_deflate: bool
+    timeout_keep_alive: int
+    h11_max_incomplete_event_size: int
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
+    host: str
+    port: int
+    log_level: str
+    log_config: dict[str, Any]
+
+
+def uvicorn_options(limits: Limits | None = None, forwarded_allow_ips: str = "") -> UvicornOptions:
     """uvicorn settings every way of serving the app shares: the websocket layer refuses a
     message over ``Limits.ws_max_bytes`` (close 1009) before reading it whole, and no
     per-message compression (it cost 13 % of the server's CPU per action); an idle
@@ -66,12 +85,53 @@ def check_workers(settings: Settings) -> None:
         raise ValueError(SQLITE_ALONE)
 
 
+def without_password(text: str) -> str:
+    """``text`` (a database URL, or words naming one) with any password in it masked."""
+    text = re.sub(r"(://[^/@:\s]*:)[^/\s]*@", r"\1***@", text)
+    return re.sub(r"(password=)[^&\s]*", r"\1***", text, flags=re.IGNORECASE)
+
+
+def unreachable(exc: BaseException) -> str:
+    """Why a connection failed, in a few words (``connection refused``): the driver's last
+    reason, its first line."""
+    cause = getattr(exc, "orig", None) or exc
+    line = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    reason = line.rpartition("failed: ")[2].strip() or line
+    reason = re.sub(r"^(FATAL|ERROR):\s*", "", reason)
+    return reason[:1].lower() + reason[1:]
+
+
+def check_database(url: str, shown: str | None = None) -> None:
+    """Exit with one line when a database server (PostgreSQL) does not answer within
+    ``CONNECT_SECONDS``, saying where (``shown``, the URL as given, else ``url``, without
+    its password) and why."""
+    if url.startswith("sqlite"):
+        return
+    try:
+        engine = create_engine(
+            normalise_url(url), connect_args={"connect_timeout": CONNECT_SECONDS}
+        )
+        try:
+            with engine.connect():
+                pass
+        finally:
+            engine.dispose()
+    except Exception as exc:
+        why = without_password(unreachable(exc))
+        raise SystemExit(
+            f"tne serve: cannot reach the database at {without_password(shown or url)}: {why}"
+        ) from None
+
+
 def prepare(settings: Settings) -> None:
     """The checks before serving: several processes need PostgreSQL (raises ``ValueError``),
-    and a SQLite database is served by one process only (exits with one line)."""
+    a SQLite database is served by one process only, and a database server must answer
+    (each of these two exits with one line)."""
     check_workers(settings)
+    url = database_url(settings)
     if settings.workers == 1:
-        check_alone(database_url(settings))
+        check_alone(url)
+    check_database(url, settings.database_url)
 
 
 def hub_of(app: Any) -> Hub | None:
@@ -106,7 +166,7 @@ def serve(settings: Settings) -> None:
     processes sharing the port (PostgreSQL; each builds its app from the environment that
     this one sets: ``app_from_env``, and shares its figures through a folder of its own:
     prometheus-client's multiprocess mode)."""
-    options: dict[str, Any] = {
+    options: UvicornOptions = {
         **uvicorn_options(settings.limits, settings.forwarded_allow_ips),
         "host": settings.host,
         "port": settings.port,

@@ -98,6 +98,12 @@ class Limits:
     #: (both counted in the database under a lock on the account: atomic across processes).
     tokens_per_account: int = 10
     challenges_per_account: int = 10
+    #: Direct challenges between people one account may have waiting for an answer at once
+    #: (counted in the database under a lock on the account), and the invitation and
+    #: challenge e-mails one account may receive an hour (counted in the database:
+    #: ``server/invitemail.py``); past it the invitation is still shown in the lobby.
+    direct_challenges_per_account: int = 3
+    invite_emails_per_account: int = 3
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -5,7 +5,10 @@ whenever they change; a signed-in one gets its own corner too (``MeFrame``: invi
 friends and who of them is online, blocked accounts, its quick match). A change made in any
 process is announced to all (``notices.LobbyNote`` on the cluster's channel): each process
 then reads the tables (or the account's corner) once from the database and pushes the new
-frame to its own connections. The page never polls.
+frame to its own connections. The page never polls. Every connection gets everybody's
+activity too (``ActivityFrame``, ``lobbyactivity.py``: people online, quick match's seeks,
+games to watch): at once after a quick match changed anywhere, else every
+``PRESENCE_SECONDS`` when it changed.
 
 Presence is kept here too: every ``PRESENCE_SECONDS`` this process writes that the accounts
 connected to it (a lobby or a game) are online, and keeps the quick-match rows of the
@@ -19,13 +22,25 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..store import Store
+from ..store.accounts import GameInProgress
 from ..store.ratings import displayed
 from ..store.tables import OpenTable
 from .dbthread import DatabaseThread
-from .frames import FriendInfo, LobbyFrame, MeFrame, TableInfo, TablesFrame
+from .direct import challenges_of
+from .frames import (
+    ActivityFrame,
+    FriendInfo,
+    LobbyFrame,
+    MeFrame,
+    PlayingInfo,
+    TableInfo,
+    TableSeatInfo,
+    TablesFrame,
+)
+from .lobbyactivity import activity_frame
 from .notices import LobbyNote
 
 if TYPE_CHECKING:
@@ -39,6 +54,9 @@ PRESENCE_SECONDS = 15.0
 ONLINE_SECONDS = 45.0
 #: How long a started table stays in the frames (its seated pages go to the game).
 STARTED_SECONDS = 600.0
+#: The notes after which the lobby's activity is read again at once (a quick match
+#: changed: its seeks); the rest of it follows every ``PRESENCE_SECONDS``.
+ACTIVITY_NOTES = frozenset({"match"})
 #: Frames waiting for a lobby connection before it is closed as not reading.
 LOBBY_BACKLOG = 50
 
@@ -76,12 +94,15 @@ class LobbyFeed:
         cluster: Cluster | None,
         clock: Callable[[], float],
         accounts_in_games: Callable[[], set[int]],
+        actor_of: Callable[[str], int | None] = lambda game: None,
     ) -> None:
         self.store = store
         self.db = db
         self.cluster = cluster
         self.clock = clock
         self.accounts_in_games = accounts_in_games
+        #: the seat to act in a game this process holds (``None``: not held, or over)
+        self.actor_of = actor_of
         self.conns: dict[int, LobbyConn] = {}
         self._keys = itertools.count(1)
         self._tables_due: asyncio.Task[None] | None = None
@@ -89,6 +110,10 @@ class LobbyFeed:
         #: each account's corner being read now, and the accounts to read again after it
         self._accounts_due: dict[int, asyncio.Task[None]] = {}
         self._accounts_again: set[int] = set()
+        #: the activity being read now, whether to read it again, the last one sent
+        self._activity_due: asyncio.Task[None] | None = None
+        self._activity_again = False
+        self._last_activity: ActivityFrame | None = None
 
     # --- connections ----------------------------------------------------------------------
 
@@ -106,6 +131,7 @@ class LobbyFeed:
             if first:  # its followers see it online now
                 for follower in await self.db(self.store.social.followers, account):
                     self.announce(follower, "friends")
+        conn.send(await self.activity_frame())
         return key, conn
 
     def detach(self, key: int) -> None:
@@ -129,6 +155,8 @@ class LobbyFeed:
         self.heard(LobbyNote("", account, what))
 
     def heard(self, notice: LobbyNote) -> None:
+        if notice.what in ACTIVITY_NOTES:
+            self._refresh_activity()
         if notice.account == 0:
             self._refresh_tables()
         elif any(c.account == notice.account for c in self.conns.values()):
@@ -139,6 +167,27 @@ class LobbyFeed:
                 return
             task = asyncio.get_running_loop().create_task(self._refresh_account(account))
             self._accounts_due[account] = task
+
+    def _refresh_activity(self) -> None:
+        """Read the activity once for every change announced while a read is under way."""
+        if not self.conns:
+            return
+        if self._activity_due is not None and not self._activity_due.done():
+            self._activity_again = True
+            return
+        self._activity_due = asyncio.get_running_loop().create_task(self._push_activity())
+
+    async def _push_activity(self) -> None:
+        try:
+            while True:
+                self._activity_again = False
+                frame = await self.activity_frame()
+                for conn in list(self.conns.values()):
+                    conn.send(frame)
+                if not self._activity_again:
+                    return
+        except Exception:
+            log.exception("cannot send the lobby its activity")
 
     def _refresh_tables(self) -> None:
         """Read the tables once for every change announced while a read is under way."""
@@ -182,6 +231,12 @@ class LobbyFeed:
 
     # --- the frames -----------------------------------------------------------------------
 
+    async def activity_frame(self) -> ActivityFrame:
+        """Everybody's activity (``lobbyactivity.py``), kept as the last one sent."""
+        frame = await activity_frame(self.store, self.db, self.clock() - ONLINE_SECONDS)
+        self._last_activity = frame
+        return frame
+
     async def tables_frame(self) -> TablesFrame:
         now = self.clock()
         tables: list[OpenTable] = await self.db(self.store.tables.listing, now)
@@ -201,6 +256,10 @@ class LobbyFeed:
         online = await self.db(social.online, [i for i, _ in friends], now - ONLINE_SECONDS)
         blocked = await self.db(social.blocked, account)
         match = await self.db(self.store.matches.state, account)
+        if match is not None and match.game_over:
+            match = None  # its game is over: the account is free again
+        playing = await self.db(self.store.accounts.in_progress, account)
+        challenges = await challenges_of(self.store, self.db, account, now)
         return {
             "type": "me",
             "invites": [{"id": i.id, "table": i.table_id, "by": i.by} for i in invites],
@@ -218,6 +277,23 @@ class LobbyFeed:
                 "game": match.game_id,
                 "seat": match.seat,
             },
+            "playing": [self._playing_info(g) for g in playing],
+            "challenges": challenges,
+        }
+
+    def _playing_info(self, g: GameInProgress) -> PlayingInfo:
+        """A game in progress as the account's corner shows it: whose turn it is is known
+        for a game held here, or from its running clock."""
+        actor = self.actor_of(g.id)
+        if actor is None:
+            actor = g.running
+        return {
+            "game": g.id,
+            "seat": g.seat,
+            "names": g.names,
+            "rated": g.rated,
+            "pace": g.pace,
+            "my_turn": actor == g.seat,
         }
 
     # --- presence -------------------------------------------------------------------------
@@ -240,8 +316,20 @@ class LobbyFeed:
                 lobby = sorted({c.account for c in self.conns.values() if c.account is not None})
                 await self.db(self.store.matches.seen, lobby, now)
                 await self._friends_moved()
+                await self._activity_moved()
             except Exception:
                 log.exception("cannot write who is online")
+
+    async def _activity_moved(self) -> None:
+        """Send every lobby connection here the activity if it changed since the last one
+        sent (people came or went, a game moved up or ended)."""
+        if not self.conns:
+            return
+        last = self._last_activity
+        frame = await self.activity_frame()
+        if frame != last:
+            for conn in list(self.conns.values()):
+                conn.send(frame)
 
     async def _friends_moved(self) -> None:
         lobby = {c.account for c in self.conns.values() if c.account is not None}
@@ -258,7 +346,7 @@ def table_info(t: OpenTable, ratings: dict[tuple[str, int], tuple[float, int]]) 
     """An open table as the lobby lists it (no seat's token): each seated account's
     displayed rating (``store.ratings.displayed``, as the table and the leaderboards show
     it) and whether it is a bot account."""
-    seats: list[dict[str, Any]] = []
+    seats: list[TableSeatInfo] = []
     for s in t.seats:
         rating = ratings.get((t.id, s.account_id)) if s.account_id is not None else None
         seats.append(
@@ -280,6 +368,7 @@ def table_info(t: OpenTable, ratings: dict[tuple[str, int], tuple[float, int]]) 
         "min_rating": t.min_rating,
         "max_rating": t.max_rating,
         "allow_bots": t.allow_bots,
+        "bot_accounts": t.bot_accounts,
         "expires": t.expires,
         "seats": seats,
         "free": len(t.free()),

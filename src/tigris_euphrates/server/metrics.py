@@ -29,6 +29,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from .events import GameChanged
+
 #: The folder of the figures shared by several processes (prometheus-client's variable).
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 #: How often a worker of several refreshes its gauges.
@@ -131,6 +133,11 @@ class Metrics:
             registry=r,
         )
         self._db: dict[str, DbTimer] = {}
+
+    def game_changed(self, event: GameChanged) -> None:
+        """A game changed (``events.py``): an entry this process stored is counted."""
+        if event.stored:
+            self.actions.inc()
 
     def db_timer(self, operation: str) -> DbTimer:
         """The figures of the store call ``operation`` (e.g. ``Games.append``)."""

@@ -3,7 +3,7 @@ lines and games while they are live; the players' reports.
 
 - **ban**: the account cannot sign in (``banned``), every session of it ends at once, its
   seats can no longer be opened or taken back, and in its unfinished games a bot
-  (``bots.default_level``) takes each of its seats (a seat change of the log, ``seat N bot
+  (``aiseats.default_level``) takes each of its seats (a seat change of the log, ``seat N bot
   LEVEL``), so the others play on; its connections are told and closed (4403). A rated
   game goes on rated: the seat's result is still the account's. **unban** lifts the ban;
   the seats stay with the bots, and the account signs in afresh.
@@ -22,18 +22,18 @@ on the command line only (``tne admin grant``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import HTTPConnection
 
 from ..store import AlreadyReported, Report, Standing
 from ..store.accounts import Account
 from ..store.attempts import Rule
+from ..store.logentry import Abort
 from .accounts import AccountService
-from .bots import default_level
+from .aiseats import default_level
+from .answers import moderation as answers
+from .answers.games import GameSummary
 from .errors import GameError
 from .hub import Hub
-from .live import ABORT
 from .notices import ChatHidden, Expel
 
 #: How often an abort is tried when other processes keep writing the game's next step.
@@ -60,7 +60,7 @@ async def account_named(hub: Hub, name: str) -> Account:
     return account
 
 
-def public_standing(standing: Standing) -> dict[str, Any]:
+def public_standing(standing: Standing) -> answers.Standing:
     return {
         "name": standing.name,
         "admin": standing.admin,
@@ -69,14 +69,14 @@ def public_standing(standing: Standing) -> dict[str, Any]:
     }
 
 
-async def sanction(hub: Hub, account: Account, action: str) -> dict[str, Any]:
+async def sanction(hub: Hub, account: Account, action: str) -> answers.Sanction:
     """Ban, unban, mute or unmute the account; returns its standing (and, for a ban, the
     seats handed to bots)."""
     store = hub.store.moderation
     standing: Standing = await hub.db(store.standing, account.id)
     if action in ("ban", "mute") and standing.admin:
         raise GameError("is-admin", "an admin is neither banned nor muted: revoke the role first")
-    handed: list[dict[str, Any]] = []
+    handed: list[answers.HandedSeat] = []
     if action in ("ban", "unban"):
         await hub.db(store.set_banned, account.id, action == "ban")
         if action == "ban":
@@ -87,10 +87,10 @@ async def sanction(hub: Hub, account: Account, action: str) -> dict[str, Any]:
     return {"account": public_standing(now), "seats": handed}
 
 
-async def expel(hub: Hub, account_id: int) -> list[dict[str, Any]]:
+async def expel(hub: Hub, account_id: int) -> list[answers.HandedSeat]:
     """The seats of a banned account in its unfinished games: a bot takes each (the game
     goes on), and its connections, in every process, are closed."""
-    handed: list[dict[str, Any]] = []
+    handed: list[answers.HandedSeat] = []
     for game_id, seat in await hub.db(hub.store.moderation.active_seats, account_id):
         try:
             game = await hub.get(game_id)
@@ -100,8 +100,7 @@ async def expel(hub: Hub, account_id: int) -> list[dict[str, Any]]:
             continue
         if await hub.seats.hand_over(game, seat, default_level()):
             handed.append({"game": game_id, "seat": seat})
-            hub.changed(game)
-        game.expel(seat)
+        game.audience.expel(seat, game.log.seq)
         if hub.sync is not None:
             hub.sync.tell(Expel(hub.sync.proc, game_id, seat))
     return handed
@@ -119,26 +118,20 @@ async def hide_line(hub: Hub, game_id: str, n: int, hidden: bool) -> None:
         hub.sync.tell(ChatHidden(hub.sync.proc, game_id, n))
 
 
-async def abort(hub: Hub, game_id: str) -> dict[str, Any]:
+async def abort(hub: Hub, game_id: str) -> GameSummary:
     """Stop the game: ``abort`` is its last log entry, it is unrated and nobody moves
     again; raises ``GameError`` (``no-game``, ``game-over``, ``game-aborted``)."""
     game = await hub.get(game_id)
     for attempt in range(ABORT_TRIES):
         async with game.lock:
-            game.check_ongoing()
+            game.log.check_ongoing()
             try:
-                at = await hub.store_step(game, None, ABORT)
+                await hub.write(game, None, Abort())  # stores it, marks the game aborted
             except GameError as err:
                 if err.code == "stale" and attempt + 1 < ABORT_TRIES:
                     continue  # another process stored that step: read on, then again
                 raise
-            game.seq += 1
-            game.aborted, game.rated = True, False
-            game.tick(at)
-            await hub.db(hub.store.games.mark_aborted, game.id)
-            game.broadcast()
             break
-    hub.changed(game)
     hub.evict(game)
     return game.summary()
 
@@ -156,7 +149,7 @@ async def report(
     game_id: str | None = None,
     n: int | None = None,
     name: str | None = None,
-) -> dict[str, Any]:
+) -> answers.ReportMade:
     """A signed-in player reports a chat line or an account (one report a target,
     ``Limits.reports_per_hour`` an hour); raises ``GameError``."""
     most = hub.limits.reports_per_hour
@@ -189,7 +182,7 @@ async def report(
     return {"id": report_id, "kind": kind, "state": "open"}
 
 
-def public_report(r: Report) -> dict[str, Any]:
+def public_report(r: Report) -> answers.ReportLine:
     return {
         "id": r.id,
         "kind": r.kind,

@@ -5,18 +5,29 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
-from .. import new_game
+from typing_extensions import TypedDict
+
 from ..store import GameRow, Store
-from .bots import bot_levels, default_level
+from ..store.rows import StoredSeat, TableSettings, checked_options
+from .aiseats import bot_levels, default_level
 from .clocks import Pace
 from .dbthread import DatabaseThread
 from .errors import GameError
 from .limits import ClientRates, Limits
 from .live import LiveGame, hash_token
 from .seats import too_many_bot_games
+
+#: A seat a new game is asked for: a person (``human``, the default; in a rematch ``from``
+#: names the old game's seat whose token it keeps) or a ``bot`` of ``level`` (the default
+#: level when none), and its name (none: the default the page shows).
+SeatWanted = TypedDict(
+    "SeatWanted",
+    {"kind": str, "level": str | None, "name": str | None, "from": int},
+    total=False,
+)
 
 #: The server's seeds: 128 bits from ``secrets``, beyond any search for the seed that a
 #: player's own draws single out.
@@ -45,16 +56,17 @@ class NewGames:
 
     async def create(
         self,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
+        posted: Mapping[str, object],
+        seats: Sequence[SeatWanted],
         seed: int | None = None,
         client: str = "",
         *,
         listed: bool = False,
-        settings: dict[str, Any] | None = None,
+        settings: TableSettings | None = None,
         same_people: LiveGame | None = None,
         rated: bool = False,
         pace: Pace | None = None,
+        bound: dict[int, int] | None = None,
     ) -> tuple[LiveGame, list[str | None], str | None]:
         """A new game created by ``client`` (a hash of its address; ``""`` for the server's
         own callers, which no per-client limit counts); returns it, each human seat's secret
@@ -64,12 +76,13 @@ class NewGames:
         game's token and the creator keeps theirs, so the links people hold open the new
         game too (no new token is returned for them), and the new game is stored only if
         that game has no rematch yet (``store.RematchTaken``). A ``rated`` game is played between
-        accounts only: no bot seat, and the server's secret seed; ``pace`` its clocks."""
+        accounts only: no bot seat, and the server's secret seed; ``pace`` its clocks;
+        ``bound``: seat -> account of the seats bound to accounts from the start."""
         self._check_seed(seats, seed, rated)
         seed_source = "server" if seed is None else "client"
         if seed is None:
             seed = secrets.randbits(SEED_BITS)
-        new_game(options, seed)  # validates the options (raises InvalidAction)
+        options = checked_options(posted)  # raises InvalidAction
         if len(seats) != options.get("players", 2):
             raise GameError("bad-seats", "give exactly one seat per player")
         stored, tokens = _seat_rows(seats, same_people)
@@ -81,7 +94,7 @@ class NewGames:
         creator: str | None = secrets.token_urlsafe(18)
         creator_hash = hash_token(creator) if creator else None
         if same_people is not None:
-            creator, creator_hash = None, same_people.creator
+            creator, creator_hash = None, same_people.table.creator
         row = GameRow(
             secrets.token_hex(6),
             options,
@@ -93,13 +106,13 @@ class NewGames:
             seed_source=seed_source,
             client=client,
             listed=listed,
-            settings=dict(settings or {}),
+            settings=settings.copy() if settings else {},
             rated=rated,
         )
-        await self._store(row, pace, same_people.id if same_people is not None else None)
+        await self._store(row, pace, same_people.id if same_people is not None else None, bound)
         return LiveGame(row, pace, {}, self.hub.clock), tokens, creator
 
-    def _check_seed(self, seats: list[dict[str, Any]], seed: int | None, rated: bool) -> None:
+    def _check_seed(self, seats: Sequence[SeatWanted], seed: int | None, rated: bool) -> None:
         """Refuse a rated game with a bot seat, and a seed chosen by the client for a game
         with several people (unless the server accepts them: ``client_seeds``)."""
         people = sum(1 for seat in seats if seat.get("kind", "human") == "human")
@@ -116,7 +129,13 @@ class NewGames:
                 "chooses the seed knows every hand and the bag",
             )
 
-    async def _store(self, row: GameRow, pace: Pace | None, rematch_of: str | None) -> None:
+    async def _store(
+        self,
+        row: GameRow,
+        pace: Pace | None,
+        rematch_of: str | None,
+        bound: dict[int, int] | None = None,
+    ) -> None:
         """Store the new game (``rematch_of``: as that game's rematch, claimed in the same
         transaction: ``RematchTaken`` when another process made it first)."""
         hub = self.hub
@@ -136,6 +155,7 @@ class NewGames:
             row.rated,
             row.created,
             rematch_of,
+            bound,
         )
 
     async def _check_client(self, client: str, bots: bool) -> None:
@@ -163,12 +183,12 @@ class NewGames:
 
 
 def _seat_rows(
-    seats: list[dict[str, Any]], same_people: LiveGame | None
-) -> tuple[list[dict[str, Any]], list[str | None]]:
+    seats: Sequence[SeatWanted], same_people: LiveGame | None
+) -> tuple[list[StoredSeat], list[str | None]]:
     """The seats as stored (each person's token hashed) and each person's secret token
     (bots, and the people of a rematch who keep their token: ``None``)."""
     tokens: list[str | None] = []
-    stored: list[dict[str, Any]] = []
+    stored: list[StoredSeat] = []
     levels = bot_levels()
     for i, seat in enumerate(seats):
         kind = seat.get("kind", "human")
@@ -180,7 +200,7 @@ def _seat_rows(
             stored.append({"kind": "bot", "level": level, "name": name})
             tokens.append(None)
         elif kind == "human" and same_people is not None:
-            kept = same_people.seats[i]["token"]
+            kept = same_people.seats[int(seat.get("from", i))]["token"]
             stored.append({"kind": "human", "name": name or f"Player {i + 1}", "token": kept})
             tokens.append(None)
         elif kind == "human":

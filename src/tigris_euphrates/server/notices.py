@@ -202,7 +202,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 def encode(notice: Notice) -> str:
     """The message as the text of a notification (its fields are strings, integers and
     ``None``: read as they are, no ``asdict`` deep copy)."""
-    data: dict[str, Any] = {"v": VERSION, "kind": notice.kind}
+    data: dict[str, str | int | None] = {"v": VERSION, "kind": notice.kind}
     for name, _ in _FIELDS[type(notice)]:
         data[name] = getattr(notice, name)
     return _ENCODER.encode(data)

@@ -2,7 +2,8 @@
 and an aborted game, made without a running server in this process.
 
 The changes are those the server makes (``server/moderation.py``): the same log entries
-(``seat N bot LEVEL``, ``abort``) written as the game's next step, the same flags. On
+(``seat N bot LEVEL``, ``abort``; ``abort N bot`` for a banned seat in a rated game's
+opening) written as the game's next step, the same flags. On
 PostgreSQL they are announced on the store's channel as a server process announces its own
 (``step``, ``hide``, ``expel``), so the running servers apply them at once. On SQLite a
 running server hears nobody: ``ServerLock`` tells, and the command line refuses these three
@@ -15,9 +16,11 @@ import secrets
 import time
 
 from ..store import StepTaken, Store
-from .bots import default_level
-from .live import ABORT, LiveGame, seat_change
-from .notices import ChatHidden, Expel, Notice, Step, encode
+from ..store.logentry import Abort, HandOver, LogEntry, encode
+from .aiseats import default_level
+from .live import LiveGame
+from .notices import ChatHidden, Expel, Notice, Step
+from .notices import encode as encode_notice
 
 #: How often a step is tried when a server keeps writing the game's next step.
 TRIES = 5
@@ -36,14 +39,14 @@ class Offline:
         self.proc = f"cli-{secrets.token_hex(4)}"
 
     def _notice(self, notice: Notice) -> str:
-        return "" if self.store.is_sqlite else encode(notice)
+        return "" if self.store.is_sqlite else encode_notice(notice)
 
-    def _step(self, game: LiveGame, action: str, bots: int | None = None) -> None:
-        """Write ``action`` as the game's next log entry (by the server: no seat), announced;
+    def _step(self, game: LiveGame, entry: LogEntry, bots: int | None = None) -> None:
+        """Write ``entry`` as the game's next log entry (by the server: no seat), announced;
         raises ``StepTaken`` when another writer stored that step first."""
-        seq = game.seq + 1
-        notice = self._notice(Step(self.proc, game.id, seq, None, action))
-        self.store.games.append(game.id, seq, None, action, time.time(), bots, notice)
+        seq, text = game.seq + 1, encode(entry)
+        notice = self._notice(Step(self.proc, game.id, seq, None, text))
+        self.store.games.append(game.id, seq, None, text, time.time(), bots, notice)
 
     def _game(self, game_id: str) -> LiveGame:
         return LiveGame(self.store.games.load(game_id))
@@ -68,9 +71,13 @@ class Offline:
                 return False
             if game.seats[seat]["kind"] == "bot":
                 return False
-            bots = 1 + sum(1 for s in game.seats if s["kind"] == "bot")
+            bots = game.table.bot_seats(seat, "bot")
+            opening = game.log.in_opening()  # a rated game's opening: aborted (endings.py)
+            entry = Abort(seat, "bot") if opening else HandOver(seat, default_level())
             try:
-                self._step(game, seat_change(seat, "bot", default_level()), bots)
+                self._step(game, entry, None if opening else bots)
+                if opening:
+                    self.store.games.mark_aborted(game_id)
                 return True
             except StepTaken:
                 continue  # a server stored that step: read the log again
@@ -91,7 +98,7 @@ class Offline:
             if game.over:
                 raise Refused(f"game {game_id} is over")
             try:
-                self._step(game, ABORT)
+                self._step(game, Abort())
             except StepTaken:
                 continue
             self.store.games.mark_aborted(game_id)

@@ -1,6 +1,7 @@
 """Who sits at a table, as its seats show them: each account's name and displayed rating in
-the game's family (``store.ratings.displayed``), its rating change once the rated game is
-counted, and a guest's nickname.
+the game's family (``store.ratings.displayed``; a bot account's on the bots' board), its
+rating change once the rated game is counted, whether it is a bot account (the page marks
+it BOT), and a guest's nickname.
 
 The names are read from the store whenever they may have changed: when the game loads, when
 a seat is bound to an account, when a guest names their seat, when a rated game ends (its
@@ -18,6 +19,7 @@ from ..store.ratings import displayed, family_of, size_of
 from .errors import GameError
 from .inputs import check_text
 from .live import LiveGame
+from .table import Person
 
 #: The longest nickname (the seats' names' limit, ``inputs.MAX_NAME``).
 NICKNAME_MAX = 24
@@ -50,25 +52,28 @@ async def read_people(hub: Reader, game: LiveGame) -> None:
             renamed = True
     ids = sorted(set(bound.values()))
     names: dict[int, str] = await hub.db(hub.store.accounts.names, ids)
+    bots: set[int] = await hub.db(hub.store.bots.bot_ids, ids)
     family, size = family_of(game.options), size_of(len(game.seats))
     ordinals: dict[int, float] = await hub.db(hub.store.ratings.ordinals, ids, family, size)
     changes: dict[int, tuple[float, float]] = {}
-    if game.over and game.tally is not None:
+    if game.over and game.log.tally is not None:
         changes = await hub.db(hub.store.ratings.changes_of, game.id)
-    people: dict[int, dict[str, Any]] = {}
+    people: dict[int, Person] = {}
     for seat, account in bound.items():
         if account not in names or not 0 <= seat < len(game.seats):
             continue
         change = changes.get(account)
         rating = displayed(change[0] if change else ordinals.get(account, 0.0))
         people[seat] = {
+            "id": account,
             "account": names[account],
             "rating": displayed(change[1]) if change else rating,
             "change": displayed(change[1]) - rating if change else None,
+            "bot": account in bots,
         }
-    if people != game.people or renamed:
-        game.people = people
-        game.broadcast()
+    if people != game.table.people or renamed:
+        game.table.people = people
+        game.audience.broadcast()
 
 
 def nickname(text: str) -> str:
@@ -89,13 +94,13 @@ async def set_nickname(hub: Reader, game: LiveGame, seat: int | None, text: str)
     if seat is None:
         raise GameError("spectator", "spectators have no seat to name")
     name = nickname(text)
-    game.check_ongoing()
-    if seat in game.people:
+    game.log.check_ongoing()
+    if seat in game.table.people:
         raise GameError("named-by-account", "this seat is held by an account: its name shows")
     try:
         await hub.db(hub.store.games.set_seat_name, game.id, seat, name)
     except UnknownGame:
         raise GameError("no-game", "there is no such game") from None
     game.seats[seat] = {**game.seats[seat], "name": name}
-    game.broadcast()
+    game.audience.broadcast()
     hub.names_changed(game)

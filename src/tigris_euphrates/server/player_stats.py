@@ -14,16 +14,19 @@ import csv
 import datetime as dt
 import io
 from collections import defaultdict
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from ..stats import SOURCES
 from ..store import Store
 from ..store.accounts import AccountGame
+from ..store.jsontypes import JsonDict, int_at
 from ..store.ratings import family_of, places
+from .answers.players import Conflicts, KindRecord, PlayerStats, Record
 from .live import LiveGame
 
 
-def game_stats_of(store: Store, game_id: str) -> dict[str, Any]:
+def game_stats_of(store: Store, game_id: str) -> JsonDict:
     """The statistics of a finished game, computed from its log on first use and kept."""
     game = LiveGame(store.games.load(game_id))
     stats = game.stats()
@@ -38,7 +41,26 @@ def fill_stats(store: Store, games: list[AccountGame]) -> None:
             g.stats = game_stats_of(store, g.id)
 
 
-def _row(g: AccountGame) -> dict[str, Any] | None:
+class Finished(TypedDict):
+    """One finished game as the account's seat lived it (a line of the CSV)."""
+
+    game: str
+    finished: float
+    ruleset: str
+    players: int
+    rated: bool
+    seat: int
+    place: int
+    won: bool
+    score: int
+    points: dict[str, int]
+    revolts: dict[str, int]
+    wars: dict[str, int]
+    catastrophes: int
+    opponents: list[str]
+
+
+def _row(g: AccountGame) -> Finished | None:
     """One finished game as the account's seat lived it (``None``: not finished)."""
     if g.status != "over" or not g.result:
         return None
@@ -46,7 +68,7 @@ def _row(g: AccountGame) -> dict[str, Any] | None:
     place = places(g.result["ranking"], players)[g.seat]
     scores = g.result.get("scores") or []
     score = min(scores[g.seat]) if g.seat < len(scores) and scores[g.seat] else 0
-    seat = (g.stats or {}).get("seats", [{}] * players)[g.seat] if g.stats else {}
+    seat = _seat_stats(g.stats, g.seat)
     return {
         "game": g.id,
         "finished": g.updated,
@@ -57,22 +79,39 @@ def _row(g: AccountGame) -> dict[str, Any] | None:
         "place": place,
         "won": place == 1,
         "score": score,
-        "points": dict(seat.get("points") or dict.fromkeys(SOURCES, 0)),
-        "revolts": dict(seat.get("revolts") or {}),
-        "wars": dict(seat.get("wars") or {}),
-        "catastrophes": int(seat.get("catastrophes") or 0),
+        "points": _counts(seat, "points") or dict.fromkeys(SOURCES, 0),
+        "revolts": _counts(seat, "revolts"),
+        "wars": _counts(seat, "wars"),
+        "catastrophes": int_at(seat, "catastrophes") if seat.get("catastrophes") else 0,
         "opponents": [name for s, name in sorted(g.players.items()) if s != g.seat],
     }
 
 
-def player_stats(games: list[AccountGame]) -> dict[str, Any]:
+def _seat_stats(stats: JsonDict | None, seat: int) -> JsonDict:
+    """The statistics of ``seat`` in a game's statistics (``{}``: none kept)."""
+    seats = stats.get("seats") if stats else None
+    row = seats[seat] if isinstance(seats, list) and seat < len(seats) else None
+    return row if isinstance(row, dict) else {}
+
+
+def _counts(seat: JsonDict, key: str) -> dict[str, int]:
+    """The counts under ``key`` of a seat's statistics (``{}``: none)."""
+    counts = seat.get(key)
+    if not counts:
+        return {}
+    if not isinstance(counts, dict):
+        raise TypeError(f"{key!r} is not an object of counts: {counts!r}")
+    return {k: int_at(counts, k) for k in counts}
+
+
+def player_stats(games: list[AccountGame]) -> PlayerStats:
     """The summary of an account's finished games (``games`` with their statistics)."""
     rows = [r for r in (_row(g) for g in games) if r is not None]
-    groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, int], list[Finished]] = defaultdict(list)
     for r in rows:
         groups[(r["ruleset"], r["players"])].append(r)
 
-    def summary(part: list[dict[str, Any]]) -> dict[str, Any]:
+    def summary(part: list[Finished]) -> Record:
         n = len(part)
         wins = sum(1 for r in part if r["won"])
         return {
@@ -83,22 +122,28 @@ def player_stats(games: list[AccountGame]) -> dict[str, Any]:
         }
 
     points = {source: sum(r["points"].get(source, 0) for r in rows) for source in SOURCES}
-    conflicts = {
-        kind: {
-            "won": sum(r[kind].get("won", 0) for r in rows),
-            "lost": sum(r[kind].get("lost", 0) for r in rows),
-        }
-        for kind in ("revolts", "wars")
+    conflicts: dict[str, Conflicts] = {
+        "revolts": _conflicts([r["revolts"] for r in rows]),
+        "wars": _conflicts([r["wars"] for r in rows]),
     }
+    by_kind: list[KindRecord] = [
+        {"ruleset": ruleset, "players": players, **summary(part)}
+        for (ruleset, players), part in sorted(groups.items())
+    ]
     return {
         **summary(rows),
-        "by_kind": [
-            {"ruleset": ruleset, "players": players, **summary(part)}
-            for (ruleset, players), part in sorted(groups.items())
-        ],
+        "by_kind": by_kind,
         "points": points,
         "conflicts": conflicts,
         "catastrophes": sum(r["catastrophes"] for r in rows),
+    }
+
+
+def _conflicts(counts: list[dict[str, int]]) -> Conflicts:
+    """Conflicts of one kind won and lost, summed over games."""
+    return {
+        "won": sum(c.get("won", 0) for c in counts),
+        "lost": sum(c.get("lost", 0) for c in counts),
     }
 
 

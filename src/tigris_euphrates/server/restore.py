@@ -17,20 +17,34 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from pydantic import TypeAdapter
 
 from ..store import Store
+from ..store.backuprows import (
+    AccountLine,
+    GameLine,
+    RatingChangeRow,
+    RatingRow,
+    ReportRow,
+    SocialRow,
+    StandingRow,
+)
+from ..store.jsontypes import JsonDict, list_at, text_at
 from .backup import FORMAT, game_row
 from .clocks import pace_from_dict
 from .live import LiveGame
 
 _NUMBER = (int, float)
 _NONE = type(None)
+#: the JSON types a field takes
+Types = type | tuple[type, ...]
 #: the fields of each kind of line and the JSON types they take
-FIELDS: dict[str, dict[str, Any]] = {
+FIELDS: dict[str, dict[str, Types]] = {
     "game": {
         "id": str, "created": _NUMBER, "updated": _NUMBER, "status": str, "options": dict,
         "seed": int, "seed_source": str, "seats": list, "creator": (str, _NONE),
@@ -62,10 +76,19 @@ FIELDS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 #: Fields a line may lack (an export of an older version): a bot account's ``bot``, a
 #: game's hint counts.
-OPTIONAL: dict[str, dict[str, Any]] = {
+OPTIONAL: dict[str, dict[str, Types]] = {
     "account": {"bot": (*_NUMBER, _NONE)},
     "game": {"hints": list},
 }
+
+
+#: The lines that are rows of the store, read once ``check`` checked their fields.
+_ACCOUNT = TypeAdapter(AccountLine)
+_RATING = TypeAdapter(RatingRow)
+_CHANGE = TypeAdapter(RatingChangeRow)
+_SOCIAL = TypeAdapter(SocialRow)
+_STANDING = TypeAdapter(StandingRow)
+_REPORT = TypeAdapter(ReportRow)
 
 
 class RestoreError(Exception):
@@ -99,29 +122,29 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             "the others):\n" + "\n".join(f"  {game}: {why}" for game, why in bad.items())
         )
     report = RestoreReport(skipped=bad)
-    accounts: list[dict[str, Any]] = []
-    ratings: list[dict[str, Any]] = []
-    changes: list[dict[str, Any]] = []
-    social: list[dict[str, Any]] = []
-    flags: list[dict[str, Any]] = []
-    reports: list[dict[str, Any]] = []
+    accounts: list[AccountLine] = []
+    ratings: list[RatingRow] = []
+    changes: list[RatingChangeRow] = []
+    social: list[SocialRow] = []
+    flags: list[StandingRow] = []
+    reports: list[ReportRow] = []
     for _, line in lines(path):
         kind = line.pop("kind", None)
         if kind == "game" and line["id"] not in bad:
-            _restore_game(store, line)
+            _restore_game(store, game_line(line))
             report.games += 1
         elif kind == "account":
-            accounts.append(line)
+            accounts.append(_ACCOUNT.validate_python(line))
         elif kind == "rating":
-            ratings.append(line)
+            ratings.append(_RATING.validate_python(line))
         elif kind == "rating_change":
-            changes.append(line)
+            changes.append(_CHANGE.validate_python(line))
         elif kind == "social":
-            social.append(line)
+            social.append(_SOCIAL.validate_python(line))
         elif kind == "standing":
-            flags.append(line)
+            flags.append(_STANDING.validate_python(line))
         elif kind == "report":
-            reports.append(line)
+            reports.append(_REPORT.validate_python(line))
     store.accounts.restore(
         [
             {"id": a["id"], "name": a["name"], "created": a["created"], "bot": a.get("bot")}
@@ -129,8 +152,9 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
         ]
     )
     for account in accounts:
-        if account["notify"] is not None:
-            store.notifications.restore(account["id"], account["notify"])
+        notify = account["notify"]
+        if notify is not None:
+            store.notifications.restore(account["id"], notify)
     store.ratings.restore(ratings, changes)
     store.social.restore(social, time.time())
     store.moderation.restore(flags, reports)
@@ -138,8 +162,8 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
     return report
 
 
-def _restore_game(store: Store, game: dict[str, Any]) -> None:
-    store.games.restore(game)
+def _restore_game(store: Store, game: GameLine) -> None:
+    store.games.backup.restore(game)
     store.chat.restore(game["id"], game["chat"])
     if game["clock"] is not None:
         store.clocks.restore(game["id"], game["clock"])
@@ -147,9 +171,10 @@ def _restore_game(store: Store, game: dict[str, Any]) -> None:
     store.hints.restore(game["id"], game.get("hints", []))
 
 
-def lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The lines of an export after its header, numbered from 2; raises ``RestoreError`` on
-    a file that is not an export or a line that is not a JSON object."""
+def lines(path: Path) -> Iterator[tuple[int, JsonDict]]:
+    """The lines of an export after its header, numbered from 2, as read (any JSON object:
+    ``check`` checks their fields); raises ``RestoreError`` on a file that is not an export
+    or a line that is not a JSON object."""
     try:
         f = path.open("rb")
     except OSError as exc:
@@ -177,7 +202,7 @@ def check(path: Path) -> dict[str, str]:
     counts: Counter[str] = Counter()
     seen: set[str] = set()
     bad: dict[str, str] = {}
-    end: dict[str, Any] | None = None
+    end: Mapping[str, object] | None = None
     for number, line in lines(path):
         kind = str(line.get("kind"))
         if end is not None:
@@ -187,12 +212,13 @@ def check(path: Path) -> dict[str, str]:
         if kind == "end":
             end = line
         elif kind == "game":
-            if line["id"] in seen:
-                raise RestoreError(f"{path}, line {number}: game {line['id']} a second time")
-            seen.add(line["id"])
+            game_id = text_at(line, "id")
+            if game_id in seen:
+                raise RestoreError(f"{path}, line {number}: game {game_id} a second time")
+            seen.add(game_id)
             reason = check_game(line)
             if reason is not None:
-                bad[line["id"]] = reason
+                bad[game_id] = reason
     if end is None:
         raise RestoreError(_cut_short(path))
     found = {"games": counts["game"], "accounts": counts["account"], "ratings": counts["rating"]}
@@ -208,7 +234,7 @@ def _cut_short(path: Path) -> str:
     )
 
 
-def _check_fields(path: Path, number: int, kind: str, line: dict[str, Any]) -> None:
+def _check_fields(path: Path, number: int, kind: str, line: Mapping[str, object]) -> None:
     fields = FIELDS.get(kind)
     if fields is None:
         raise RestoreError(f"{path}, line {number}: no line of an export is of kind {kind!r}")
@@ -226,11 +252,13 @@ def _check_fields(path: Path, number: int, kind: str, line: dict[str, Any]) -> N
         raise RestoreError(f"{path}, line {number}: the {kind} has unknown fields {sorted(extra)}")
 
 
-def check_game(game: dict[str, Any]) -> str | None:
+def check_game(line: JsonDict) -> str | None:
     """Why the game of an export cannot be restored (``None``: it can): its log must
-    replay to the record the export holds, and a finished game's to its result."""
+    replay to the record the export holds, a finished game's to its result, an aborted
+    game's to an abort."""
     try:
-        _check_entries(game)
+        _check_entries(line)
+        game = game_line(line)
         clock = game["clock"]
         pace = None if clock is None else pace_from_dict(clock["pace"])
         times = {int(seq): float(at) for seq, _, _, at in game["log"]}
@@ -245,8 +273,11 @@ def check_game(game: dict[str, Any]) -> str | None:
                         if record.get(k) != game["record"].get(k))  # fmt: skip
         return f"its replay does not give its record ({', '.join(differ)} differ)"
     if game["status"] == "over":
-        if not live.over or live.result() != game["result"]:
+        if not live.over or live.log.result() != game["result"]:
             return "it is marked finished but its log does not end with its result"
+    elif game["status"] == "aborted":
+        if not live.aborted or game["result"] is not None:
+            return "it is marked aborted but its log does not end with an abort"
     elif game["status"] != "active" or game["result"] is not None:
         return f"it is marked {game['status']!r} with a result, but it is not over"
     if any(not 0 <= seat < len(game["seats"]) for seat, _, _ in game["players"]):
@@ -254,7 +285,14 @@ def check_game(game: dict[str, Any]) -> str | None:
     return None
 
 
-def _check_entries(game: dict[str, Any]) -> None:
+def game_line(line: JsonDict) -> GameLine:
+    """A game's line once its fields and entries are checked (``_check_fields``,
+    ``_check_entries``), as read: its options and seats keep the order of their keys, as
+    the restored game then answers with them (a validation would reorder them)."""
+    return cast(GameLine, line)
+
+
+def _check_entries(game: JsonDict) -> None:
     """Raise ``ValueError`` unless the game's log, chat and bound seats have their shapes
     (log steps numbered 1, 2, 3…)."""
     shapes: tuple[tuple[str, tuple[Any, ...]], ...] = (
@@ -263,10 +301,11 @@ def _check_entries(game: dict[str, Any]) -> None:
         ("players", (int, int, _NUMBER)),
     )
     for name, shape in shapes:
-        for entry in game[name]:
+        for entry in list_at(game, name):
             if not isinstance(entry, list) or len(entry) != len(shape):
                 raise ValueError(f"an entry of its {name} is not a list of {len(shape)}")
             if not all(isinstance(v, t) for v, t in zip(entry, shape, strict=True)):
                 raise ValueError(f"an entry of its {name} has a value of the wrong type")
-    if [entry[0] for entry in game["log"]] != list(range(1, len(game["log"]) + 1)):
+    steps = [entry[0] for entry in list_at(game, "log") if isinstance(entry, list)]
+    if steps != list(range(1, len(steps) + 1)):
         raise ValueError("its log's steps are not numbered 1, 2, 3…")

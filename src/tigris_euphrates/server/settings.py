@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from ..coach.analysis import AnalysisBudget
 from .limits import Limits
 from .logs import FORMATS, LEVELS
@@ -83,7 +85,15 @@ def _show(value: Any, default: Any) -> str:
     return str(value)
 
 
-def source(env: str, parse: Callable[[str], Any], flag: str = "") -> dict[str, Any]:
+class Source(TypedDict):
+    """Where a setting comes from: its environment variable, what reads it, its flag."""
+
+    env: str
+    parse: Callable[[str], Any]
+    flag: str
+
+
+def source(env: str, parse: Callable[[str], Any], flag: str = "") -> Source:
     """Where a setting comes from (its field's ``metadata``): its environment variable,
     read by ``parse``, and its command-line flag (``""``: none)."""
     return {"env": env, "parse": parse, "flag": flag}
@@ -206,7 +216,10 @@ class Settings:
         return {f.metadata["env"]: _show(getattr(self, f.name), f.default) for f in fields(self)}
 
     def replace(self, **changes: Any) -> Settings:
-        """These settings with ``changes`` (the flags given on a command line)."""
+        """These settings with ``changes`` (the flags given on a command line; a folder may
+        come as text, as the command line's raw parameters give it)."""
+        if "data_dir" in changes:
+            changes["data_dir"] = Path(changes["data_dir"])
         return dataclasses.replace(self, **changes)
 
     @property

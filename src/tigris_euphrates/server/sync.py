@@ -17,12 +17,14 @@ database (``notices``), and what it does about it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from ..store import Store, UnknownGame
+from ..store.logentry import decode
 from .chat import TableChat
 from .cluster import SCAN_SECONDS, Cluster
 from .dbthread import DatabaseThread
@@ -125,7 +127,7 @@ class ClusterSync:
             while True:
                 game.behind = False
                 async with game.lock:
-                    await self.hub.catch_up_locked(game, read_log=game.announced <= game.seq)
+                    await self.hub.catch_up_locked(game, read_log=game.log.announced <= game.seq)
                 self.hub.changed(game)
                 self.hub.evict(game)
                 if not game.behind:
@@ -158,25 +160,27 @@ class ClusterSync:
             return
         if isinstance(notice, Step):
             if notice.seq > game.seq:
-                # the entry comes with its announcement: no need to read it back
-                game.pending[notice.seq] = (notice.seat, notice.action)
-                game.announced = max(game.announced, notice.seq)
+                # the entry comes with its announcement: no need to read it back (an entry
+                # this release cannot read is read from the log, and refused there)
+                with contextlib.suppress(ValueError):
+                    game.log.pending[notice.seq] = (notice.seat, decode(notice.action))
+                game.log.announced = max(game.log.announced, notice.seq)
                 self.catch_up_soon(game)
         elif isinstance(notice, Claim | Here | Gone):
             self._presence(game, notice)
         elif isinstance(notice, ChatStored):
-            if notice.n > game.chat_n:
+            if notice.n > game.table.chat_n:
                 self.hub.spawn(self.hub.chat.read(game))
         elif isinstance(notice, ChatHidden):
             self.hub.spawn(self.hub.chat.refresh(game))
         elif isinstance(notice, Expel):
-            game.expel(notice.seat)
+            game.audience.expel(notice.seat, game.log.seq)
         elif isinstance(notice, Names):
             self.hub.spawn(self.hub.read_people(game))
         elif isinstance(notice, RematchMade):
             if game.settings.get("rematch") != notice.rematch:
                 game.settings["rematch"] = notice.rematch
-                game.broadcast()
+                game.audience.broadcast()
         elif isinstance(notice, Who):
             for conn in game.conns.values():
                 if conn.seat is not None and conn.closing is None:
@@ -191,18 +195,18 @@ class ClusterSync:
                 if conn.cid == notice.conn:
                     conn.announced = True
             return
-        online = game.online()
-        conns = game.remote.setdefault(seat, {})
+        online = game.audience.online()
+        conns = game.audience.remote.setdefault(seat, {})
         if isinstance(notice, Gone):
             conns.pop(notice.conn, None)
         else:
             conns[notice.conn] = notice.proc
             if isinstance(notice, Claim):
-                game.take_over(seat, announced_only=True)
-        if seat not in game.online():
-            game.away_since[seat] = time.time()
-        if game.online() != online:
-            game.broadcast()
+                game.audience.take_over(seat, game.log.seq, announced_only=True)
+        if seat not in game.audience.online():
+            game.table.away_since[seat] = time.time()
+        if game.audience.online() != online:
+            game.audience.broadcast()
 
     async def resync(self) -> None:
         """Notifications may have been missed: read every game held up to the log's end,
@@ -222,7 +226,7 @@ class ClusterSync:
         rematch = stored.get("rematch")
         if isinstance(rematch, str) and game.settings.get("rematch") != rematch:
             game.settings["rematch"] = rematch
-            game.broadcast()
+            game.audience.broadcast()
         await self.hub.chat.refresh(game)
         await self.hub.read_people(game)
 
@@ -273,11 +277,11 @@ class ClusterSync:
         if not dead:
             return
         for game in self.hub.games.values():
-            online = game.online()
-            for conns in game.remote.values():
+            online = game.audience.online()
+            for conns in game.audience.remote.values():
                 for cid in [c for c, p in conns.items() if p in dead]:
                     del conns[cid]
-            if game.online() != online:
-                for seat in online - game.online():
-                    game.away_since[seat] = time.time()
-                game.broadcast()
+            if game.audience.online() != online:
+                for seat in online - game.audience.online():
+                    game.table.away_since[seat] = time.time()
+                game.audience.broadcast()

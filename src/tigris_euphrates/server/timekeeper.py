@@ -7,7 +7,8 @@ deadline (``store/clocks.py``) and keeps one task a game that sleeps until it; w
 is up it has a bot take the seat (``expire``: ``Hub.time_out``). A step stored in between moves the
 deadline and the task is replaced. After a restart, or when another process takes the lock
 of a dead one, the clock is rebuilt from the steps' times and a deadline passed meanwhile is
-enforced at once. It is armed after every change of a game (``Hub.changed``).
+enforced at once. It is armed after every change of a game (it follows "a game changed":
+``events.py``).
 
 E-mails go to account holders who opted in (``store.notifications``) and confirmed their
 address (``confirm.py``), when a person's move starts in a turn-based game and that player
@@ -27,6 +28,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..store import Store
 from .dbthread import DatabaseThread
+from .events import GameChanged
 from .live import LiveGame
 from .mail import Mailer
 
@@ -86,12 +88,12 @@ class Timekeeper:
     def arm(self, game: LiveGame) -> None:
         """Watch the game's running clock, if this process enforces it; store its deadline
         and announce a new turn-based move (called after every change of the game)."""
-        if game.clock is None or self.closing:
+        if game.log.clock is None or self.closing:
             return
         if not self.owns(game):
             self.disarm(game.id)
             return
-        clock = game.clock
+        clock = game.log.clock
         deadline = None if game.ended else clock.deadline
         key = (deadline, game.seq)
         if self.armed.get(game.id) == key:
@@ -106,7 +108,11 @@ class Timekeeper:
             return
         self.tasks[game.id] = asyncio.get_running_loop().create_task(self._watch(game, deadline))
         if clock.pace.kind == "turn" and self.mailer is not None:
-            self._spawn(self._notify(game, seat, game.turn_seq))
+            self._spawn(self._notify(game, seat, game.log.turn_seq))
+
+    def game_changed(self, event: GameChanged) -> None:
+        """A game changed (``events.py``): arm its clock."""
+        self.arm(event.game)
 
     def disarm(self, game_id: str) -> None:
         self.armed.pop(game_id, None)
@@ -147,7 +153,7 @@ class Timekeeper:
         an injected time call this."""
         done = 0
         for game in list(self.games().values()):
-            if game.clock is not None and self.owns(game) and await self.expire(game):
+            if game.log.clock is not None and self.owns(game) and await self.expire(game):
                 done += 1
         return done
 
@@ -178,7 +184,7 @@ class Timekeeper:
         if it opted in, has no page open on the game, and nobody sent it yet. Returns
         whether an e-mail went out."""
         mailer = self.mailer
-        if mailer is None or seat in game.online():
+        if mailer is None or seat in game.audience.online():
             return False
         bound: dict[int, int] = await self.db(self.store.accounts.seats_of_game, game.id)
         account_id = bound.get(seat)
@@ -194,9 +200,11 @@ class Timekeeper:
         stop_url = f"{base}/unsubscribe?t={unsubscribe_token(await self.key(), account_id)}"
         names = [str(s.get("name") or f"Player {i + 1}") for i, s in enumerate(game.seats)]
         others = ", ".join(n for i, n in enumerate(names) if i != seat)
-        assert game.clock is not None
-        hours = game.clock.banks[seat] / 3600
-        left = f"{hours:.0f} hours" if hours >= 2 else f"{game.clock.banks[seat] / 60:.0f} minutes"
+        assert game.log.clock is not None
+        hours = game.log.clock.banks[seat] / 3600
+        left = (
+            f"{hours:.0f} hours" if hours >= 2 else f"{game.log.clock.banks[seat] / 60:.0f} minutes"
+        )
         body = (
             f"Hello {names[seat]},\n\n"
             f"it is your move in your game of Tigris & Euphrates with {others}.\n"

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from .backuprows import AccountRow, BoundRow
 from .database import Database, continue_ids, repair_text
+from .jsontypes import JsonDict
 from .names import name_key, normal, skeleton
+from .rows import GameOptions, GameResult, StoredSeat, read_seats
 
-__all__ = ["Account", "AccountGame", "Accounts", "NameTaken", "name_key"]
+__all__ = ["Account", "AccountGame", "Accounts", "GameInProgress", "NameTaken", "name_key"]
 
 #: The password hash of an account restored from a backup (``tne import``): no argon2 hash,
 #: so it matches no password, until the operator sets one (``tne set-password``). The
@@ -55,14 +59,29 @@ class AccountGame:
     status: str
     created: float
     updated: float
-    options: dict[str, Any]
-    seats: list[dict[str, Any]]
-    result: dict[str, Any] | None
+    options: GameOptions
+    #: the seats it started with, without their tokens' hashes
+    seats: list[StoredSeat]
+    result: GameResult | None
     rated: bool
     #: the seats of the game bound to accounts: seat -> account name
     players: dict[int, str]
     #: the statistics of the finished game (``stats.game_stats``), once computed
-    stats: dict[str, Any] | None = None
+    stats: JsonDict | None = None
+
+
+@dataclass
+class GameInProgress:
+    """An unfinished game of an account, as its lobby lists it: its seat, every seat's name
+    (the account's where bound), whether it is rated, its pace's kind and whose clock runs
+    (``None``: no clock runs, or the game has none)."""
+
+    id: str
+    seat: int
+    names: list[str]
+    rated: bool
+    pace: str | None
+    running: int | None
 
 
 class Accounts:
@@ -166,9 +185,67 @@ class Accounts:
             rows = conn.execute(select(s.c.seat, s.c.account_id).where(s.c.game_id == game_id))
             return {int(r.seat): int(r.account_id) for r in rows}
 
+    def _bound_names(self, conn: Connection, game_ids: list[str]) -> dict[str, dict[int, str]]:
+        """The games' seats bound to accounts: game -> seat -> account name."""
+        s, a = self.t.account_seats, self.t.accounts
+        names: dict[str, dict[int, str]] = {}
+        if not game_ids:
+            return names
+        bound = conn.execute(
+            select(s.c.game_id, s.c.seat, a.c.name)
+            .join(a, a.c.id == s.c.account_id)
+            .where(s.c.game_id.in_(game_ids))
+        )
+        for b in bound:
+            names.setdefault(str(b.game_id), {})[int(b.seat)] = str(repair_text(b.name))
+        return names
+
+    def in_progress(self, account_id: int, limit: int = 8) -> list[GameInProgress]:
+        """The account's unfinished games, the most recently changed first: what its lobby
+        shows as "in progress" (with whose clock runs, when the game has clocks)."""
+        s, g, c = self.t.account_seats, self.t.games, self.t.clocks
+        query = (
+            select(
+                s.c.seat,
+                g.c.id,
+                g.c.seats,
+                g.c.rated,
+                g.c.updated,
+                c.c.pace,
+                c.c.seat.label("running"),
+            )
+            .join(g, g.c.id == s.c.game_id)
+            .outerjoin(c, c.c.game_id == g.c.id)
+            .where(s.c.account_id == account_id, g.c.status == "active")
+            .order_by(g.c.updated.desc(), g.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            names = self._bound_names(conn, [str(r.id) for r in rows])
+        out: list[GameInProgress] = []
+        for r in rows:
+            seats = json.loads(r.seats)
+            bound_names = names.get(str(r.id), {})
+            pace = json.loads(r.pace) if r.pace else None
+            out.append(
+                GameInProgress(
+                    id=str(r.id),
+                    seat=int(r.seat),
+                    names=[
+                        bound_names.get(i) or str(repair_text(seat.get("name") or ""))
+                        for i, seat in enumerate(seats)
+                    ],
+                    rated=bool(r.rated),
+                    pace=None if pace is None else str(pace.get("kind") or ""),
+                    running=None if r.running is None else int(r.running),
+                )
+            )
+        return out
+
     def games_of(self, account_id: int, limit: int = 200) -> list[AccountGame]:
         """The account's games, the most recently changed first."""
-        s, g, a = self.t.account_seats, self.t.games, self.t.accounts
+        s, g = self.t.account_seats, self.t.games
         query = (
             select(s.c.seat, g)
             .join(g, g.c.id == s.c.game_id)
@@ -178,16 +255,7 @@ class Accounts:
         )
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-            ids = [str(r.id) for r in rows]
-            players: dict[str, dict[int, str]] = {}
-            if ids:
-                bound = conn.execute(
-                    select(s.c.game_id, s.c.seat, a.c.name)
-                    .join(a, a.c.id == s.c.account_id)
-                    .where(s.c.game_id.in_(ids))
-                )
-                for b in bound:
-                    players.setdefault(str(b.game_id), {})[int(b.seat)] = str(repair_text(b.name))
+            players = self._bound_names(conn, [str(r.id) for r in rows])
         return [
             AccountGame(
                 id=str(r.id),
@@ -196,10 +264,7 @@ class Accounts:
                 created=float(r.created),
                 updated=float(r.updated),
                 options=json.loads(r.options),
-                seats=[
-                    {k: repair_text(v) for k, v in seat.items() if k != "token"}
-                    for seat in json.loads(r.seats)
-                ],
+                seats=read_seats(r.seats, tokens=False),
                 result=json.loads(r.result) if r.result else None,
                 rated=bool(r.rated),
                 players=players.get(str(r.id), {}),
@@ -208,7 +273,7 @@ class Accounts:
             for r in rows
         ]
 
-    def set_game_stats(self, game_id: str, stats: dict[str, Any]) -> None:
+    def set_game_stats(self, game_id: str, stats: JsonDict) -> None:
         g = self.t.games
         with self.engine.begin() as conn:
             conn.execute(update(g).where(g.c.id == game_id).values(stats=json.dumps(stats)))
@@ -244,7 +309,7 @@ class Accounts:
 
     # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
 
-    def dump(self) -> list[dict[str, Any]]:
+    def dump(self) -> list[AccountRow]:
         """Every account without its secrets: ``id``, ``name``, ``created`` and ``bot``
         (when it became a bot account, else ``None``; no password hash, no session
         generation, no API token), in the order of their ids."""
@@ -261,7 +326,7 @@ class Accounts:
                 for r in conn.execute(query)
             ]
 
-    def restore(self, accounts: list[dict[str, Any]]) -> None:
+    def restore(self, accounts: list[AccountRow]) -> None:
         """Write the accounts ``dump`` read (a bot account stays one), with their ids and
         ``NO_PASSWORD``: each signs
         in once the operator has set it a password (``set_password_hash``). On PostgreSQL
@@ -292,7 +357,7 @@ class Accounts:
             conn.execute(insert(table), rows)
             continue_ids(conn, table)
 
-    def dump_seats(self, game_ids: list[str]) -> dict[str, list[list[Any]]]:
+    def dump_seats(self, game_ids: list[str]) -> dict[str, list[BoundRow]]:
         """The seats of the games ``game_ids`` bound to accounts: by game, ``[seat,
         account, created]`` in seat order (games without any left out)."""
         if not game_ids:
@@ -303,14 +368,14 @@ class Accounts:
             .where(s.game_id.in_(game_ids))
             .order_by(s.game_id, s.seat)
         )
-        out: dict[str, list[list[Any]]] = {}
+        out: dict[str, list[BoundRow]] = {}
         with self.engine.connect() as conn:
             for r in conn.execute(query):
-                bound = [int(r.seat), int(r.account_id), float(r.created)]
+                bound = (int(r.seat), int(r.account_id), float(r.created))
                 out.setdefault(str(r.game_id), []).append(bound)
         return out
 
-    def restore_seats(self, game_id: str, seats: list[list[Any]]) -> None:
+    def restore_seats(self, game_id: str, seats: list[BoundRow]) -> None:
         """Write a game's bound seats as ``dump_seats`` read them."""
         if not seats:
             return

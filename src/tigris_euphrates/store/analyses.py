@@ -16,15 +16,31 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
 
 from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from typing_extensions import TypedDict
 
 from .database import Database
+from .jsontypes import JsonDict
 
 #: The states of an analysis, in order.
 STATES = ("queued", "running", "done", "failed")
+
+
+class AnalysisState(TypedDict):
+    """A game's analysis as the page is told it (``state``: ``none``, never asked for;
+    ``queued``, ``running``, ``done``, ``failed``), its progress, and once done the analysis
+    (``tne-analysis/1``) and its time, once failed the error."""
+
+    game_id: str
+    state: str
+    done: int
+    total: int
+    analysis: NotRequired[JsonDict | None]
+    seconds: NotRequired[float | None]
+    error: NotRequired[str | None]
 
 
 @dataclass(frozen=True)
@@ -40,11 +56,11 @@ class AnalysisRow:
     total: int = 0
     seconds: float | None = None
     error: str | None = None
-    result: dict[str, Any] | None = None
+    result: JsonDict | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> AnalysisState:
         """What the page is told: the state, the progress and the analysis once done."""
-        out: dict[str, Any] = {
+        out: AnalysisState = {
             "game_id": self.game_id,
             "state": self.state,
             "done": self.done,
@@ -127,7 +143,7 @@ class Analyses:
         this worker's (it was given to another after a silence)."""
         return self._update(game_id, worker, done=done, total=total, claimed=now)
 
-    def finish(self, game_id: str, worker: str, result: dict[str, Any], seconds: float) -> bool:
+    def finish(self, game_id: str, worker: str, result: JsonDict, seconds: float) -> bool:
         """Store the analysis, once: False when the row is no longer this worker's."""
         return self._update(
             game_id, worker, state="done", result=json.dumps(result), seconds=seconds

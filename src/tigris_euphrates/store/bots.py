@@ -13,13 +13,15 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
 
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
+from typing_extensions import TypedDict
 
 from .accounts import Account, _account
 from .database import Database, repair_text
+from .rows import GameOptions, PaceData, SentOptions
 
 #: The states of a challenge: open until it is accepted, declined, cancelled or expired.
 CHALLENGE_STATES = ("open", "accepted", "declined", "cancelled", "expired")
@@ -33,6 +35,11 @@ class NotABot(Exception):
     """The account cannot become a bot account (it played rated games as a person)."""
 
 
+class StillPlaying(Exception):
+    """The account cannot become a bot account now: it holds a seat at an open table or of
+    an unfinished rated game, or waits for a quick match, all of them people's places."""
+
+
 @dataclass
 class BotToken:
     """A token as its owner's list shows it: never its secret."""
@@ -41,6 +48,36 @@ class BotToken:
     name: str
     created: float
     last_used: float | None
+
+
+class ChallengeSide(TypedDict):
+    """One account of a challenge: its name and whether it is a bot account."""
+
+    name: str
+    bot: bool
+
+
+#: A challenge as the API and the bots' event socket show it (``Challenge.public``):
+#: ``from`` challenges ``to``; ``state``: ``open``, ``accepted`` (with its ``game``),
+#: ``declined`` (with the challenged's ``reason``), ``cancelled`` or ``expired``. An open
+#: table offered to a bot account has the same shape (its ``id`` is ``table:<id>``), with
+#: the table's ``pace`` and its number of ``free`` seats.
+PublicChallenge = TypedDict(
+    "PublicChallenge",
+    {
+        "id": str,
+        "from": ChallengeSide,
+        "to": ChallengeSide,
+        "options": SentOptions,
+        "rated": bool,
+        "state": str,
+        "reason": str | None,
+        "game": str | None,
+        "created": float,
+        "pace": NotRequired[PaceData | None],
+        "free": NotRequired[int],
+    },
+)
 
 
 @dataclass
@@ -54,7 +91,7 @@ class Challenge:
     challenged: int
     challenged_name: str
     challenged_bot: bool
-    options: dict[str, Any]
+    options: GameOptions
     rated: bool
     state: str
     created: float
@@ -62,7 +99,7 @@ class Challenge:
     reason: str | None = None
     game: str | None = None
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PublicChallenge:
         """The challenge as the API and the bots' event socket show it."""
         return {
             "id": self.id,
@@ -90,10 +127,15 @@ class Bots:
     def make_bot(self, account_id: int) -> float:
         """Turn the account into a bot account (for good); returns since when it is one.
         Raises ``NotABot`` if it has a rating as a person: a bot is never rated among
-        people, and a person's rating does not move to the bots' board."""
+        people, and a person's rating does not move to the bots' board; ``StillPlaying``
+        while it holds a people's place (``_people_place``), so that no bot account ever
+        holds the seat of a people's rated game. The account's row is locked first: a seat
+        taken at an open table at the same moment (``store.tables``, which reads the row
+        under a shared lock) comes wholly before or after."""
         a, r = self.t.accounts, self.t.ratings
         now = time.time()
         with self.engine.begin() as conn:
+            _lock_account(conn, a, account_id)
             row = conn.execute(select(a.c.bot).where(a.c.id == account_id)).first()
             if row is None:
                 raise NotABot("no such account")
@@ -104,6 +146,8 @@ class Bots:
             ).scalar_one()
             if rated:
                 raise NotABot("this account has a rating among people")
+            if _people_place(conn, self.t, account_id):
+                raise StillPlaying("this account holds a people's seat")
             conn.execute(update(a).where(a.c.id == account_id, a.c.bot.is_(None)).values(bot=now))
             return float(conn.execute(select(a.c.bot).where(a.c.id == account_id)).scalar_one())
 
@@ -185,7 +229,7 @@ class Bots:
     # --- challenges -----------------------------------------------------------------------
 
     def challenge(
-        self, challenger: int, challenged: int, options: dict[str, Any], rated: bool, most: int
+        self, challenger: int, challenged: int, options: GameOptions, rated: bool, most: int
     ) -> str:
         """A new open challenge's id; raises ``TooManyChallenges`` when the challenger has
         ``most`` open ones already (counted under a lock on the challenger's row)."""
@@ -318,6 +362,25 @@ class Bots:
 
 class TooManyChallenges(Exception):
     """The account has as many open challenges as it may."""
+
+
+def _people_place(conn: Connection, t: Any, account_id: int) -> bool:
+    """Whether the account holds a seat at an open table or of an unfinished rated game, or
+    waits for a quick match."""
+    s, o, q = t.table_seats, t.open_tables, t.match_queue
+    seated = select(func.count()).select_from(s.join(o, o.c.id == s.c.table_id))
+    if conn.execute(seated.where(s.c.account_id == account_id, o.c.state == "open")).scalar():
+        return True
+    queued = select(func.count()).select_from(q)
+    if conn.execute(queued.where(q.c.account_id == account_id, q.c.state == "waiting")).scalar():
+        return True
+    b, g = t.account_seats, t.games
+    playing = (
+        select(func.count())
+        .select_from(b.join(g, g.c.id == b.c.game_id))
+        .where(b.c.account_id == account_id, g.c.rated == 1, g.c.status == "active")
+    )
+    return bool(conn.execute(playing).scalar())
 
 
 def _lock_account(conn: Connection, accounts: Any, account_id: int) -> None:

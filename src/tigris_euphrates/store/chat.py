@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .backuprows import ChatRow
 from .database import Database, repair_text
 from .games import StepTaken
 
@@ -87,7 +88,7 @@ class ChatLog:
             ).rowcount
         return bool(changed)
 
-    def dump(self, game_ids: list[str]) -> dict[str, list[list[Any]]]:
+    def dump(self, game_ids: list[str]) -> dict[str, list[ChatRow]]:
         """Every chat line of the games ``game_ids``, as the operator's backup holds them:
         by game, ``[n, seat, name, text, created, hidden]`` in order (``hidden``: when a
         moderator hid it, else ``None``; games without chat left out)."""
@@ -99,14 +100,14 @@ class ChatLog:
             .where(c.game_id.in_(game_ids))
             .order_by(c.game_id, c.n)
         )
-        out: dict[str, list[list[Any]]] = {}
+        out: dict[str, list[ChatRow]] = {}
         with self.engine.connect() as conn:
             for r in conn.execute(query):
-                line = [int(r.n), r.seat, str(r.name), str(r.text), float(r.created), r.hidden]
+                line = (int(r.n), r.seat, str(r.name), str(r.text), float(r.created), r.hidden)
                 out.setdefault(str(r.game_id), []).append(line)
         return out
 
-    def restore(self, game_id: str, lines: list[list[Any]]) -> None:
+    def restore(self, game_id: str, lines: list[ChatRow]) -> None:
         """Write a game's chat lines as ``dump`` read them."""
         if not lines:
             return

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .backuprows import ClockRow, NotifyRow
 from .database import Database
+from .rows import PaceData
 
 
 class Clocks:
@@ -26,26 +27,26 @@ class Clocks:
         self.engine = db.engine
         self.t = db.tables
 
-    def save_pace(self, game_id: str, pace: dict[str, Any]) -> None:
+    def save_pace(self, game_id: str, pace: PaceData) -> None:
         """Store the pace of a new game (before the game itself: a game never lacks its pace)."""
         with self.engine.begin() as conn:
             conn.execute(insert(self.t.clocks).values(game_id=game_id, pace=json.dumps(pace)))
 
-    def pace(self, game_id: str) -> dict[str, Any] | None:
+    def pace(self, game_id: str) -> PaceData | None:
         """The game's pace (``None``: an untimed game)."""
         c = self.t.clocks.c
         with self.engine.connect() as conn:
             row = conn.execute(select(c.pace).where(c.game_id == game_id)).first()
-        return None if row is None else dict(json.loads(row.pace))
+        return None if row is None else _pace(row.pace)
 
-    def paces(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+    def paces(self, game_ids: list[str]) -> dict[str, PaceData]:
         """The pace of each timed game of ``game_ids`` (untimed games are left out)."""
         if not game_ids:
             return {}
         c = self.t.clocks.c
         with self.engine.connect() as conn:
             rows = conn.execute(select(c.game_id, c.pace).where(c.game_id.in_(game_ids)))
-            return {str(r.game_id): dict(json.loads(r.pace)) for r in rows}
+            return {str(r.game_id): _pace(r.pace) for r in rows}
 
     def step_times(self, game_id: str) -> dict[int, float]:
         """When each log entry of the game was stored, by ``seq``: the clocks are their replay."""
@@ -78,7 +79,7 @@ class Clocks:
             )
             return bool(done.rowcount)
 
-    def dump(self, game_ids: list[str]) -> dict[str, dict[str, Any]]:
+    def dump(self, game_ids: list[str]) -> dict[str, ClockRow]:
         """The clock rows of the timed games of ``game_ids`` (the operator's backup):
         ``pace``, the running ``deadline``, its ``seat`` and step ``seq``, and ``notified``
         (the last step whose turn e-mail went out)."""
@@ -89,7 +90,7 @@ class Clocks:
             rows = conn.execute(select(self.t.clocks).where(c.game_id.in_(game_ids)))
             return {
                 str(r.game_id): {
-                    "pace": dict(json.loads(r.pace)),
+                    "pace": _pace(r.pace),
                     "deadline": None if r.deadline is None else float(r.deadline),
                     "seat": r.seat,
                     "seq": int(r.seq),
@@ -98,7 +99,7 @@ class Clocks:
                 for r in rows
             }
 
-    def restore(self, game_id: str, clock: dict[str, Any]) -> None:
+    def restore(self, game_id: str, clock: ClockRow) -> None:
         """Write a game's clock row as ``dump`` read it."""
         with self.engine.begin() as conn:
             conn.execute(
@@ -147,7 +148,7 @@ class Notifications:
         table = self.t.notify
         n = table.c
         now = time.time()
-        values: dict[str, Any] = {"enabled": int(enabled), "updated": now}
+        values: dict[str, int | float | str] = {"enabled": int(enabled), "updated": now}
         if email is not None:
             values["email"] = email
         with self.engine.begin() as conn:
@@ -166,7 +167,7 @@ class Notifications:
             except IntegrityError:  # written meanwhile by another request
                 conn.execute(update(table).where(n.account_id == account_id).values(**values))
 
-    def dump(self) -> dict[int, dict[str, Any]]:
+    def dump(self) -> dict[int, NotifyRow]:
         """Every account's notification settings, by account (the operator's backup)."""
         with self.engine.connect() as conn:
             return {
@@ -178,7 +179,7 @@ class Notifications:
                 for r in conn.execute(select(self.t.notify).order_by(self.t.notify.c.account_id))
             }
 
-    def restore(self, account_id: int, settings: dict[str, Any]) -> None:
+    def restore(self, account_id: int, settings: NotifyRow) -> None:
         """Write an account's notification settings as ``dump`` read them."""
         with self.engine.begin() as conn:
             conn.execute(
@@ -201,3 +202,8 @@ class Notifications:
                 .values(confirmed=1)
             )
             return bool(done.rowcount)
+
+
+def _pace(text: str) -> PaceData:
+    pace: PaceData = json.loads(text)
+    return pace

@@ -19,6 +19,8 @@ from . import migrate
 from .schema import Tables, make_tables
 
 ENV_URL = "TNE_DATABASE_URL"
+#: How long a new PostgreSQL connection may take before it counts as failed (seconds).
+CONNECT_SECONDS = 10
 
 
 def normalise_url(url: str) -> str:
@@ -59,14 +61,19 @@ class Database:
         #: the PostgreSQL channel on which the processes announce what they changed
         self.channel = f"{table_prefix}tne"
         self.prefix = table_prefix
-        kwargs: dict[str, Any] = {"future": True}
+        connect_args: dict[str, bool | int | str]
         if self.is_sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            connect_args = {"check_same_thread": False, "timeout": 30}
         else:
-            kwargs["pool_pre_ping"] = True
-            # how the database lists the store's connections (``pg_stat_activity``)
-            kwargs["connect_args"] = {"application_name": f"tne-store-{table_prefix[:32]}"}
-        self.engine: Engine = create_engine(self.url, **kwargs)
+            # how the database lists the store's connections (``pg_stat_activity``); a
+            # database that does not answer fails a request within CONNECT_SECONDS (503)
+            connect_args = {
+                "application_name": f"tne-store-{table_prefix[:32]}",
+                "connect_timeout": CONNECT_SECONDS,
+            }
+        self.engine: Engine = create_engine(
+            self.url, future=True, connect_args=connect_args, pool_pre_ping=not self.is_sqlite
+        )
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.tables: Tables = make_tables(table_prefix)

@@ -1,7 +1,7 @@
 """Which results of a rated game count: a game is rated only for the moves its people made.
 
-Read from the game's log, where a seat change is an entry of its own (``seat 1 bot hard``,
-``seat 1 bot easy timeout``, ``seat 1 human``: ``seat_change``), written by the seat whose
+Read from the game's log (``logentry.py``), where a seat change is an entry of its own
+(``seat 1 bot hard``, ``seat 1 bot easy timeout``, ``seat 1 human``), written by the seat whose
 player asked for it (``None``: the game's creator or the clock). Every other entry but an
 ``undo`` is a decision of the seat that made it, by its person or by the bot holding it.
 
@@ -21,6 +21,11 @@ If every seat forfeits, nobody's play decided the game and it is not rated at al
 player who is losing cannot void a rated game by leaving (they lose it, their opponents are
 rated as they finished), and two accounts cannot farm ratings from games that bots play for
 them (such a game counts for nobody).
+
+Before that, the opening: a seat that gives up a rated game (resigns, goes to a bot, runs
+out of time) before every seat has completed its first turn does not forfeit, it aborts
+the game (the server writes ``abort SEAT WHY`` instead: ``server/endings.py``). An aborted
+game is never rated, so a resignation before anyone played wins nobody a rating.
 """
 
 from __future__ import annotations
@@ -28,51 +33,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .logentry import Abort, HandOver, LogEntry, Resign, TakeBack, Undo
+
 #: The share of a seat's decisions that bots given to it in its player's absence may make
 #: without the seat forfeiting.
 ABSENCE_SHARE = 0.2
-
-UNDO = "undo"
-RESIGN = "resign"
-
-
-def resign_entry(seat: int, level: str) -> str:
-    """The log entry of seat ``seat`` resigning (``resign 1 hard``): it ranks last, and a
-    bot of ``level`` plays it out while two or more others play on."""
-    return f"{RESIGN} {seat} {level}"
-
-
-def parse_resign(text: str) -> tuple[int, str] | None:
-    """``(seat, level)`` of a resignation entry; ``None`` for any other entry."""
-    words = text.split()
-    if len(words) != 3 or words[0] != RESIGN or not words[1].isdigit():
-        return None
-    return int(words[1]), words[2]
-
-
-def seat_change(seat: int, kind: str, level: str | None = None, timeout: bool = False) -> str:
-    """The log entry of a seat change: ``seat 1 bot hard`` (seat 1 handed to a ``hard``
-    bot), ``seat 1 bot easy timeout`` (the same because seat 1's time ran out) or ``seat 1
-    human`` (seat 1 taken back by its player)."""
-    if kind != "bot":
-        return f"seat {seat} human"
-    return f"seat {seat} bot {level}" + (" timeout" if timeout else "")
-
-
-def parse_seat_change(text: str) -> tuple[int, str, str | None, bool] | None:
-    """``(seat, kind, level, timeout)`` of a seat change entry; ``None`` for any other
-    entry."""
-    words = text.split()
-    if len(words) < 3 or words[0] != "seat":
-        return None
-    if words[2] == "bot" and len(words) == 4:
-        return int(words[1]), "bot", words[3], False
-    if words[2] == "bot" and len(words) == 5 and words[4] == "timeout":
-        return int(words[1]), "bot", words[3], True
-    if words[2] == "human" and len(words) == 3:
-        return int(words[1]), "human", None, False
-    raise ValueError(f"not a seat change: {text!r}")
-
 
 #: who made a decision: the seat's person, a bot its player called, another bot
 PERSON, CALLED, OTHER = "person", "called", "other"
@@ -119,37 +84,44 @@ class Tally:
         #: each decision so far: (seat, who made it); an undo removes the last one
         self.made: list[tuple[int, str]] = []
 
-    def step(self, seat: int | None, action: str) -> None:
-        """The next log entry: ``action`` written by ``seat``. A person's decision that
-        is undone does not count; a bot's still does (its player saw it: advice)."""
-        change = parse_seat_change(action)
-        resigned = parse_resign(action)
-        if resigned is not None:
-            if 0 <= resigned[0] < self.players:
-                self.counts[resigned[0]].resigned = True
-                self.holder[resigned[0]] = OTHER
-        elif change is not None:
-            target, kind, _, timeout = change
-            if kind != "bot":
+    def step(self, seat: int | None, entry: LogEntry) -> None:
+        """The next log entry, written by ``seat``. A person's decision that is undone does
+        not count; a bot's still does (its player saw it: advice)."""
+        match entry:
+            case Abort():
+                return  # the game stopped: no decision
+            case Resign(target):
+                if 0 <= target < self.players:
+                    self.counts[target].resigned = True
+                    self.holder[target] = OTHER
+            case TakeBack(target):
                 self.holder[target] = PERSON
-            else:
+            case HandOver(fallback=True):
+                pass  # the same holder's bot, of another level
+            case HandOver(target, timeout=timeout):
                 self.holder[target] = CALLED if seat == target and not timeout else OTHER
                 self.counts[target].timed_out |= timeout
-        elif action == UNDO:
-            if self.made:
-                undone, who = self.made.pop()
-                if who == PERSON:
-                    self.counts[undone].person -= 1
-        elif seat is not None and 0 <= seat < self.players:
-            who = self.holder[seat]
-            self.made.append((seat, who))
-            play = self.counts[seat]
-            if who == PERSON:
-                play.person += 1
-            elif who == CALLED:
-                play.called += 1
-            else:
-                play.other += 1
+            case Undo():
+                if self.made:
+                    undone, who = self.made.pop()
+                    if who == PERSON:
+                        self.counts[undone].person -= 1
+            case _:
+                self._decided(seat)
+
+    def _decided(self, seat: int | None) -> None:
+        """A decision of ``seat``, made by whoever holds it."""
+        if seat is None or not 0 <= seat < self.players:
+            return
+        who = self.holder[seat]
+        self.made.append((seat, who))
+        play = self.counts[seat]
+        if who == PERSON:
+            play.person += 1
+        elif who == CALLED:
+            play.called += 1
+        else:
+            play.other += 1
 
     def plays(self) -> list[SeatPlay]:
         """Each seat's play so far (``bot_at_end``: a bot holds it now)."""
@@ -158,11 +130,11 @@ class Tally:
         ]
 
 
-def tally(players: int, rows: Iterable[tuple[int | None, str]]) -> list[SeatPlay]:
-    """Each seat's play in a log of ``(seat, action)`` entries, in order."""
+def tally(players: int, rows: Iterable[tuple[int | None, LogEntry]]) -> list[SeatPlay]:
+    """Each seat's play in a log of ``(seat, entry)`` entries, in order."""
     t = Tally(players)
-    for seat, action in rows:
-        t.step(seat, action)
+    for seat, entry in rows:
+        t.step(seat, entry)
     return t.plays()
 
 

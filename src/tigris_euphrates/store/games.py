@@ -17,11 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy import and_, case, func, insert, or_, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, libpq_url, repair_text
+from .gamebackup import GameBackup
+from .logentry import LogEntry, decode
+from .rows import GameOptions, GameResult, StoredSeat, TableSettings, read_seats
+from .schema import Tables as TableSet
 
 if TYPE_CHECKING:
     import psycopg
@@ -42,6 +46,48 @@ class UnknownGame(KeyError):
     pass
 
 
+class PlayerBusy(Exception):
+    """A real-time rematch's player plays another real-time game (``game_id``) now."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
+#: The first key of the PostgreSQL advisory locks that ``realtime_games`` takes per account.
+REALTIME_CLAIM = 0x7E47
+
+
+def realtime_games(
+    conn: Connection, t: TableSet, account_ids: list[int], besides: str = ""
+) -> dict[int, str]:
+    """Those of the accounts that hold a seat in a real-time game under way (other than
+    ``besides``), whatever made it (a quick match, a challenge, a table, a rematch), and
+    such a game of each.
+
+    Every way of making or joining a real-time game asks this in the transaction that
+    stores it, so on PostgreSQL it first takes, for each account in the order of their ids,
+    a lock held until that transaction ends (``pg_advisory_xact_lock``): two transactions
+    that would each put one account in a new real-time game at the same moment (a challenge
+    accepted as a table fills, a rematch as a quick match pairs) ask one after the other,
+    and the second sees the first's game. (SQLite runs one writing transaction at a time.)"""
+    if conn.dialect.name == "postgresql":
+        claim = text("SELECT pg_advisory_xact_lock(:space, :account)")
+        for account in sorted(set(account_ids)):
+            conn.execute(claim, {"space": REALTIME_CLAIM, "account": account})
+    s, g, c = t.account_seats, t.games, t.clocks
+    query = (
+        select(s.c.account_id, g.c.id, c.c.pace)
+        .select_from(s.join(g, g.c.id == s.c.game_id).join(c, c.c.game_id == g.c.id))
+        .where(s.c.account_id.in_(account_ids), g.c.status == "active", g.c.id != besides)
+    )
+    busy: dict[int, str] = {}
+    for r in conn.execute(query):
+        if json.loads(r.pace).get("kind") == "realtime":
+            busy[int(r.account_id)] = str(r.id)
+    return busy
+
+
 class RematchTaken(Exception):
     """The game has its rematch already (``rematch``: its id); nothing was created."""
 
@@ -54,12 +100,12 @@ class RematchTaken(Exception):
 @dataclass
 class GameRow:
     id: str
-    options: dict[str, Any]
+    options: GameOptions
     seed: int
-    seats: list[dict[str, Any]]
+    seats: list[StoredSeat]
     status: str
     created: float
-    result: dict[str, Any] | None = None
+    result: GameResult | None = None
     actions: list[tuple[int, int | None, str]] = field(default_factory=list)
     #: SHA-256 of the creator's secret token (``None``: a game without one)
     creator: str | None = None
@@ -71,8 +117,9 @@ class GameRow:
     rated: bool = False
     #: whether the public lobby lists the game (its creator chose so)
     listed: bool = True
-    #: the table's settings: ``chat`` (who may write) and ``rematch`` (the rematch's id)
-    settings: dict[str, Any] = field(default_factory=dict)
+    #: the table's settings: ``chat`` (who may write), ``rematch`` (the rematch's id) and,
+    #: for a quick match's game, ``quick`` (its pace: ``"realtime"`` or ``"turn"``)
+    settings: TableSettings = field(default_factory=lambda: TableSettings())
 
 
 class Games:
@@ -83,6 +130,8 @@ class Games:
         self.engine = db.engine
         self.table = db.tables.games
         self.actions = db.tables.actions
+        #: whole games read and written for the operator's backup
+        self.backup = GameBackup(self)
         #: called with a game's id after it is stored as finished (the ratings)
         self.finish_hooks: list[Callable[[str], object]] = []
         #: the log's write on PostgreSQL, one statement: the entry, the game's time of
@@ -111,17 +160,18 @@ class Games:
     def create(
         self,
         game_id: str,
-        options: dict[str, Any],
+        options: GameOptions,
         seed: int,
-        seats: list[dict[str, Any]],
+        seats: list[StoredSeat],
         creator: str | None = None,
         seed_source: str | None = None,
         client: str | None = None,
         listed: bool = True,
-        settings: dict[str, Any] | None = None,
+        settings: TableSettings | None = None,
         rated: bool = False,
         now: float | None = None,
         rematch_of: str | None = None,
+        bound: dict[int, int] | None = None,
     ) -> None:
         """A new game; ``seats`` are the seats it starts with (changes go to the log),
         ``creator`` the hash of the creator's token, ``seed_source`` ``"client"`` when a
@@ -130,11 +180,13 @@ class Games:
         ``rated`` whether its result changes the players' ratings; ``now`` when (default:
         the time now; the clocks of timed games start then). ``rematch_of``: the game is
         that game's rematch, recorded in its settings in the same transaction; raises
-        ``RematchTaken`` (and creates nothing) when that game has its rematch already."""
+        ``RematchTaken`` (and creates nothing) when that game has its rematch already.
+        ``bound``: seat -> account of the seats bound to accounts from the start."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
             if rematch_of is not None:
                 self._claim_rematch(conn, rematch_of, game_id)
+                self._check_free(conn, game_id, sorted(set((bound or {}).values())))
             self.insert(
                 conn,
                 GameRow(
@@ -153,6 +205,25 @@ class Games:
                 ),
                 seed_source=seed_source,
             )
+            if bound:
+                conn.execute(
+                    insert(self.db.tables.account_seats),
+                    [
+                        {"game_id": game_id, "seat": s, "account_id": a, "created": now}
+                        for s, a in bound.items()
+                    ],
+                )
+
+    def _check_free(self, conn: Connection, game_id: str, accounts: list[int]) -> None:
+        """Raise ``PlayerBusy`` when the real-time rematch ``game_id`` (its pace stored
+        already) has a player who plays another real-time game now."""
+        c = self.db.tables.clocks
+        pace = conn.execute(select(c.c.pace).where(c.c.game_id == game_id)).scalar()
+        if not accounts or pace is None or json.loads(pace).get("kind") != "realtime":
+            return
+        busy = realtime_games(conn, self.db.tables, accounts, besides=game_id)
+        if busy:
+            raise PlayerBusy(next(iter(busy.values())))
 
     def insert(self, conn: Connection, row: GameRow, seed_source: str | None = None) -> None:
         """Insert the new game ``row`` in the caller's transaction (an open table that
@@ -214,7 +285,7 @@ class Games:
         from these times). ``bots``: the game's bot seats after a seat change, stored with
         it (the per-client limit on bot games counts the games that run a bot now)."""
         now = time.time() if now is None else now
-        changed: dict[str, Any] = {"updated": now}
+        changed: dict[str, float | int] = {"updated": now}
         if bots is not None:
             changed["bots"] = bots
         try:
@@ -275,7 +346,7 @@ class Games:
             cur = self._appender.cur = conn.cursor()
         return cur
 
-    def finish(self, game_id: str, result: dict[str, Any] | None) -> None:
+    def finish(self, game_id: str, result: GameResult | None) -> None:
         with self.engine.begin() as conn:
             conn.execute(
                 update(self.table)
@@ -289,8 +360,9 @@ class Games:
                 log.exception("after the end of game %s", game_id)
 
     def mark_aborted(self, game_id: str) -> None:
-        """A moderator stopped the game (its log ends with ``abort``): it is no longer
-        active, and unrated (its result never changes a rating)."""
+        """The game was stopped (its log ends with an abort entry: a moderator's, a
+        player's before everybody moved, or a seat's giving up in a rated game's opening):
+        it is no longer active, and unrated (its result never changes a rating)."""
         with self.engine.begin() as conn:
             conn.execute(
                 update(self.table)
@@ -298,7 +370,7 @@ class Games:
                 .values(status="aborted", rated=None, updated=time.time())
             )
 
-    def set_settings(self, game_id: str, settings: dict[str, Any]) -> None:
+    def set_settings(self, game_id: str, settings: TableSettings) -> None:
         """Replace the game's table settings (e.g. when a rematch is created)."""
         with self.engine.begin() as conn:
             conn.execute(
@@ -331,15 +403,14 @@ class Games:
             raise UnknownGame(game_id)
         return [str(repair_text(seat.get("name") or "")) for seat in json.loads(row.seats)]
 
-    def settings(self, game_id: str) -> dict[str, Any]:
+    def settings(self, game_id: str) -> TableSettings:
         """The game's table settings as stored (``set_settings``); raises ``UnknownGame``."""
         with self.engine.connect() as conn:
             query = select(self.table.c.settings).where(self.table.c.id == game_id)
             row = conn.execute(query).first()
         if row is None:
             raise UnknownGame(game_id)
-        data = json.loads(row.settings) if row.settings else {}
-        return data if isinstance(data, dict) else {}
+        return _settings(row.settings)
 
     def load(self, game_id: str) -> GameRow:
         with self.engine.connect() as conn:
@@ -361,15 +432,15 @@ class Games:
             query = select(self.table.c.id).where(self.table.c.id == game_id)
             return conn.execute(query).first() is not None
 
-    def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, str]]:
-        """The game's log entries after ``seq``, in order: what a process whose copy is at
-        ``seq`` has not applied yet."""
+    def rows_after(self, game_id: str, seq: int) -> list[tuple[int, int | None, LogEntry]]:
+        """The game's log entries after ``seq``, in order, read (``logentry.decode``): what a
+        process whose copy is at ``seq`` has not applied yet."""
         a = self.actions.c
         query = (
             select(a.seq, a.seat, a.action).where(a.game_id == game_id, a.seq > seq).order_by(a.seq)
         )
         with self.engine.connect() as conn:
-            return [(int(r.seq), r.seat, str(r.action)) for r in conn.execute(query)]
+            return [(int(r.seq), r.seat, decode(str(r.action))) for r in conn.execute(query)]
 
     def last_seqs(self, game_ids: list[str]) -> dict[str, int]:
         """The last log entry of each game (games without entries are left out)."""
@@ -421,93 +492,11 @@ class Games:
             games, bots = conn.execute(query).one()
         return int(games), int(bots)
 
-    # --- the operator's backup (``tne export``, ``tne import``: server/backup.py) ----------
 
-    def dump(
-        self,
-        after: tuple[float, str] | None = None,
-        limit: int = 100,
-        since: float | None = None,
-        until: float | None = None,
-        ids: list[str] | None = None,
-    ) -> list[dict[str, Any]]:
-        """A page of games in creation order (``(created, id)``), after ``after``: created
-        at or after ``since`` and before ``until``, among ``ids`` when given. Each is every
-        fact of its row (the seats with their token hashes, the creator's hash) and its
-        whole log with the steps' times (``log``: ``[seq, seat, action, created]``).
-
-        The rows are read before the logs: a game that ends meanwhile is read unfinished
-        with its final step (as after a crash between the two writes, which the server
-        mends when it loads the game), never finished without it."""
-        g, a = self.table.c, self.actions.c
-        query = select(self.table).order_by(g.created, g.id).limit(limit)
-        if after is not None:
-            query = query.where(
-                or_(g.created > after[0], and_(g.created == after[0], g.id > after[1]))
-            )
-        if since is not None:
-            query = query.where(g.created >= since)
-        if until is not None:
-            query = query.where(g.created < until)
-        if ids is not None:
-            query = query.where(g.id.in_(ids))
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-            games = {str(r.id): _dump_row(r) for r in rows}
-            if games:
-                entries = conn.execute(
-                    select(a.game_id, a.seq, a.seat, a.action, a.created)
-                    .where(a.game_id.in_(list(games)))
-                    .order_by(a.game_id, a.seq)
-                )
-                for e in entries:
-                    games[str(e.game_id)]["log"].append(
-                        [int(e.seq), e.seat, str(e.action), float(e.created)]
-                    )
-        return list(games.values())
-
-    def restore(self, game: dict[str, Any]) -> None:
-        """Write a game as ``dump`` read it (its row and its log), in one transaction."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(self.table).values(
-                    id=game["id"],
-                    created=game["created"],
-                    updated=game["updated"],
-                    options=json.dumps(game["options"]),
-                    seed=str(game["seed"]),
-                    seats=json.dumps(game["seats"]),
-                    status=game["status"],
-                    result=None if game["result"] is None else json.dumps(game["result"]),
-                    creator=game["creator"],
-                    seed_source=game["seed_source"],
-                    client=game["client"] or None,
-                    bots=game["bots"],
-                    rated=1 if game["rated"] else None,
-                    stats=None if game["stats"] is None else json.dumps(game["stats"]),
-                    listed=1 if game["listed"] else 0,
-                    settings=json.dumps(game["settings"]),
-                )
-            )
-            if game["log"]:
-                conn.execute(
-                    insert(self.actions),
-                    [
-                        {
-                            "game_id": game["id"],
-                            "seq": seq,
-                            "seat": seat,
-                            "action": action,
-                            "created": created,
-                        }
-                        for seq, seat, action, created in game["log"]
-                    ],
-                )
-
-
-def _seats(text: str) -> list[dict[str, Any]]:
-    seats = json.loads(text)
-    return [{k: repair_text(v) for k, v in seat.items()} for seat in seats]
+def _settings(text: str | None) -> TableSettings:
+    """A game's table settings as stored (``{}``: none, or not an object)."""
+    settings: TableSettings = json.loads(text) if text else {}
+    return settings if isinstance(settings, dict) else {}
 
 
 def _row(row: Any) -> GameRow:
@@ -515,7 +504,7 @@ def _row(row: Any) -> GameRow:
         id=str(row.id),
         options=json.loads(row.options),
         seed=int(row.seed),
-        seats=_seats(row.seats),
+        seats=read_seats(row.seats),
         status=str(row.status),
         created=float(row.created),
         result=json.loads(row.result) if row.result else None,
@@ -523,29 +512,6 @@ def _row(row: Any) -> GameRow:
         seed_source=row.seed_source or "server",
         client=row.client or "",
         listed=row.listed is None or bool(row.listed),
-        settings=json.loads(row.settings) if row.settings else {},
+        settings=_settings(row.settings),
         rated=bool(row.rated),
     )
-
-
-def _dump_row(row: Any) -> dict[str, Any]:
-    """Every fact of a ``games`` row, as ``Games.dump`` gives it (the log still empty)."""
-    return {
-        "id": str(row.id),
-        "created": float(row.created),
-        "updated": float(row.updated),
-        "status": str(row.status),
-        "options": json.loads(row.options),
-        "seed": int(row.seed),
-        "seed_source": row.seed_source or "server",
-        "seats": json.loads(row.seats),
-        "creator": row.creator,
-        "client": row.client or "",
-        "bots": None if row.bots is None else int(row.bots),
-        "rated": bool(row.rated),
-        "listed": row.listed is None or bool(row.listed),
-        "settings": json.loads(row.settings) if row.settings else {},
-        "result": json.loads(row.result) if row.result else None,
-        "stats": json.loads(row.stats) if row.stats else None,
-        "log": [],
-    }

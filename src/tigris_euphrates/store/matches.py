@@ -22,9 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from .database import Database
-from .games import GameRow, Games
+from .games import GameRow, Games, realtime_games
+from .rows import PaceData
 from .tables import start_game
 
 #: A newcomer's rating (openskill's default mu).
@@ -59,9 +62,23 @@ class Waiting:
     name: str = ""
 
 
+class NotAPerson(Exception):
+    """Quick match pairs people: the account is a bot account (or is gone)."""
+
+
+class InGame(Exception):
+    """The account's quick match is under way in ``game_id``: no second one now."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 @dataclass
 class QueueState:
-    """An account's place in the queue: waiting, or matched into ``game_id`` at ``seat``."""
+    """An account's place in the queue: ``"waiting"``; ``"matched"`` into ``game_id`` at
+    ``seat`` (its lobby takes it there); ``"seated"`` once it opened that game;
+    ``game_over``: that game is over (the lobby shows the account as free)."""
 
     state: str
     family: str
@@ -71,12 +88,13 @@ class QueueState:
     bot_after: float | None
     game_id: str | None
     seat: int | None
+    game_over: bool = False
 
 
 #: One game the matchmaker makes: its players in seat order, and whether bots fill it.
 Group = tuple[list[Waiting], bool]
 #: Builds a match's game: its players and the seats bots fill; returns it and its pace.
-MatchMaker = Callable[[list[Waiting], int], tuple[GameRow, dict[str, Any] | None]]
+MatchMaker = Callable[[list[Waiting], int], tuple[GameRow, PaceData | None]]
 
 
 def fits(a: Waiting, b: Waiting, now: float, policy: Policy, blocks: set[tuple[int, int]]) -> bool:
@@ -138,25 +156,85 @@ class Matches:
         self.games = games
 
     def join(self, w: Waiting, now: float) -> None:
-        """Put the account in the queue (replacing whatever it waited for before, and a
-        match it was told of already)."""
+        """Put the account in the queue, or change what it waits for (a second join while
+        it waits, from a double click, another tab or another process, is that change:
+        one row an account, never two games). Raises ``InGame`` while the account's match
+        is under way: matched into a game it has not opened yet, or seated in a real-time
+        game not over yet (a turn-based game leaves room for another match once opened)."""
+        for attempt in range(3):
+            try:
+                with self.engine.begin() as conn:
+                    self._join(conn, w, now)
+                return
+            except IntegrityError:  # another process inserted the account's row first
+                if attempt == 2:
+                    raise
+
+    def _join(self, conn: Connection, w: Waiting, now: float) -> None:
+        q, g, a = self.t.match_queue, self.t.games, self.t.accounts
+        # the account's row locked: an account turning into a bot at this moment
+        # (``store.bots.make_bot``, which locks it and refuses a waiting account), or a game
+        # made elsewhere that ends its waits (``tables.start_game``, which reads it under a
+        # shared lock), comes wholly before this join or after it
+        person = select(a.c.bot).where(a.c.id == w.account_id)
+        if not self.db.is_sqlite:
+            person = person.with_for_update(key_share=True)
+        row = conn.execute(person).first()
+        if row is None or row.bot is not None:
+            raise NotAPerson(str(w.account_id))
+        query = select(q.c.state, q.c.game_id, q.c.pace, q.c.family, q.c.players, q.c.joined)
+        query = query.where(q.c.account_id == w.account_id)
+        if not self.db.is_sqlite:  # a pairing round holding the row: wait for its outcome
+            query = query.with_for_update()
+        mine = conn.execute(query).first()
+        # asked after the queue's row is held, as a pairing round asks after claiming its
+        # rows: the round and this join never wait for each other the other way round
+        busy = realtime_games(conn, self.t, [w.account_id]).get(w.account_id)
+        if busy is not None:
+            raise InGame(busy)
+        values = {
+            "family": w.family,
+            "players": w.players,
+            "pace": w.pace,
+            "mu": w.mu,
+            "seen": now,
+            "bot_after": w.bot_after,
+            "token": w.token,
+            "state": "waiting",
+            "game_id": None,
+            "seat": None,
+            "matched": None,
+        }
+        if mine is None:
+            conn.execute(insert(q).values(account_id=w.account_id, joined=now, **values))
+            return
+        if mine.state == "waiting":
+            same = (mine.family, mine.players, mine.pace) == (w.family, w.players, w.pace)
+            joined = float(mine.joined) if same else now  # the same wish keeps its place
+            changed = conn.execute(
+                update(q)
+                .where(q.c.account_id == w.account_id, q.c.state == "waiting")
+                .values(joined=joined, **values)
+            ).rowcount
+            if changed != 1:
+                raise IntegrityError("join", None, Exception("the row changed under the join"))
+            return
+        status = conn.execute(select(g.c.status).where(g.c.id == mine.game_id)).scalar()
+        if status == "active" and (mine.state == "matched" or mine.pace == "realtime"):
+            raise InGame(str(mine.game_id))
+        conn.execute(update(q).where(q.c.account_id == w.account_id).values(joined=now, **values))
+
+    def seated(self, account_id: int, game_id: str) -> bool:
+        """The account opened its quick-match game ``game_id``: its lobby stops taking it
+        there (``True`` when this call made the change)."""
         q = self.t.match_queue
         with self.engine.begin() as conn:
-            conn.execute(delete(q).where(q.c.account_id == w.account_id))
-            conn.execute(
-                insert(q).values(
-                    account_id=w.account_id,
-                    family=w.family,
-                    players=w.players,
-                    pace=w.pace,
-                    mu=w.mu,
-                    joined=now,
-                    seen=now,
-                    bot_after=w.bot_after,
-                    token=w.token,
-                    state="waiting",
-                )
-            )
+            done = conn.execute(
+                update(q)
+                .where(q.c.account_id == account_id, q.c.game_id == game_id, q.c.state == "matched")
+                .values(state="seated")
+            ).rowcount
+        return bool(done)
 
     def leave(self, account_id: int) -> bool:
         """Leave the queue; ``False`` when the account was not waiting (matched already)."""
@@ -168,9 +246,15 @@ class Matches:
         return bool(gone)
 
     def state(self, account_id: int) -> QueueState | None:
-        q = self.t.match_queue
+        """The account's place in the queue (``None``: it never queued, or left)."""
+        q, g = self.t.match_queue, self.t.games
+        query = (
+            select(q, g.c.status)
+            .outerjoin(g, g.c.id == q.c.game_id)
+            .where(q.c.account_id == account_id)
+        )
         with self.engine.connect() as conn:
-            r = conn.execute(select(q).where(q.c.account_id == account_id)).first()
+            r = conn.execute(query).first()
         if r is None:
             return None
         return QueueState(
@@ -182,6 +266,7 @@ class Matches:
             None if r.bot_after is None else float(r.bot_after),
             None if r.game_id is None else str(r.game_id),
             None if r.seat is None else int(r.seat),
+            r.game_id is not None and r.status != "active",
         )
 
     def mu_of(self, account_id: int, family: str, size: str) -> float:
@@ -232,6 +317,10 @@ class Matches:
                 query = query.with_for_update(skip_locked=True, of=q)
             rows = conn.execute(query).all()
             waiting = [_waiting(r) for r in rows]
+            # a player bound to a real-time game made meanwhile (a rematch) waits until it ends
+            ids = [w.account_id for w in waiting]
+            busy = realtime_games(conn, self.t, ids) if ids else {}
+            waiting = [w for w in waiting if w.account_id not in busy]
             ids = [w.account_id for w in waiting]
             blocks: set[tuple[int, int]] = set()
             if len(ids) > 1:
@@ -255,7 +344,7 @@ class Matches:
                 for seat, p in enumerate(players):
                     conn.execute(update(q).where(q.c.account_id == p.account_id).values(seat=seat))
                 bound = {seat: p.account_id for seat, p in enumerate(players)}
-                start_game(conn, self.t, self.games, row, pace, bound)
+                start_game(conn, self.t, self.games, row, pace, bound, matched=True)
                 made.append((row.id, [p.account_id for p in players]))
         return made
 

@@ -8,6 +8,7 @@ together upgrade one after the other (the later ones find nothing left to do).
 from __future__ import annotations
 
 import zlib
+from functools import cache
 from pathlib import Path
 
 from alembic import command
@@ -27,9 +28,16 @@ def config(prefix: str) -> Config:
     return cfg
 
 
+@cache
 def head() -> str | None:
-    """The newest revision."""
+    """The newest revision (read once: the code of a running process does not change)."""
     return ScriptDirectory.from_config(config("")).get_current_head()
+
+
+@cache
+def known() -> frozenset[str]:
+    """Every revision this code has."""
+    return frozenset(r.revision for r in ScriptDirectory.from_config(config("")).walk_revisions())
 
 
 def current(connection: Connection, prefix: str = "") -> str | None:
@@ -38,6 +46,25 @@ def current(connection: Connection, prefix: str = "") -> str | None:
         connection, opts={"version_table": f"{prefix}alembic_version"}
     )
     return context.get_current_revision()
+
+
+def mismatch(engine: Engine, prefix: str = "") -> str | None:
+    """Why the database's schema is not the one this code works with (``None``: it is at
+    the head): it is behind (restored or downgraded since this process upgraded it) or
+    ahead (a newer version of the server upgraded it)."""
+    with engine.connect() as connection:
+        at = current(connection, prefix)
+    want = head()
+    if at == want:
+        return None
+    if at is None:
+        return f"the database has no schema version; this server needs revision {want}"
+    if at not in known():
+        return (
+            f"the database's schema is at revision {at}, newer than this server's {want}"
+            " (a newer version of the server upgraded it)"
+        )
+    return f"the database's schema is at revision {at}, behind this server's {want}"
 
 
 def upgrade(engine: Engine, prefix: str = "", revision: str = "head") -> None:

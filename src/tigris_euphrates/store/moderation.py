@@ -1,5 +1,6 @@
-"""Moderation in the store: each account's standing (admin, banned, muted) and the players'
-reports (``store.moderation``). Synchronous, like every area of the store.
+"""Moderation in the store: each account's standing (admin, banned, muted), the players'
+reports and the pairs of accounts with repeated short rated results between them
+(``store.moderation``). Synchronous, like every area of the store.
 
 An account without a row has no flag. A ban raises the account's session generation in the
 same transaction, so every session cookie issued before it stops working at once.
@@ -11,13 +12,23 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, insert, or_, select, text, update
+from sqlalchemy import ColumnElement, and_, case, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
+from typing_extensions import TypedDict
 
+from .backuprows import ReportRow, StandingRow
 from .database import Database, continue_ids, repair_text
+from .logentry import NOT_MOVES, UNDO_TEXT
 
 #: The states of a report: open until an admin closes it as resolved or dismissed.
 REPORT_STATES = ("open", "resolved", "dismissed")
+#: A *short* rated result: a rated game counted for its players (its rating changes stored)
+#: that ended after fewer plies than this (the game's actions kept in its record: a move
+#: taken back is none; seat changes and resignations are none). A game played out lasts
+#: well over a hundred; thirty is about seven turns each in a game of two.
+SHORT_PLIES = 30
+#: Short results between the same two accounts from this many on are listed for the admins.
+REPEATED = 2
 
 
 class AlreadyReported(Exception):
@@ -36,6 +47,31 @@ class Standing:
 
 
 @dataclass
+class ShortPair:
+    """Two accounts (``names``, in account order) with ``games`` short rated results between
+    them: the plies of those games together, when the last was counted, how many of them
+    each account finished ahead of the other (``wins``), and the games, newest first."""
+
+    names: tuple[str, str]
+    games: int
+    plies: int
+    last: float
+    wins: tuple[int, int]
+    game_ids: list[str]
+
+
+class ReportedLine(TypedDict):
+    """A reported chat line: its seat (``None``: a spectator), name, text, when it was
+    written and whether a moderator hid it."""
+
+    seat: int | None
+    name: str
+    text: str
+    at: float
+    hidden: bool
+
+
+@dataclass
 class Report:
     """A player's report of a chat line (``kind`` ``chat``: ``game``, ``n``) or of an
     account (``account``), as an admin reads it: with the line and the names."""
@@ -51,7 +87,7 @@ class Report:
     #: the reported account's name (an account report; a chat line bound to an account)
     account: str | None = None
     #: the reported line: ``{seat, name, text, at, hidden}``
-    line: dict[str, Any] | None = None
+    line: ReportedLine | None = None
     closed_by: str | None = None
     closed: float | None = None
 
@@ -251,6 +287,67 @@ class Moderation:
         with self.engine.connect() as conn:
             return [_report(row) for row in conn.execute(query)]
 
+    # --- collusion ------------------------------------------------------------------------
+
+    def short_pairs(
+        self, max_plies: int = SHORT_PLIES, at_least: int = REPEATED, limit: int = 100
+    ) -> list[ShortPair]:
+        """The pairs of accounts with at least ``at_least`` short rated results between
+        them (rated games counted for both, fewer than ``max_plies`` plies), the most such
+        games first, then the latest: what two accounts of one person farming a rating
+        leave behind. Each game of three or four counts for every pair of its accounts."""
+        ac, c, a = self.t.actions, self.t.rating_changes, self.t.accounts
+        action = ac.c.action
+        step = case(
+            (action == UNDO_TEXT, -1),
+            (or_(*(action.like(pattern) for pattern in NOT_MOVES)), 0),
+            else_=1,
+        )
+        plies = func.sum(step)
+        short = (
+            select(ac.c.game_id, plies.label("plies"))
+            .where(ac.c.game_id.in_(select(c.c.game_id)))
+            .group_by(ac.c.game_id)
+            .having(plies < max_plies)
+            .subquery()
+        )
+        one, two = c.alias("one"), c.alias("two")
+        first, second = a.alias("first"), a.alias("second")
+        query = (
+            select(
+                one.c.account_id.label("a"),
+                two.c.account_id.label("b"),
+                first.c.name.label("a_name"),
+                second.c.name.label("b_name"),
+                one.c.game_id,
+                one.c.place.label("a_place"),
+                two.c.place.label("b_place"),
+                one.c.created,
+                short.c.plies,
+            )
+            .join(two, and_(two.c.game_id == one.c.game_id, two.c.account_id > one.c.account_id))
+            .join(short, short.c.game_id == one.c.game_id)
+            .join(first, first.c.id == one.c.account_id)
+            .join(second, second.c.id == two.c.account_id)
+            .order_by(one.c.created.desc(), one.c.game_id)
+        )
+        pairs: dict[tuple[int, int], ShortPair] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                key = (int(row.a), int(row.b))
+                pair = pairs.get(key)
+                if pair is None:
+                    names = (str(repair_text(row.a_name)), str(repair_text(row.b_name)))
+                    pair = pairs[key] = ShortPair(names, 0, 0, float(row.created), (0, 0), [])
+                pair.games += 1
+                pair.plies += int(row.plies)
+                ahead = (int(row.a_place < row.b_place), int(row.b_place < row.a_place))
+                pair.wins = (pair.wins[0] + ahead[0], pair.wins[1] + ahead[1])
+                pair.game_ids.append(str(row.game_id))
+        found = [p for p in pairs.values() if p.games >= at_least]
+        found.sort(key=lambda p: (-p.games, -p.last))
+        return found[:limit]
+
     # --- announcements --------------------------------------------------------------------
 
     def announce(self, notices: list[str]) -> None:
@@ -268,21 +365,43 @@ class Moderation:
 
     # --- backups --------------------------------------------------------------------------
 
-    def dump(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def dump(self) -> tuple[list[StandingRow], list[ReportRow]]:
         """Every account's flags (``account_id``, ``admin``, ``banned``, ``muted``,
         ``updated``) and every report, as their rows (``tne export``; a report's ``kind``,
         chat line or account, as ``about``)."""
         f, r = self.t.account_flags, self.t.reports
         with self.engine.connect() as conn:
-            flags = [dict(x._mapping) for x in conn.execute(select(f).order_by(f.c.account_id))]
-            reports = [dict(x._mapping) for x in conn.execute(select(r).order_by(r.c.id))]
-        for row in flags:
-            row["admin"] = bool(row["admin"])
-        for row in reports:  # what is reported; ``kind`` names a line of the export
-            row["about"] = row.pop("kind")
+            flags: list[StandingRow] = [
+                {
+                    "account_id": x.account_id,
+                    "admin": bool(x.admin),
+                    "banned": x.banned,
+                    "muted": x.muted,
+                    "updated": x.updated,
+                }
+                for x in conn.execute(select(f).order_by(f.c.account_id))
+            ]
+            # what is reported, last: ``kind`` names a line of the export
+            reports: list[ReportRow] = [
+                {
+                    "id": x.id,
+                    "reporter": x.reporter,
+                    "target": x.target,
+                    "game_id": x.game_id,
+                    "n": x.n,
+                    "account_id": x.account_id,
+                    "reason": x.reason,
+                    "created": x.created,
+                    "state": x.state,
+                    "closed_by": x.closed_by,
+                    "closed": x.closed,
+                    "about": x.kind,
+                }
+                for x in conn.execute(select(r).order_by(r.c.id))
+            ]
         return flags, reports
 
-    def restore(self, flags: list[dict[str, Any]], reports: list[dict[str, Any]]) -> None:
+    def restore(self, flags: list[StandingRow], reports: list[ReportRow]) -> None:
         """Write the rows ``dump`` read: a ban, a mute, an admin's role and the reports
         survive a backup. On PostgreSQL the reports' ids then continue after the highest."""
         f, r = self.t.account_flags, self.t.reports
@@ -309,7 +428,7 @@ def _standing(account_id: int, row: Any) -> Standing:
 
 
 def _report(row: Any) -> Report:
-    line = None
+    line: ReportedLine | None = None
     if row.kind == "chat" and row.line_text is not None:
         line = {
             "seat": row.line_seat,

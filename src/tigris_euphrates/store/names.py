@@ -9,16 +9,19 @@ under which names that look alike are one name.
 - Its *key* (``name_key``: NFKC, case-folded) is how it is found at sign-in: ``ann`` signs
   in to ``Ann``.
 - Its *skeleton* (``skeleton``) is unique among accounts: a second name with the skeleton of
-  an existing one is taken. It is the key with the common look-alikes replaced by one
-  letter each (``CONFUSABLES``, a small subset of Unicode's UTS #39 confusables: the
-  Cyrillic and Greek letters drawn like Latin ones, ``0``/``O``, ``1``/``I``/``l``, ``rn``/
-  ``m``, ``vv``/``w``): ``Аnna`` with a Cyrillic ``А`` is ``Anna``, ``lris`` is ``Iris``,
-  ``B0b`` is ``Bob``. Names that merely differ (``Ann``, ``Anne``) stay apart.
+  an existing one is taken. It is the case-folded name with every look-alike of a Latin
+  letter or digit replaced by what it is drawn like (``LOOKALIKES``, from
+  ``lookalikes.txt``: Unicode's UTS #39 confusables of the Latin letters and digits, the
+  Cyrillic, Greek, Armenian, Cherokee... letters, the whole family of ``I``/``l``/``1``/
+  ``|``/``ǀ``), and ``rn``/``m``, ``vv``/``w``: ``Аnna`` with a Cyrillic ``А`` is ``Anna``,
+  ``Іvan`` with a Cyrillic ``І`` is ``Ivan`` and ``lvan``, ``B0b`` is ``Bob``, ``Ёva`` is
+  ``Ëva``. Names that merely differ (``Ann``, ``Anne``) stay apart.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 #: Categories no name may hold: format, control, private, surrogate, unassigned, combining
 #: marks that draw nothing of their own, and line or paragraph separators.
@@ -27,34 +30,27 @@ REFUSED_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs", "Cn", "Mn", "Me", "Zl", 
 #: Braille blank (a So drawn as a space).
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u2800")
 
-#: Capital letters drawn like Latin capitals, applied before case folding (their lower
-#: cases differ: Cyrillic ``В`` is ``B``, its ``в`` is not ``b``).
-_CAPITALS = {
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-    "С": "C", "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y", "Ԛ": "Q",
-    "Ԝ": "W",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-    # Latin capital I and the digits drawn like letters
-    "I": "l", "1": "l", "0": "O",
-}  # fmt: skip
-#: Small letters drawn like Latin small letters, applied after case folding.
-_SMALL = {
-    # Cyrillic
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
-    "і": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ь": "b",
-    # Greek
-    "ο": "o", "α": "a", "ν": "v", "ι": "i", "κ": "k", "ρ": "p", "τ": "t", "υ": "u",
-    "χ": "x", "γ": "y",
-    # Latin
-    "ı": "i",
-}  # fmt: skip
-#: Pairs drawn like one letter, after the letters above.
+#: Pairs drawn like one letter, folded after the look-alikes of ``LOOKALIKES``.
 _PAIRS = (("rn", "m"), ("vv", "w"))
-#: Every look-alike the skeleton folds, for the docs and the tests.
-CONFUSABLES = {**_CAPITALS, **_SMALL, **dict(_PAIRS)}
+
+
+def _read_lookalikes() -> dict[str, str]:
+    """The table of ``lookalikes.txt``: each character and the Latin letters it looks like."""
+    table: dict[str, str] = {}
+    text = Path(__file__).with_name("lookalikes.txt").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        data = line.split("#", 1)[0].strip()
+        if data:
+            code, letters = (part.strip() for part in data.split(";"))
+            table[chr(int(code, 16))] = letters
+    return table
+
+
+#: Every character the skeleton folds, and the Latin letters or digits it is drawn like
+#: (``lookalikes.txt``: Unicode's UTS #39 confusables of the Latin letters and digits).
+LOOKALIKES = _read_lookalikes()
+#: The same, as a table for ``str.translate``.
+_FOLD = str.maketrans(LOOKALIKES)
 
 
 def normal(name: str) -> str:
@@ -76,10 +72,12 @@ def name_key(name: str) -> str:
 
 
 def skeleton(name: str) -> str:
-    """The form in which names are unique: NFKC, look-alike capitals, case folding,
-    look-alike small letters and pairs, each replaced by the Latin letter it looks like."""
-    text = "".join(_CAPITALS.get(ch, ch) for ch in normal(name))
-    text = "".join(_SMALL.get(ch, ch) for ch in text.casefold())
+    """The form in which names are unique: NFKC then NFD (an accent apart from its letter),
+    every look-alike replaced by the Latin letters it is drawn like, case folded, the
+    look-alikes folded again (those case folding made), the pairs, then NFC. Capitals are
+    folded before case folding: Cyrillic ``В`` looks like ``B``, its ``в`` not like ``b``."""
+    text = unicodedata.normalize("NFD", normal(name)).translate(_FOLD)
+    text = text.casefold().translate(_FOLD)
     for pair, letter in _PAIRS:
         text = text.replace(pair, letter)
-    return text
+    return unicodedata.normalize("NFC", text)

@@ -20,10 +20,14 @@ from typing import Any
 from sqlalchemy import and_, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from typing_extensions import TypedDict
 
 from .. import DEFAULT_RULESET, RULESETS
+from .backuprows import RatingChangeRow, RatingRow
 from .database import Database, repair_text
 from .fairplay import judge, tally
+from .logentry import Abort, decode
+from .rows import GameOptions
 
 #: the classes of player count a rating is kept for
 SIZES = ("2p", "multi")
@@ -46,12 +50,29 @@ DISPLAY_BASE = 1500
 DISPLAY_SCALE = 40
 
 
+class RatingChange(TypedDict):
+    """A rating change by a rated game (the profile's plot): the place, the rating after
+    and before (ordinal and shown), when."""
+
+    game: str
+    family: str
+    size: str
+    place: int
+    mu: float
+    sigma: float
+    ordinal: float
+    before: float
+    display: int
+    display_before: int
+    time: float
+
+
 def displayed(ordinal: float) -> int:
     """The rating a player is shown for an ordinal (μ − 3σ): a newcomer's is 1500."""
     return max(0, round(DISPLAY_BASE + DISPLAY_SCALE * ordinal))
 
 
-def family_of(options: dict[str, Any]) -> str:
+def family_of(options: GameOptions) -> str:
     """The rating family of a game with ``options`` (its ruleset's)."""
     return RULESETS[str(options.get("ruleset") or DEFAULT_RULESET)].family
 
@@ -129,8 +150,11 @@ class Ratings:
         seats = list(range(players))
         if any(seat not in bound for seat in seats) or len(set(bound.values())) != players:
             return False
+        entries = [(r.seat, decode(str(r.action))) for r in log]
+        if any(isinstance(entry, Abort) for _, entry in entries):
+            return False  # an aborted game is never rated (``fairplay``: the opening)
         verdict = judge(
-            tally(players, ((r.seat, str(r.action)) for r in log)),
+            tally(players, entries),
             places(result["ranking"], players),
         )
         family, size = family_of(options), size_of(players)
@@ -227,9 +251,12 @@ class Ratings:
         return select(r, a.c.name).join(a, a.c.id == r.c.account_id)
 
     def _kind(self, bots: bool) -> Any:
-        """The accounts of one leaderboard: bot accounts or people's."""
-        bot = self.t.accounts.c.bot
-        return bot.isnot(None) if bots else bot.is_(None)
+        """The accounts of one leaderboard: bot accounts or people's, never a banned one (a
+        ban takes the account off every board, and unbanning brings it back as it was:
+        its rating is kept)."""
+        a, f = self.t.accounts, self.t.account_flags
+        banned = select(f.c.account_id).where(f.c.account_id == a.c.id, f.c.banned.isnot(None))
+        return and_(a.c.bot.isnot(None) if bots else a.c.bot.is_(None), ~banned.exists())
 
     def _count(self, *where: Any) -> Any:
         """How many ratings match ``where`` (which may name the accounts' columns)."""
@@ -295,11 +322,16 @@ class Ratings:
 
     def position(self, account_id: int, family: str, size: str, bots: bool = False) -> int | None:
         """The account's 0-based row in the board's order (``None``: not on it)."""
-        r = self.t.ratings
+        r, a = self.t.ratings, self.t.accounts
         with self.engine.connect() as conn:
             mine = conn.execute(
-                select(r.c.ordinal).where(
-                    r.c.account_id == account_id, r.c.family == family, r.c.size == size
+                select(r.c.ordinal)
+                .join(a, a.c.id == r.c.account_id)
+                .where(
+                    r.c.account_id == account_id,
+                    r.c.family == family,
+                    r.c.size == size,
+                    self._kind(bots),
                 )
             ).first()
             if mine is None:
@@ -315,7 +347,7 @@ class Ratings:
             ).scalar()
         return int(ahead or 0)
 
-    def history(self, account_id: int) -> list[dict[str, Any]]:
+    def history(self, account_id: int) -> list[RatingChange]:
         """The account's rating changes, oldest first (the profile's plot)."""
         c = self.t.rating_changes
         query = select(c).where(c.c.account_id == account_id).order_by(c.c.created, c.c.game_id)
@@ -365,18 +397,42 @@ class Ratings:
 
     # --- the operator's backup (``tne export``, ``tne import``) ---------------------------
 
-    def dump(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def dump(self) -> tuple[list[RatingRow], list[RatingChangeRow]]:
         """Every rating and every rating change (each row's columns), in key order."""
         r, c = self.t.ratings, self.t.rating_changes
         with self.engine.connect() as conn:
-            ratings = conn.execute(
-                select(r).order_by(r.c.account_id, r.c.family, r.c.size)
-            ).mappings()
-            rows = [dict(x) for x in ratings]
-            changes = conn.execute(select(c).order_by(c.c.game_id, c.c.account_id)).mappings()
-            return rows, [dict(x) for x in changes]
+            ratings = conn.execute(select(r).order_by(r.c.account_id, r.c.family, r.c.size))
+            rows: list[RatingRow] = [
+                {
+                    "account_id": x.account_id,
+                    "family": x.family,
+                    "size": x.size,
+                    "mu": x.mu,
+                    "sigma": x.sigma,
+                    "ordinal": x.ordinal,
+                    "games": x.games,
+                    "updated": x.updated,
+                }
+                for x in ratings
+            ]
+            changes = conn.execute(select(c).order_by(c.c.game_id, c.c.account_id))
+            return rows, [
+                {
+                    "game_id": x.game_id,
+                    "account_id": x.account_id,
+                    "family": x.family,
+                    "size": x.size,
+                    "place": x.place,
+                    "mu_before": x.mu_before,
+                    "sigma_before": x.sigma_before,
+                    "mu": x.mu,
+                    "sigma": x.sigma,
+                    "created": x.created,
+                }
+                for x in changes
+            ]
 
-    def restore(self, ratings: list[dict[str, Any]], changes: list[dict[str, Any]]) -> None:
+    def restore(self, ratings: list[RatingRow], changes: list[RatingChangeRow]) -> None:
         """Write the ratings and rating changes ``dump`` read, in one transaction."""
         with self.engine.begin() as conn:
             if ratings:

@@ -55,6 +55,8 @@ class Tables:
     invites: Table
     presence: Table
     analyses: Table
+    direct_challenges: Table
+    direct_invitees: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -162,7 +164,8 @@ def make_tables(prefix: str = "") -> Tables:
         meta,
         # the limits of the account endpoints (store/attempts.py): "c:<client>",
         # "p:<client>:<name>", "n:<name>", "s:<client>", "m:<account>",
-        # "r:<client>", "R:<name or address>" (password resets)
+        # "r:<client>", "R:<name or address>" (password resets), "i:<account>" (the
+        # invitation and challenge e-mails an account received)
         Column("key", String(100), primary_key=True),
         Column("count", Integer, nullable=False),
         Column("since", Float, nullable=False),
@@ -358,7 +361,45 @@ def make_tables(prefix: str = "") -> Tables:
         challenges=challenges,
         **meet,
         analyses=analyses,
+        **_direct_tables(meta, prefix),
     )
+
+
+def _direct_tables(meta: MetaData, prefix: str) -> dict[str, Table]:
+    """Direct challenges between people (``store/direct.py``)."""
+    direct_challenges = Table(
+        f"{prefix}direct_challenges",
+        meta,
+        # a person's challenge of one to three named people to a game: its options (the
+        # players among them), pace (JSON, NULL: no clock) and whether it is rated; "open"
+        # until every invited account accepted ("accepted", ``game_id``), one declined
+        # ("declined", ``closed_by``), the challenger cancelled ("cancelled") or ``expires``
+        # passed ("expired")
+        Column("id", String(16), primary_key=True),
+        Column("challenger", Integer, nullable=False, index=True),
+        Column("options", Text, nullable=False),
+        Column("players", Integer, nullable=False),
+        Column("pace", Text, nullable=True),
+        Column("rated", Integer, nullable=False),
+        Column("state", String(16), nullable=False, index=True),
+        Column("closed_by", Integer, nullable=True),
+        Column("game_id", String(32), nullable=True),
+        Column("created", Float, nullable=False),
+        Column("expires", Float, nullable=False),
+        Column("updated", Float, nullable=False),
+    )
+    direct_invitees = Table(
+        f"{prefix}direct_invitees",
+        meta,
+        # an account a direct challenge invites (``position``: its place in the invitation)
+        # and its answer: "waiting", "accepted" or "declined"
+        Column("challenge_id", String(16), primary_key=True),
+        Column("account_id", Integer, primary_key=True, autoincrement=False, index=True),
+        Column("position", Integer, nullable=False),
+        Column("answer", String(16), nullable=False),
+        Column("answered", Float, nullable=True),
+    )
+    return {"direct_challenges": direct_challenges, "direct_invitees": direct_invitees}
 
 
 def _meet_tables(meta: MetaData, prefix: str) -> dict[str, Table]:
@@ -379,7 +420,10 @@ def _meet_tables(meta: MetaData, prefix: str) -> dict[str, Table]:
         Column("rated", Integer, nullable=False),
         Column("min_rating", Float, nullable=True),
         Column("max_rating", Float, nullable=True),
+        # the creator may start early with AI players in the free seats (``allow_bots``);
+        # bot accounts may take its seats (``bot_accounts``: never at a rated table)
         Column("allow_bots", Integer, nullable=False),
+        Column("bot_accounts", Integer, nullable=False, server_default="0"),
         Column("chat", String(16), nullable=False),
         Column("state", String(16), nullable=False, index=True),
         Column("game_id", String(32), nullable=True),

@@ -9,12 +9,12 @@ recent, whichever process it is connected to.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from .backuprows import SocialRow
 from .database import Database, repair_text
 
 
@@ -111,10 +111,10 @@ class Social:
         with self.engine.connect() as conn:
             return conn.execute(query).first() is not None
 
-    def dump(self) -> list[dict[str, Any]]:
+    def dump(self) -> list[SocialRow]:
         """Each account's follows and blocks (``tne export``), by account: ``{account_id,
         follows, blocks}`` for the accounts with any."""
-        out: dict[int, dict[str, Any]] = {}
+        out: dict[int, SocialRow] = {}
         with self.engine.connect() as conn:
             for kind, table in (("follows", self.t.follows), ("blocks", self.t.blocks)):
                 rows = conn.execute(
@@ -126,16 +126,16 @@ class Social:
                     entry = out.setdefault(
                         int(a), {"account_id": int(a), "follows": [], "blocks": []}
                     )
-                    entry[kind].append(int(b))
+                    (entry["follows"] if kind == "follows" else entry["blocks"]).append(int(b))
         return [out[a] for a in sorted(out)]
 
-    def restore(self, rows: list[dict[str, Any]], now: float) -> None:
+    def restore(self, rows: list[SocialRow], now: float) -> None:
         """Store the follows and blocks of an export (``dump``'s rows)."""
         values = {
             kind: [
                 {"account_id": r["account_id"], "other_id": other, "created": now}
                 for r in rows
-                for other in r[kind]
+                for other in (r["follows"] if kind == "follows" else r["blocks"])
             ]
             for kind in ("follows", "blocks")
         }

@@ -6,14 +6,16 @@ their logs), ``chat`` (the table chat), ``clocks`` (paces, deadlines, step times
 bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``credentials``
 (password-reset links, address changes), ``hints`` (the hints each seat of a game asked
 for), ``bots`` (bot accounts, their API tokens, challenges), ``tables`` (open tables),
-``matches`` (the quick-match queue), ``social`` (follows, blocks, invitations, presence)
-and ``analyses`` (the post-game analyses' queue and results). The calls block; the server
-runs them on its database thread (``Hub.db``).
+``matches`` (the quick-match queue), ``social`` (follows, blocks, invitations, presence),
+``analyses`` (the post-game analyses' queue and results), ``direct`` (direct challenges
+between people) and ``activity`` (who is online, waits or plays, as the lobby shows
+it). The calls block; the server runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
 
 from .accounts import Accounts
+from .activity import Activity
 from .analyses import Analyses
 from .attempts import Attempts
 from .bots import Bots
@@ -21,6 +23,7 @@ from .chat import ChatLog
 from .clocks import Clocks, Notifications
 from .credentials import Credentials
 from .database import Database
+from .direct import Direct
 from .games import Games
 from .hints import Hints
 from .matches import Matches
@@ -51,6 +54,8 @@ class Store:
         self.matches = Matches(self.db, self.games)
         self.social = Social(self.db)
         self.analyses = Analyses(self.db)
+        self.direct = Direct(self.db, self.games)
+        self.activity = Activity(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -21,8 +21,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, repair_text
-from .games import GameRow, Games
+from .games import GameRow, Games, realtime_games
 from .ratings import displayed, family_of, size_of
+from .rows import GameOptions, PaceData
 from .schema import Tables as TableSet
 
 #: The states of an open table.
@@ -32,7 +33,7 @@ TABLE_STATES = ("open", "started", "expired", "closed")
 class TableRefused(Exception):
     """The table refuses the request: ``code`` says why (``no-table``, ``table-full``,
     ``seat-taken``, ``table-closed``, ``sign-in``, ``already-seated``, ``rating-range``,
-    ``blocked``, ``not-creator``, ``no-bots``, ``bot-rated``)."""
+    ``blocked``, ``not-creator``, ``no-bots``, ``no-bot-accounts``, ``bot-rated``)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -58,19 +59,22 @@ class OpenTable:
     created: float
     expires: float
     creator: int
-    options: dict[str, Any]
-    pace: dict[str, Any] | None
+    options: GameOptions
+    pace: PaceData | None
     players: int
     rated: bool
     #: the displayed ratings (``ratings.displayed``) an account needs to sit, if any
     min_rating: float | None
     max_rating: float | None
-    #: the creator may start early with bots; bot accounts are offered it if not rated
+    #: the creator may start early, AI players (the server's bots) taking the free seats
     allow_bots: bool
     chat: str
     state: str
     game_id: str | None
     seats: list[TableSeat] = field(default_factory=list)
+    #: bot accounts may take its seats (and are offered them): the creator invited them;
+    #: never at a rated table
+    bot_accounts: bool = False
 
     def free(self) -> list[int]:
         """The seats nobody took yet, in order."""
@@ -87,11 +91,15 @@ def start_game(
     t: TableSet,
     games: Games,
     row: GameRow,
-    pace: dict[str, Any] | None,
+    pace: PaceData | None,
     bound: dict[int, int],
+    *,
+    matched: bool = False,
 ) -> None:
     """Store a new game in the caller's transaction: its clock first (no process ever loads
-    it without its pace), the game, and its seats bound to their accounts (``bound``)."""
+    it without its pace), the game, and its seats bound to their accounts (``bound``); a
+    real-time game not made by the matchmaker (``matched``) takes its accounts out of the
+    quick-match queue."""
     if pace is not None:
         conn.execute(insert(t.clocks).values(game_id=row.id, pace=json.dumps(pace)))
     games.insert(conn, row)
@@ -103,6 +111,18 @@ def start_game(
                 for s, a in bound.items()
             ],
         )
+    if bound and pace is not None and pace["kind"] == "realtime" and not matched:
+        # a real-time game ends its people's quick-match waits (a challenge accepted, a
+        # table started): the matchmaker never pairs them into a second game beside it.
+        # Their accounts' rows are read under a shared lock first, which a join's lock of
+        # its row (``Matches.join``) waits for or makes this wait for: a join at this
+        # moment comes wholly before (its wait ends here) or after (refused)
+        people = sorted(set(bound.values()))
+        a, q = t.accounts, t.match_queue
+        lock = select(a.c.id).where(a.c.id.in_(people)).order_by(a.c.id)
+        conn.execute(lock.with_for_update(read=True))
+        waits = and_(q.c.account_id.in_(people), q.c.state == "waiting")
+        conn.execute(delete(q).where(waits))
 
 
 class Tables:
@@ -158,8 +178,8 @@ class Tables:
 
     def bot_offers(self, now: float, account_id: int, limit: int = 100) -> list[OpenTable]:
         """The open tables the bot account may take a seat at now, oldest first: by the
-        same checks as its taking one (``sit``): allowing bots, not rated (a rated table
-        is for people only), a free seat, none of its seats the account's already, its
+        same checks as its taking one (``sit``): inviting bot accounts, not rated (a rated
+        table is for people only), a free seat, none of its seats the account's already, its
         rating in the table's range, nobody seated blocking it or blocked by it."""
         out: list[OpenTable] = []
         tables = self.listing(now, limit)
@@ -168,7 +188,7 @@ class Tables:
                 if not x.free():
                     continue
                 try:
-                    _check_bot(x)
+                    check_bot_seat(x)
                     self._check_entry(conn, x, account_id)
                 except TableRefused:
                     continue
@@ -232,9 +252,15 @@ class Tables:
     # --- writes ---------------------------------------------------------------------------
 
     def create(self, table: OpenTable, token: str) -> None:
-        """A new open table whose creator (an account) takes seat 0 with ``token``."""
+        """A new open table whose creator (an account) takes seat 0 with ``token``. A rated
+        table is for people only: refused (``bot-rated``) to a bot account's creator and
+        when it would invite bot accounts. Raises ``TableRefused``."""
         first = table.seats[0]
         with self.engine.begin() as conn:
+            if table.rated and (table.bot_accounts or self._is_bot(conn, table.creator)):
+                raise TableRefused(
+                    "bot-rated", "a rated table is for people only: no bot account sits there"
+                )
             conn.execute(
                 insert(self.t.open_tables).values(
                     id=table.id,
@@ -248,6 +274,7 @@ class Tables:
                     min_rating=table.min_rating,
                     max_rating=table.max_rating,
                     allow_bots=1 if table.allow_bots else 0,
+                    bot_accounts=1 if table.bot_accounts else 0,
                     chat=table.chat,
                     state="open",
                     game_id=None,
@@ -276,10 +303,11 @@ class Tables:
         make: GameMaker,
         bot: bool = False,
     ) -> tuple[OpenTable, int, str | None]:
-        """Take the first free seat of the table (``bot``: for a bot account, which a table
-        must allow and which never sits at a rated one); returns the table (as it was
-        before), the seat and the game's id when this seat filled the table (the game is
-        stored in the same transaction). Raises ``TableRefused``."""
+        """Take the first free seat of the table; a bot account (``bot``, or so marked in
+        the store, whatever the caller says) only at a table that invited bot accounts,
+        never at a rated one. Returns the table (as it was before), the seat and the game's
+        id when this seat filled the table (the game is stored in the same transaction).
+        Raises ``TableRefused``."""
         try:
             return self._sit(table_id, account_id, name, token, now, ttl, make, bot)
         except IntegrityError:  # SQLite without the row lock: the key refused the second
@@ -303,8 +331,9 @@ class Tables:
             free = table.free()
             if not free:
                 raise TableRefused("table-full", "every seat of this table is taken")
+            bot = bot or self._is_bot(conn, account_id)
             if bot:
-                _check_bot(table)
+                check_bot_seat(table)
             self._check_entry(conn, table, account_id)
             seat = free[0]
             conn.execute(
@@ -332,6 +361,18 @@ class Tables:
         if table.state != "open" or table.expires <= now:
             raise TableRefused("table-closed", "this table is no longer open")
         return table
+
+    def _is_bot(self, conn: Connection, account_id: int | None) -> bool:
+        """Whether the account is a bot account, read under a shared lock of its row (on
+        PostgreSQL): an account turning into a bot (``store.bots.make_bot``, which locks
+        the row to update it) waits for this seat, then sees it."""
+        if account_id is None:
+            return False
+        a = self.t.accounts
+        query = select(a.c.bot).where(a.c.id == account_id)
+        if not self.db.is_sqlite:
+            query = query.with_for_update(read=True)
+        return conn.execute(query).scalar() is not None
 
     def _check_entry(self, conn: Connection, table: OpenTable, account_id: int | None) -> None:
         """Refuse a guest at a rated table, an account seated already, one outside the
@@ -376,6 +417,16 @@ class Tables:
         row = make(table, bots)
         bound = {s.seat: s.account_id for s in table.seats if s.account_id is not None}
         start_game(conn, self.t, self.games, row, table.pace, bound)
+        if table.pace is not None and table.pace["kind"] == "realtime":
+            # read after start_game's shared lock of the accounts and the end of their
+            # waits: a quick match made at that moment is seen here, or never made
+            busy = realtime_games(conn, self.t, sorted(set(bound.values())), besides=row.id)
+            if busy:
+                raise TableRefused(
+                    "in-game",
+                    "a player at this table is playing another real-time game: sit down "
+                    "again once it is over",
+                )
         o = self.t.open_tables
         conn.execute(
             update(o).where(o.c.id == table.id).values(state="started", game_id=row.id, updated=now)
@@ -433,14 +484,16 @@ class Tables:
         return ids
 
 
-def _check_bot(table: OpenTable) -> None:
-    """Refuse a bot account at a table that does not allow bots or is rated (people's
-    ratings are never moved by bots)."""
-    if not table.allow_bots:
-        raise TableRefused("no-bots", "this table was opened for people only")
+def check_bot_seat(table: OpenTable) -> None:
+    """Refuse a bot account at a rated table (people's ratings are never moved by bots)
+    and at one whose creator did not invite bot accounts."""
     if table.rated:
         raise TableRefused(
             "bot-rated", "a rated table is for people only: bot accounts sit at casual tables"
+        )
+    if not table.bot_accounts:
+        raise TableRefused(
+            "no-bot-accounts", "this table's creator did not invite bot accounts to its seats"
         )
 
 
@@ -450,13 +503,14 @@ def _table(r: Any) -> OpenTable:
         created=float(r.created),
         expires=float(r.expires),
         creator=int(r.creator),
-        options=dict(json.loads(r.options)),
-        pace=None if r.pace is None else dict(json.loads(r.pace)),
+        options=json.loads(r.options),
+        pace=None if r.pace is None else json.loads(r.pace),
         players=int(r.players),
         rated=bool(r.rated),
         min_rating=None if r.min_rating is None else float(r.min_rating),
         max_rating=None if r.max_rating is None else float(r.max_rating),
         allow_bots=bool(r.allow_bots),
+        bot_accounts=bool(r.bot_accounts),
         chat=str(r.chat),
         state=str(r.state),
         game_id=None if r.game_id is None else str(r.game_id),

@@ -8,10 +8,12 @@ yardstick (``bench/minimax.py``), never a player's bot.
 
 A seat may be a program speaking ``tne-bot/1`` (``botproto.ProtocolBot``): the referee starts
 it before the first action and stops it after the last. When it fails (``BotFault``: late,
-illegal, garbage, crash) the fault goes into the record's ``faults`` and, by the organiser's
-choice (``fallback``), either the game ends there as a loss for that seat (``end``
-``forfeit``) or a bot of the named level takes the seat over, after hearing every event the
-seat heard, and the game goes on.
+illegal, garbage, crash) the fault goes into the record's ``faults`` and the program is
+started again, told the game so far and asked the same decision (``then``: ``restart``), at
+most ``restarts`` times in the game (one unless the organiser says otherwise). At its next
+fault, by the organiser's choice (``fallback``), either the game ends there as a loss for
+that seat (``end`` ``forfeit``) or a bot of the named level takes the seat over for the rest
+of the game, after hearing every event the seat heard, and the game goes on.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from .. import (
     to_act,
 )
 from ..ai import Bot, Budget
-from ..botproto import BotFault, ProtocolBot, stand_in
+from ..botproto import BotFault, ProtocolBot
+from ..botproto.faults import RESTARTS, Faults
 
 
 @runtime_checkable
@@ -92,26 +95,6 @@ def forfeit_result(state: State, seat: int) -> dict[str, Any]:
     return {"scores": totals, "ranking": order, "end": "forfeit", "forfeit": seat}
 
 
-class _Faults:
-    """What the referee does when a protocol seat fails: note the fault and either end the
-    game (no ``fallback``) or hand the seat to a bot of the ``fallback`` level."""
-
-    def __init__(self, fallback: str | None) -> None:
-        self.fallback = fallback
-        self.faults: list[dict[str, Any]] = []
-        self.forfeit: int | None = None
-
-    def handle(self, bots: list[Bot | Omniscient], seat: int, ply: int, e: BotFault) -> None:
-        then = "forfeit" if self.fallback is None else f"fallback {self.fallback}"
-        self.faults.append(
-            {"seat": seat, "ply": ply, "fault": e.kind, "detail": e.detail, "then": then}
-        )
-        if self.fallback is None:
-            self.forfeit = seat
-            return
-        bots[seat] = stand_in(bots[seat], self.fallback, seat)
-
-
 def play_game(
     bots: Sequence[Bot | Omniscient],
     options: dict[str, Any] | None = None,
@@ -120,11 +103,13 @@ def play_game(
     names: Sequence[str] | None = None,
     max_plies: int = 20000,
     fallback: str | None = None,
+    restarts: int = RESTARTS,
 ) -> GameOutcome:
     """Play one game; ``bots[i]`` sits in seat i. Every action goes through ``apply``
     (validated), so an illegal choice raises ``IllegalAction``. A bot gets its seat's view
     and redacted events; an ``Omniscient`` seat the true state and no events. A protocol
-    bot's fault ends the game or hands its seat to the ``fallback`` level (module docstring).
+    bot that fails is started again, at most ``restarts`` times in the game; its next fault
+    ends the game or hands its seat to the ``fallback`` level (module docstring).
     """
     opts = dict(options or {})
     opts.setdefault("players", len(bots))
@@ -134,7 +119,7 @@ def play_game(
     seated = list(bots)
     if names is None:
         names = [getattr(b, "name", "?") for b in bots]
-    faults = _Faults(fallback)
+    faults = Faults(fallback, restarts)
     out: GameOutcome | None = None
     try:
         for seat, bot in enumerate(seated):
@@ -162,7 +147,7 @@ def _play(
     seed: int,
     budgets: Sequence[Budget | None] | None,
     max_plies: int,
-    faults: _Faults,
+    faults: Faults,
 ) -> GameOutcome:
     """The game loop of ``play_game`` from ``state`` on, ``bots`` seated (and replaced on a
     fault with a fallback)."""

@@ -13,8 +13,9 @@ after a header naming the tournament): a run that is stopped part-way is resumed
 the same tournament with the same journal, and plays only the games the journal lacks.
 
 A bot may be a program speaking ``tne-bot/1`` (``cmd:COMMAND``, see ``botproto``); its
-faults are in the game's result and record, and ``fallback`` names the level that takes over
-a failed seat (none: the seat loses the game). ``ray`` runs the games as tasks on a Ray
+faults are in the game's result and record; a program that fails is started again (at most
+``restarts`` times a game), and then ``fallback`` names the level that takes over its seat
+for the rest of the game (none: the seat loses the game). ``ray`` runs the games as tasks on a Ray
 cluster (``cluster.py``) with the same seeds, results and journal as the local pool.
 """
 
@@ -31,6 +32,7 @@ from typing import Any
 from .. import EngineError, Options
 from ..ai import Budget
 from ..botproto import check_fallback, check_spec, make_player
+from ..botproto.faults import RESTARTS
 from .cluster import run_on_ray
 from .plots import plot_ratings
 from .referee import play_game
@@ -154,7 +156,13 @@ def play_task(task: dict[str, Any]) -> dict[str, Any]:
     bots = [make_player(name, task["bot_seeds"][i], logs) for i, name in enumerate(seats)]
     budgets = [task["budget"]] * len(seats)
     out = play_game(
-        bots, task["options"], task["seed"], budgets, names=seats, fallback=task.get("fallback")
+        bots,
+        task["options"],
+        task["seed"],
+        budgets,
+        names=seats,
+        fallback=task.get("fallback"),
+        restarts=task.get("restarts", RESTARTS),
     )
     keys = out.result["scores"]
     n = len(seats)
@@ -194,6 +202,7 @@ def run_tournament(
     fallback: str | None = None,
     logs: Path | None = None,
     ray: str | None = None,
+    restarts: int = RESTARTS,
 ) -> dict[str, Any]:
     """Play the tournament and return its summary (see the module docstring).
 
@@ -202,51 +211,34 @@ def run_tournament(
     neighbours in ``bots`` meet (see ``lineups``). ``journal``: resume from and append to
     this file (see ``Journal``); ``progress`` then counts the games it already held.
     ``fallback``: the level that takes over a protocol bot's seat after a fault (None: the
-    seat loses); ``logs``: the folder for the programs' standard error. ``ray``: the address
+    seat loses), after the program was started again ``restarts`` times in that game;
+    ``logs``: the folder for the programs' standard error. ``ray``: the address
     of a Ray cluster to run the games on (``auto``: a local instance), ``jobs`` then the
     games in flight at once.
     """
     for name in bots:
         check_spec(name)  # a level (with settings) or cmd:PROGRAM: refused here if not
     check_fallback(fallback)
+    if restarts < 0:
+        raise ValueError(f"--restarts takes a number of at least 0, not {restarts}")
     opts = dict(options or {})
     opts["players"] = players
-    tasks = []
     ups = lineups(bots, players, ladder)
-    index = 0
-    for li, lineup in enumerate(ups):
-        for g in range(games):
-            seats, game_seed, bot_seeds = deal(seed, index, g, lineup)
-            tasks.append(
-                {
-                    "index": index,
-                    "lineup": li,
-                    "seats": seats,
-                    "seed": game_seed,
-                    "bot_seeds": bot_seeds,
-                    "options": opts,
-                    "budget": budget,
-                    "record": records,
-                    "fallback": fallback,
-                    "logs": None if logs is None else str(logs.absolute()),
-                }
-            )
-            index += 1
+    common = {
+        "options": opts,
+        "budget": budget,
+        "record": records,
+        "fallback": fallback,
+        "restarts": restarts,
+        "logs": None if logs is None else str(logs.absolute()),
+    }
+    tasks = _tasks(ups, games, seed, common)
     total = len(tasks)
     book = None
     if journal is not None:
-        header = {
-            "bots": list(bots),
-            "players": players,
-            "games": games,
-            "seed": seed,
-            "options": opts,
-            "budget": None if budget is None else [budget.seconds, budget.iterations],
-            "ladder": ladder,
-            "records": records,
-        }
-        if fallback is not None:
-            header["fallback"] = fallback
+        header = _journal_header(
+            bots, players, games, seed, opts, budget, ladder, records, fallback, restarts
+        )
         book = Journal.open(journal, header)
     done: list[dict[str, Any]] = list(book.games.values()) if book else []
     tasks = [t for t in tasks if not book or t["index"] not in book.games]
@@ -260,19 +252,86 @@ def run_tournament(
         if progress:
             progress(len(done), total)
 
-    if ray is not None:
-        run_on_ray(play_task, tasks, ray, finished, jobs)
-    else:
-        jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        if jobs <= 1 or len(tasks) <= 1:
-            for t in tasks:
-                finished(play_task(t))
-        else:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-                for res in pool.map(play_task, tasks, chunksize=1):
-                    finished(res)
+    _play_all(tasks, finished, jobs, ray)
     done.sort(key=lambda r: r["index"])
     return summarize(bots, players, opts, seed, budget, ups, done)
+
+
+def _journal_header(
+    bots: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    options: dict[str, Any],
+    budget: Budget | None,
+    ladder: bool,
+    records: bool,
+    fallback: str | None,
+    restarts: int,
+) -> dict[str, Any]:
+    """What a journal's first line says of its tournament (resumed only by the same one,
+    ``Journal.open``): the fallback and the restarts only when they are not the defaults."""
+    header: dict[str, Any] = {
+        "bots": list(bots),
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "options": options,
+        "budget": None if budget is None else [budget.seconds, budget.iterations],
+        "ladder": ladder,
+        "records": records,
+    }
+    if fallback is not None:
+        header["fallback"] = fallback
+    if restarts != RESTARTS:
+        header["restarts"] = restarts
+    return header
+
+
+def _tasks(
+    ups: list[tuple[str, ...]], games: int, seed: int, common: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The games of the tournament, ``games`` per lineup of ``ups``, each a task for
+    ``play_task``: its index, lineup, seats and seeds (``deal``), then ``common``."""
+    tasks = []
+    index = 0
+    for li, lineup in enumerate(ups):
+        for g in range(games):
+            seats, game_seed, bot_seeds = deal(seed, index, g, lineup)
+            tasks.append(
+                {
+                    "index": index,
+                    "lineup": li,
+                    "seats": seats,
+                    "seed": game_seed,
+                    "bot_seeds": bot_seeds,
+                    **common,
+                }
+            )
+            index += 1
+    return tasks
+
+
+def _play_all(
+    tasks: list[dict[str, Any]],
+    finished: Callable[[dict[str, Any]], None],
+    jobs: int | None,
+    ray: str | None,
+) -> None:
+    """Play ``tasks``, each result given to ``finished`` as it comes: on the Ray cluster at
+    ``ray``, else in ``jobs`` processes (default: every core; 1, or a single task, plays in
+    this process)."""
+    if ray is not None:
+        run_on_ray(play_task, tasks, ray, finished, jobs)
+        return
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            finished(play_task(t))
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            for res in pool.map(play_task, tasks, chunksize=1):
+                finished(res)
 
 
 class Journal:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Request, Response
 from fastapi import Path as PathParam
@@ -24,6 +24,8 @@ from ...store.accounts import Account, AccountGame, NameTaken, name_key
 from ...store.names import invisible, normal
 from .. import throttle
 from ..accounts import AccountService, game_line, public_account
+from ..answers import accounts as answers
+from ..answers.errors import refusals
 from ..deps import AccountsDep, Client, CurrentAccount, HubDep, LimitsDep, SignedIn, StoreDep
 from ..errors import GameError
 from ..inputs import GAME_ID_PATTERN, NameQuery, Strict, Token
@@ -92,7 +94,7 @@ async def _signed_in_response(
     response: Response,
     account: Account,
     seats: list[SeatProof],
-) -> dict[str, Any]:
+) -> answers.SignedIn:
     claimed = await service.db(service.accounts.claim, account.id, _proofs(seats))
     await service.sign_in(request, response, account)
     return {
@@ -101,17 +103,26 @@ async def _signed_in_response(
     }
 
 
-@router.get("/api/account")
+@router.get("/api/account", responses=refusals())
 async def who(
-    request: Request, response: Response, service: AccountsDep, account: CurrentAccount
-) -> dict[str, Any]:
-    """The signed-in account (``null``: a guest) and the CSRF token the page sends back."""
+    request: Request,
+    response: Response,
+    service: AccountsDep,
+    hub: HubDep,
+    account: CurrentAccount,
+    store: StoreDep,
+) -> answers.Who:
+    """The signed-in account (``null``: a guest; ``admin``: whether it moderates, so the
+    page links the admins' page) and the CSRF token the page sends back."""
     token = service.sessions.csrf_token(request, response)
     response.headers["Cache-Control"] = "no-store"
-    return {"account": public_account(account) if account else None, "csrf": token}
+    if account is None:
+        return {"account": None, "csrf": token}
+    standing = await hub.db(store.moderation.standing, account.id)
+    return {"account": {**public_account(account), "admin": standing.admin}, "csrf": token}
 
 
-@router.post("/api/account/signup")
+@router.post("/api/account/signup", responses=refusals("csrf", "rate-limited", "name-taken"))
 async def sign_up(
     body: SignUp,
     request: Request,
@@ -120,7 +131,7 @@ async def sign_up(
     hub: HubDep,
     limits: LimitsDep,
     client: Client,
-) -> dict[str, Any]:
+) -> answers.SignedIn:
     """A new account. Every try counts against ``sign_ups_per_client``, taken first."""
     service.check_csrf(request)
     await throttle.take(hub, [throttle.sign_up_limit(limits, client)])
@@ -134,7 +145,10 @@ async def sign_up(
     return await _signed_in_response(service, request, response, account, body.seats)
 
 
-@router.post("/api/account/signin")
+@router.post(
+    "/api/account/signin",
+    responses=refusals("csrf", "rate-limited", "sign-in-failed", "banned"),
+)
 async def sign_in(
     body: Credentials,
     request: Request,
@@ -144,7 +158,9 @@ async def sign_in(
     limits: LimitsDep,
     client: Client,
     store: StoreDep,
-) -> dict[str, Any]:
+) -> answers.SignedIn:
+    """Sign in (a failure says the same whether the name exists or not); the seats this
+    browser holds are bound to the account."""
     service.check_csrf(request)
     key = name_key(body.name)
     known = key in service.sessions.known(request)
@@ -174,18 +190,18 @@ async def _check_password(service: AccountService, body: Credentials) -> Account
     return account
 
 
-@router.post("/api/account/signout")
-async def sign_out(request: Request, response: Response, service: AccountsDep) -> dict[str, Any]:
+@router.post("/api/account/signout", responses=refusals("csrf"))
+async def sign_out(request: Request, response: Response, service: AccountsDep) -> answers.SignedOut:
     """This browser's session ends on the server: its cookie, even a copy, opens nothing."""
     service.check_csrf(request)
     await service.sign_out(request, response)
     return {"account": None}
 
 
-@router.post("/api/account/signout-everywhere")
+@router.post("/api/account/signout-everywhere", responses=refusals("csrf", "sign-in"))
 async def sign_out_everywhere(
     request: Request, response: Response, service: AccountsDep
-) -> dict[str, Any]:
+) -> answers.SignedOut:
     """Every session of the account ends, in every browser (this one included)."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -195,8 +211,8 @@ async def sign_out_everywhere(
     return {"account": None}
 
 
-@router.post("/api/account/claim")
-async def claim(body: Claim, request: Request, service: AccountsDep) -> dict[str, Any]:
+@router.post("/api/account/claim", responses=refusals("csrf", "sign-in"))
+async def claim(body: Claim, request: Request, service: AccountsDep) -> answers.Claimed:
     """Bind to the signed-in account the seats this browser holds."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -204,10 +220,10 @@ async def claim(body: Claim, request: Request, service: AccountsDep) -> dict[str
     return {"claimed": [{"game": g, "seat": s} for g, s in claimed]}
 
 
-@router.get("/api/account/seats/{game_id}")
+@router.get("/api/account/seats/{game_id}", responses=refusals())
 async def my_seats(
     game_id: GameId, service: AccountsDep, account: CurrentAccount
-) -> dict[str, Any]:
+) -> answers.MySeats:
     """The seats of the game bound to the signed-in account (none for a guest)."""
     if account is None:
         return {"seats": []}
@@ -215,8 +231,8 @@ async def my_seats(
     return {"seats": sorted(s for s, a in bound.items() if a == account.id)}
 
 
-@router.get("/api/account/games")
-async def my_games(account: SignedIn, service: AccountsDep, hub: HubDep) -> dict[str, Any]:
+@router.get("/api/account/games", responses=refusals("sign-in"))
+async def my_games(account: SignedIn, service: AccountsDep, hub: HubDep) -> answers.MyGames:
     """Every game of the signed-in account: those where it is their turn first, then the
     other unfinished ones, then the finished ones (each part most recent first)."""
     games: list[AccountGame] = await service.db(service.accounts.games_of, account.id)

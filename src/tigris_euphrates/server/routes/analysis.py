@@ -5,12 +5,14 @@ would read hidden tiles."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
 
-from ..deps import HubDep
+from ..answers.errors import refusals
+from ..answers.games import AnalysisState
+from ..deps import HubDep, StoreDep
 from ..errors import GameError
 from ..inputs import GAME_ID_PATTERN
 
@@ -19,25 +21,25 @@ GameId = Annotated[str, PathParam(pattern=GAME_ID_PATTERN)]
 router = APIRouter()
 
 
-@router.post("/api/games/{game_id}/analysis")
-async def ask_analysis(game_id: GameId, hub: HubDep) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/analysis", responses=refusals("no-game", "not-over"))
+async def ask_analysis(game_id: GameId, hub: HubDep, store: StoreDep) -> AnalysisState:
     """Queue the game's analysis (a finished game only); its state as it now stands."""
     game = await hub.get(game_id)
     if not game.over:
         raise GameError("not-over", "only a finished game can be analysed")
-    row = await hub.db(hub.store.analyses.request, game_id, hub.clock())
+    row = await hub.db(store.analyses.request, game_id, hub.clock())
     hub.analyst.wake()
     return row.public()
 
 
-@router.get("/api/games/{game_id}/analysis")
-async def read_analysis(game_id: GameId, hub: HubDep) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/analysis", responses=refusals("no-game", "not-over"))
+async def read_analysis(game_id: GameId, hub: HubDep, store: StoreDep) -> AnalysisState:
     """The analysis's state (``none``: never asked for), progress and, once done, the
     analysis (``tne-analysis/1``)."""
     game = await hub.get(game_id)
     if not game.over:
         raise GameError("not-over", "only a finished game can be analysed")
-    row = await hub.db(hub.store.analyses.get, game_id)
+    row = await hub.db(store.analyses.get, game_id)
     if row is None:
         return {"game_id": game_id, "state": "none", "done": 0, "total": 0}
     return row.public()

@@ -11,17 +11,26 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import AfterValidator, Field, StringConstraints
 
-from ...store.bots import BotToken, Challenge, NotABot, TooManyTokens
+from ...store.bots import (
+    BotToken,
+    Challenge,
+    NotABot,
+    PublicChallenge,
+    StillPlaying,
+    TooManyTokens,
+)
 from .. import botaccounts
+from ..answers import bots as answers
+from ..answers.errors import refusals
 from ..apitokens import bearer, new_token, token_digest
 from ..botaccounts import CHALLENGE_PATTERN, CHALLENGE_SECONDS
-from ..deps import AccountsDep, HubDep
+from ..deps import AccountsDep, HubDep, LimitsDep
 from ..errors import GameError
 from ..inputs import MAX_NAME, NameQuery, OptionName, OptionValue, Strict, check_text
 
@@ -62,15 +71,19 @@ class Decline(Strict):
     reason: Annotated[str, AfterValidator(partial(check_text, limit=200))] | None = None
 
 
-def token_line(t: BotToken) -> dict[str, Any]:
+def token_line(t: BotToken) -> answers.TokenLine:
     return {"id": t.id, "name": t.name, "created": t.created, "last_used": t.last_used}
 
 
-@router.post("/api/account/bot")
-async def make_bot(body: MakeBot, request: Request, service: AccountsDep) -> dict[str, Any]:
+@router.post(
+    "/api/account/bot", responses=refusals("csrf", "sign-in", "rated-person", "playing-person")
+)
+async def make_bot(body: MakeBot, request: Request, service: AccountsDep) -> answers.BotMade:
     """Turn the signed-in account into a bot account, for good: it then plays through its
     API tokens' programs, rated only against bots. Refused for an account that has a
-    rating among people (``rated-person``): a rating never moves between the boards."""
+    rating among people (``rated-person``): a rating never moves between the boards; and
+    while it holds a seat at an open table or of an unfinished rated game, or waits for a
+    quick match (``playing-person``): a bot account never holds a people's seat."""
     service.check_csrf(request)
     account = await service.signed_in(request)
     try:
@@ -80,11 +93,17 @@ async def make_bot(body: MakeBot, request: Request, service: AccountsDep) -> dic
             "rated-person",
             "this account has a rating among people: a bot account needs a new account",
         ) from None
+    except StillPlaying:
+        raise GameError(
+            "playing-person",
+            "this account holds a seat at an open table or of a rated game, or waits for a "
+            "quick match: leave or finish first",
+        ) from None
     return {"account": {"id": account.id, "name": account.name, "bot": True, "since": since}}
 
 
-@router.get("/api/account/tokens")
-async def tokens(request: Request, service: AccountsDep) -> dict[str, Any]:
+@router.get("/api/account/tokens", responses=refusals("sign-in", "not-a-bot"))
+async def tokens(request: Request, service: AccountsDep) -> answers.Tokens:
     """The bot account's API tokens (name, made, last used; never the secret)."""
     account = await service.signed_in(request)
     botaccounts.require_bot(account)
@@ -92,10 +111,12 @@ async def tokens(request: Request, service: AccountsDep) -> dict[str, Any]:
     return {"tokens": [token_line(t) for t in held]}
 
 
-@router.post("/api/account/tokens")
+@router.post(
+    "/api/account/tokens", responses=refusals("csrf", "sign-in", "not-a-bot", "too-many-tokens")
+)
 async def make_token(
-    body: NewToken, request: Request, service: AccountsDep, hub: HubDep
-) -> dict[str, Any]:
+    body: NewToken, request: Request, service: AccountsDep, limits: LimitsDep
+) -> answers.MadeToken:
     """A new API token of the signed-in bot account: its secret is in this answer only."""
     service.check_csrf(request)
     if bearer(request) is not None:
@@ -103,7 +124,7 @@ async def make_token(
     account = await service.signed_in(request)
     botaccounts.require_bot(account)
     secret = new_token()
-    most = hub.limits.tokens_per_account
+    most = limits.tokens_per_account
     try:
         made = await service.db(
             service.bots.add_token, account.id, body.name, token_digest(secret), most
@@ -117,8 +138,10 @@ async def make_token(
     return {**token_line(made), "token": secret}
 
 
-@router.delete("/api/account/tokens/{token_id}")
-async def revoke_token(token_id: TokenId, request: Request, service: AccountsDep) -> dict[str, Any]:
+@router.delete("/api/account/tokens/{token_id}", responses=refusals("csrf", "sign-in", "no-token"))
+async def revoke_token(
+    token_id: TokenId, request: Request, service: AccountsDep
+) -> answers.TokenRevoked:
     """Revoke one of the account's tokens (a token may revoke itself): it opens nothing
     from now on, in every server process."""
     service.check_csrf(request)
@@ -128,8 +151,8 @@ async def revoke_token(token_id: TokenId, request: Request, service: AccountsDep
     return {"revoked": token_id}
 
 
-@router.get("/api/challenges")
-async def my_challenges(request: Request, service: AccountsDep) -> dict[str, Any]:
+@router.get("/api/challenges", responses=refusals("sign-in"))
+async def my_challenges(request: Request, service: AccountsDep) -> answers.Challenges:
     """The account's challenges, sent and received: the open ones and those of the last
     hour."""
     account = await service.signed_in(request)
@@ -140,10 +163,15 @@ async def my_challenges(request: Request, service: AccountsDep) -> dict[str, Any
     return {"challenges": [c.public() for c in found]}
 
 
-@router.post("/api/challenges")
+@router.post(
+    "/api/challenges",
+    responses=refusals(
+        "csrf", "sign-in", "no-bot", "bot-rated", "too-many-challenges", "rate-limited", "blocked"
+    ),
+)
 async def make_challenge(
     body: NewChallenge, request: Request, service: AccountsDep, hub: HubDep
-) -> dict[str, Any]:
+) -> PublicChallenge:
     """Challenge a bot account (a person: casual games only; a bot: rated or not)."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -151,10 +179,15 @@ async def make_challenge(
     return made.public()
 
 
-@router.post("/api/challenges/{challenge_id}/accept")
-async def accept(
+@router.post(
+    "/api/challenges/{challenge_id}/accept",
+    responses=refusals(
+        "csrf", "sign-in", "no-challenge", "not-challenged", "challenge-closed", "too-many-games"
+    ),
+)
+async def accept_challenge(
     challenge_id: ChallengeId, request: Request, service: AccountsDep, hub: HubDep
-) -> dict[str, Any]:
+) -> PublicChallenge:
     """The challenged bot accepts: the answer names the game and the bot's seat."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -162,10 +195,13 @@ async def accept(
     return done.public()
 
 
-@router.post("/api/challenges/{challenge_id}/decline")
-async def decline(
+@router.post(
+    "/api/challenges/{challenge_id}/decline",
+    responses=refusals("csrf", "sign-in", "no-challenge", "not-challenged", "challenge-closed"),
+)
+async def decline_challenge(
     challenge_id: ChallengeId, body: Decline, request: Request, service: AccountsDep
-) -> dict[str, Any]:
+) -> PublicChallenge:
     """The challenged declines, or the challenger cancels."""
     service.check_csrf(request)
     account = await service.signed_in(request)

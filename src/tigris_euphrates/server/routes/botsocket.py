@@ -7,7 +7,8 @@ Opened with ``Authorization: Bearer <token>`` (else an error frame ``bad-token``
   ``{"type": "challenge", "challenge": {...}}`` for every challenge of the account, sent or
   received, open on connecting or made or changed since (each state once);
   ``{"type": "game", "game", "seat", "rated", "options"}`` for every unfinished game of the
-  account, on connecting and when one starts: the program then plays it over
+  account, on connecting and when one starts, its ``options`` complete (every key, the
+  defaults filled, as a tournament's ``new_game`` has them): the program then plays it over
   ``/ws/games/{game}`` (join ``{"type": "join", "seat": seat}``, same header);
   ``{"type": "pong", "t"}``; ``{"type": "error", "code", "message"}`` for a refused message.
 - client → ``{"type": "accept", "id"}``, ``{"type": "decline", "id", "reason"?}``,
@@ -26,20 +27,30 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field, StringConstraints, TypeAdapter, ValidationError
 
+from ... import EngineError, Options
 from ...store.accounts import Account, AccountGame
-from ...store.bots import Challenge
+from ...store.bots import Challenge, PublicChallenge
+from ...store.rows import GameOptions, checked_options
 from .. import botaccounts
 from ..accounts import AccountService
 from ..apitokens import bearer
 from ..botaccounts import CHALLENGE_PATTERN, OFFER_PATTERN
-from ..deps import AccountsDep, Client, HubDep
+from ..deps import AccountsDep, Client, ConnectionsDep, HubDep
 from ..errors import GameError
-from ..frames import ChallengeFrame, GameFrame, OutFrame, PongFrame, encode, error_frame
+from ..frames import (
+    BotHello,
+    ChallengeFrame,
+    GameFrame,
+    OutFrame,
+    PongFrame,
+    encode,
+    error_frame,
+)
 from ..hub import RESTART, Hub
 from ..inputs import BadMessage, NameQuery, OptionName, OptionValue, Strict, error_message
 from ..limits import TokenBucket
@@ -115,7 +126,7 @@ class Events:
         self.token = token
         self.states: dict[str, str] = {}
         #: the offers of other sources open when last told, and those accepted here
-        self.offered: dict[str, dict[str, Any]] = {}
+        self.offered: dict[str, PublicChallenge] = {}
         self.accepted: set[str] = set()
         self.games: set[str] = set()
         self.since = time.time()
@@ -146,7 +157,7 @@ class Events:
                         "game": g.id,
                         "seat": g.seat,
                         "rated": g.rated,
-                        "options": g.options,
+                        "options": complete_options(g.options),
                     }
                 )
         return out
@@ -155,19 +166,19 @@ class Events:
         """The offers of other sources new or changed, and those no longer offered
         (``accepted`` by this socket, else ``closed``: taken, started, expired)."""
         out: list[ChallengeFrame] = []
-        now: dict[str, dict[str, Any]] = {}
+        now: dict[str, PublicChallenge] = {}
         for offer in await botaccounts.other_offers(self.hub, self.service, self.account):
-            key = str(offer.get("id"))
+            key = offer["id"]
             now[key] = offer
-            if self.states.get(key) != offer.get("state"):
-                self.states[key] = str(offer.get("state"))
+            if self.states.get(key) != offer["state"]:
+                self.states[key] = offer["state"]
                 out.append({"type": "challenge", "challenge": offer})
         for key, offer in self.offered.items():
             if key not in now:
                 state = "accepted" if key in self.accepted else "closed"
                 self.states[key] = state
                 out.append({"type": "challenge", "challenge": {**offer, "state": state}})
-        self.offered = {k: v for k, v in now.items() if v.get("state") == "open"}
+        self.offered = {k: v for k, v in now.items() if v["state"] == "open"}
         return out
 
     async def answer(self, msg: BotMessage) -> PongFrame | None:
@@ -185,20 +196,30 @@ class Events:
         return None
 
 
+def complete_options(options: GameOptions) -> GameOptions:
+    """A game's options with every key, the defaults filled, so that a bot reads the same
+    ``options`` on the server as in a tournament (as stored if the engine does not know
+    them: never a reason to keep a game from its bot)."""
+    try:
+        return checked_options(Options.from_dict(dict(options)).to_dict())
+    except EngineError:
+        return options.copy()
+
+
 @router.websocket("/ws/bot")
-async def bot_events(ws: WebSocket, hub: HubDep, service: AccountsDep, client: Client) -> None:
+async def bot_events(
+    ws: WebSocket,
+    hub: HubDep,
+    service: AccountsDep,
+    client: Client,
+    connections: ConnectionsDep,
+) -> None:
     """A bot account's event socket, counted against ``connections_per_client``."""
     await ws.accept()
-    if hub.client_conns[client] >= hub.limits.connections_per_client:
-        limit = hub.limits.connections_per_client
-        err = GameError(
-            "too-many-connections",
-            f"at most {limit} connections from one address",
-            limit="connections_per_client",
-        )
-        await refuse(ws, hub, err, 4429)
+    refused = connections.take(client)
+    if refused is not None:
+        await refuse(ws, hub, refused, 4429)
         return
-    hub.client_conns[client] += 1
     try:
         token = bearer(ws)
         account = await service.current(ws) if token is not None else None
@@ -214,18 +235,17 @@ async def bot_events(ws: WebSocket, hub: HubDep, service: AccountsDep, client: C
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        hub.client_conns[client] -= 1
-        if hub.client_conns[client] <= 0:
-            del hub.client_conns[client]
+        connections.give_back(client)
 
 
 async def serve(ws: WebSocket, events: Events) -> None:
     """Send the bot its news while reading its messages, until either side closes."""
     account = events.account
-    hello = {"name": account.name, "id": account.id, "bot": True}
+    hello: BotHello = {"name": account.name, "id": account.id, "bot": True}
     await ws.send_text(encode({"type": "hello", "account": hello}))
     lock = asyncio.Lock()
     reader = asyncio.create_task(read_loop(ws, events, lock))
+    events.hub.event_sockets.add(events.poke)  # a stopping process wakes it to close it
     try:
         while not reader.done():
             if events.hub.draining:
@@ -239,6 +259,7 @@ async def serve(ws: WebSocket, events: Events) -> None:
             poked.cancel()
             events.poke.clear()
     finally:
+        events.hub.event_sockets.discard(events.poke)
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader

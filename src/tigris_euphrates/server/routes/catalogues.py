@@ -5,13 +5,16 @@ each one's name in itself, for the page's language switch) and themes,
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
 
 from ... import catalogues
+from ...store.jsontypes import JsonDict
+from ..answers.errors import refusals
+from ..answers.meta import Catalogues
+from ..errors import GameError
 from ..inputs import CATALOGUE_PATTERN
 
 Part = Annotated[str, PathParam(pattern=CATALOGUE_PATTERN)]
@@ -20,7 +23,8 @@ router = APIRouter()
 
 
 @router.get("/api/catalogues")
-async def catalogue_list() -> dict[str, Any]:
+async def catalogue_list() -> Catalogues:
+    """The languages (with each one's name in itself) and the themes."""
     return {
         "languages": catalogues.languages(),
         "themes": catalogues.themes(),
@@ -29,9 +33,11 @@ async def catalogue_list() -> dict[str, Any]:
     }
 
 
-@router.get("/api/catalogues/{language}/{theme}", response_model=None)
-async def catalogue(language: Part, theme: Part) -> dict[str, Any] | JSONResponse:
+@router.get("/api/catalogues/{language}/{theme}", responses=refusals("no-catalogue"))
+async def catalogue(language: Part, theme: Part) -> JsonDict:
+    """One merged catalogue: the page's words in ``language`` for ``theme`` (its keys are
+    the catalogue's own, nested by part)."""
     try:
         return catalogues.catalogue(language, theme)
     except KeyError as err:
-        return JSONResponse({"error": "no-catalogue", "message": err.args[0]}, status_code=404)
+        raise GameError("no-catalogue", err.args[0]) from None

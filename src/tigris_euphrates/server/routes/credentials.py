@@ -33,12 +33,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, StringConstraints
 
+from ...store import Store
 from ...store.accounts import Account, name_key
-from ...store.credentials import Credentials
 from .. import throttle
 from ..accounts import AccountService, public_account
+from ..answers import accounts as answers
+from ..answers.errors import refusals
 from ..confirm import CONFIRM_SECONDS, address_digest
-from ..deps import AccountsDep, Client, HubDep, LimitsDep
+from ..deps import AccountsDep, Client, HubDep, LimitsDep, LinkKeyDep, MailerDep, StoreDep
 from ..errors import GameError
 from ..hub import Hub
 from ..inputs import EmailAddress, Strict, check_text
@@ -116,8 +118,7 @@ async def _logged(work: Coroutine[Any, Any, None], what: str) -> None:
         log.exception("cannot %s", what)
 
 
-def _mailer(hub: Hub) -> Mailer:
-    mailer = hub.timekeeper.mailer
+def _mailer(mailer: Mailer | None) -> Mailer:
     if mailer is None:
         raise GameError("mail-off", "this server sends no e-mail: ask its operator")
     return mailer
@@ -138,31 +139,48 @@ async def _check_current(
     await throttle.give_back(hub, held, forget="p:")
 
 
-async def _set_password(service: AccountService, hub: Hub, account_id: int, password: str) -> None:
+async def _set_password(
+    service: AccountService,
+    hub: Hub,
+    store: Store,
+    mailer: Mailer | None,
+    account_id: int,
+    password: str,
+) -> None:
     """The account's new password: every session and reset link of it ends, and its
     confirmed address is told (in the background)."""
     password_hash = await asyncio.to_thread(service.passwords.hash, password)
     await service.db(service.accounts.set_password_hash, account_id, password_hash)
     await service.db(service.accounts.close_sessions, account_id)
     await service.db(service.accounts.next_generation, account_id)
-    await hub.db(hub.store.credentials.drop_resets, account_id)
-    hub.spawn(_logged(_tell(hub, account_id, "The password of your account was changed."), "tell"))
+    await hub.db(store.credentials.drop_resets, account_id)
+    told = _tell(hub, store, mailer, account_id, "The password of your account was changed.")
+    hub.spawn(_logged(told, "tell"))
 
 
-async def _tell(hub: Hub, account_id: int, what: str, to: str | None = None) -> None:
+async def _tell(
+    hub: Hub,
+    store: Store,
+    mailer: Mailer | None,
+    account_id: int,
+    what: str,
+    to: str | None = None,
+) -> None:
     """Tell the account's confirmed address (or ``to``) that ``what`` happened."""
-    mailer = hub.timekeeper.mailer
-    account = await hub.db(hub.store.accounts.by_id, account_id)
+    account = await hub.db(store.accounts.by_id, account_id)
     if mailer is None or account is None:
         return
     if to is None:
-        have = await hub.db(hub.store.notifications.get, account_id)
+        have = await hub.db(store.notifications.get, account_id)
         to = have.email if have is not None and have.confirmed else None
     if to is not None:
         await send(mailer, notice_message(mailer, account.name, to, what))
 
 
-@router.post("/api/account/password")
+@router.post(
+    "/api/account/password",
+    responses=refusals("csrf", "sign-in", "rate-limited", "wrong-password"),
+)
 async def change_password(
     body: PasswordChange,
     request: Request,
@@ -171,34 +189,47 @@ async def change_password(
     hub: HubDep,
     limits: LimitsDep,
     client: Client,
-) -> dict[str, Any]:
+    store: StoreDep,
+    mailer: MailerDep,
+) -> answers.AccountOnly:
+    """A new password (the current one given): every other session of the account ends."""
     service.check_csrf(request)
     account = await service.signed_in(request)
     await _check_current(service, hub, limits, client, account, body.current)
-    await _set_password(service, hub, account.id, body.password)
+    await _set_password(service, hub, store, mailer, account.id, body.password)
     fresh = await service.db(service.accounts.by_id, account.id)
     await service.sign_in(request, response, fresh)
     return {"account": public_account(fresh)}
 
 
-async def _address(hub: Hub, account: Account) -> dict[str, Any]:
-    have = await hub.db(hub.store.notifications.get, account.id)
-    pending = await hub.db(hub.store.credentials.pending, account.id, CONFIRM_SECONDS)
+async def _address(
+    hub: Hub, store: Store, mailer: Mailer | None, account: Account
+) -> answers.Address:
+    have = await hub.db(store.notifications.get, account.id)
+    pending = await hub.db(store.credentials.pending, account.id, CONFIRM_SECONDS)
     return {
         "email": have.email if have else None,
         "confirmed": bool(have and have.confirmed),
         "pending": pending,
-        "configured": hub.timekeeper.mailer is not None,
+        "configured": mailer is not None,
     }
 
 
-@router.get("/api/account/email")
-async def get_email(request: Request, service: AccountsDep, hub: HubDep) -> dict[str, Any]:
+@router.get("/api/account/email", responses=refusals("sign-in"))
+async def get_email(
+    request: Request, service: AccountsDep, hub: HubDep, store: StoreDep, mailer: MailerDep
+) -> answers.Address:
+    """The account's address, whether it is confirmed, and the new one waiting."""
     account = await service.signed_in(request)
-    return await _address(hub, account)
+    return await _address(hub, store, mailer, account)
 
 
-@router.post("/api/account/email")
+@router.post(
+    "/api/account/email",
+    responses=refusals(
+        "csrf", "sign-in", "mail-off", "rate-limited", "wrong-password", "mail-failed"
+    ),
+)
 async def change_email(
     body: EmailChange,
     request: Request,
@@ -206,40 +237,45 @@ async def change_email(
     hub: HubDep,
     limits: LimitsDep,
     client: Client,
-) -> dict[str, Any]:
+    store: StoreDep,
+    mailer: MailerDep,
+    link_key: LinkKeyDep,
+) -> answers.Address:
     """Ask for a new address: its owner confirms it by the link e-mailed to it."""
     service.check_csrf(request)
     account = await service.signed_in(request)
-    mailer = _mailer(hub)
+    sender = _mailer(mailer)
     await _check_current(service, hub, limits, client, account, body.password)
     await throttle.take(hub, [throttle.confirm_limit(limits, account.id)])
-    await hub.db(hub.store.credentials.ask_change, account.id, body.email)
-    token = change_token(await hub.timekeeper.key(), account.id, body.email)
-    if not await send(mailer, change_message(mailer, account.name, body.email, token)):
+    await hub.db(store.credentials.ask_change, account.id, body.email)
+    token = change_token(await link_key(), account.id, body.email)
+    if not await send(sender, change_message(sender, account.name, body.email, token)):
         raise GameError("mail-failed", "the confirmation e-mail could not be sent: try again later")
-    return await _address(hub, account)
+    return await _address(hub, store, mailer, account)
 
 
-@router.post("/api/account/email/confirm")
-async def confirm_email(body: Link, hub: HubDep) -> dict[str, Any]:
+@router.post("/api/account/email/confirm", responses=refusals("bad-link"))
+async def confirm_email(
+    body: Link, hub: HubDep, store: StoreDep, mailer: MailerDep, link_key: LinkKeyDep
+) -> answers.EmailChanged:
     """The link sent to a new address was followed: it becomes the account's address."""
-    named = change_named(await hub.timekeeper.key(), body.token)
-    store: Credentials = hub.store.credentials
+    named = change_named(await link_key(), body.token)
     pending = None
     if named is not None:
-        pending = await hub.db(store.pending, named[0], CONFIRM_SECONDS)
+        pending = await hub.db(store.credentials.pending, named[0], CONFIRM_SECONDS)
     if named is None or pending is None or address_digest(pending) != named[1]:
         raise GameError("bad-link", BAD_LINK)
-    changed = await hub.db(store.confirm_change, named[0], pending, CONFIRM_SECONDS)
+    changed = await hub.db(store.credentials.confirm_change, named[0], pending, CONFIRM_SECONDS)
     if changed is None:
         raise GameError("bad-link", BAD_LINK)
     if changed.old is not None:
         what = f"The e-mail address of your account is now {changed.new}, no longer this one."
-        hub.spawn(_logged(_tell(hub, named[0], what, to=changed.old), "tell the old address"))
+        told = _tell(hub, store, mailer, named[0], what, to=changed.old)
+        hub.spawn(_logged(told, "tell the old address"))
     return {"email": changed.new}
 
 
-@router.post("/api/account/forgot")
+@router.post("/api/account/forgot", responses=refusals("csrf", "mail-off", "rate-limited"))
 async def forgot(
     body: Forgot,
     request: Request,
@@ -247,20 +283,21 @@ async def forgot(
     hub: HubDep,
     limits: LimitsDep,
     client: Client,
-) -> dict[str, Any]:
+    store: StoreDep,
+    mailer: MailerDep,
+) -> answers.Told:
     """Ask for a reset link: the same answer whether the name or address is known."""
     service.check_csrf(request)
-    mailer = _mailer(hub)
+    sender = _mailer(mailer)
     target = body.who.lower() if "@" in body.who else name_key(body.who)
     await throttle.take(hub, throttle.reset_limits(limits, client, target))
-    hub.spawn(_logged(_send_resets(hub, mailer, body.who), "send the reset e-mails"))
+    hub.spawn(_logged(_send_resets(hub, store, sender, body.who), "send the reset e-mails"))
     return {"message": FORGOT_SENT}
 
 
-async def _send_resets(hub: Hub, mailer: Mailer, who: str) -> None:
+async def _send_resets(hub: Hub, store: Store, mailer: Mailer, who: str) -> None:
     """E-mail a reset link to the account named ``who``, or to every account whose
     confirmed address ``who`` is (nothing when none is)."""
-    store = hub.store
     if "@" in who:
         ids = await hub.db(store.credentials.accounts_by_email, who)
     else:
@@ -276,30 +313,34 @@ async def _send_resets(hub: Hub, mailer: Mailer, who: str) -> None:
         await send(mailer, reset_message(mailer, account.name, have.email, token))
 
 
-@router.post("/api/account/reset/check")
-async def check_reset(body: Link, hub: HubDep) -> dict[str, Any]:
+@router.post("/api/account/reset/check", responses=refusals("bad-link"))
+async def check_reset(body: Link, hub: HubDep, store: StoreDep) -> answers.LinkAccount:
     """Whether a reset link still works, and the name of the account it opens."""
-    account_id = await hub.db(hub.store.credentials.reset_account, reset_digest(body.token))
-    account = None if account_id is None else await hub.db(hub.store.accounts.by_id, account_id)
+    account_id = await hub.db(store.credentials.reset_account, reset_digest(body.token))
+    account = None if account_id is None else await hub.db(store.accounts.by_id, account_id)
     if account is None:
         raise GameError("bad-link", BAD_LINK)
     return {"name": account.name}
 
 
-@router.post("/api/account/reset")
-async def reset(body: Reset, service: AccountsDep, hub: HubDep) -> dict[str, Any]:
+@router.post("/api/account/reset", responses=refusals("bad-link"))
+async def reset(
+    body: Reset, service: AccountsDep, hub: HubDep, store: StoreDep, mailer: MailerDep
+) -> answers.NamedAccount:
     """Set a new password through a reset link (which then works no more)."""
     digest = reset_digest(body.token)
-    if await hub.db(hub.store.credentials.reset_account, digest) is None:
+    if await hub.db(store.credentials.reset_account, digest) is None:
         raise GameError("bad-link", BAD_LINK)
     password_hash = await asyncio.to_thread(service.passwords.hash, body.password)
-    account_id = await hub.db(hub.store.credentials.use_reset, digest)
+    account_id = await hub.db(store.credentials.use_reset, digest)
     if account_id is None:  # used meanwhile by another request
         raise GameError("bad-link", BAD_LINK)
     await service.db(service.accounts.set_password_hash, account_id, password_hash)
     await service.db(service.accounts.close_sessions, account_id)
     await service.db(service.accounts.next_generation, account_id)
-    told = _tell(hub, account_id, "The password of your account was reset by e-mail.")
+    told = _tell(
+        hub, store, mailer, account_id, "The password of your account was reset by e-mail."
+    )
     hub.spawn(_logged(told, "tell"))
-    account = await hub.db(hub.store.accounts.by_id, account_id)
+    account = await hub.db(store.accounts.by_id, account_id)
     return {"name": account.name if account else None}

@@ -5,7 +5,7 @@ rematch. Play itself goes over the websocket (``play.py``)."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
@@ -13,10 +13,22 @@ from fastapi import Path as PathParam
 from ... import player_view, replay
 from ...store import GameRow
 from ..accounts import account_holder
-from ..bots import default_level
+from ..aiseats import default_level
+from ..answers.errors import refusals
+from ..answers.games import (
+    GamesPage,
+    GameSummary,
+    LobbyGame,
+    MoveList,
+    NewGame,
+    RematchAnswer,
+    ReplayStep,
+    SeatView,
+)
 from ..clocks import PaceError, pace_from_dict
 from ..deps import AccountsDep, Client, HubDep, LimitsDep, StoreDep
 from ..errors import GameError
+from ..frames import LogLine
 from ..inputs import (
     GAME_ID_PATTERN,
     TOKEN_PATTERN,
@@ -25,8 +37,10 @@ from ..inputs import (
     SeatChange,
     SeatReturn,
 )
-from ..live import is_named, seat_name
+from ..live import LiveGame
+from ..newgames import SeatWanted
 from ..rematch import rematch
+from ..seatinfo import is_named, seat_name
 
 #: The lobby's page cursor: ``created:id`` of the last game of the previous page.
 CURSOR_PATTERN = r"^[0-9]{1,12}(\.[0-9]{1,12})?:[0-9A-Za-z_-]{1,32}$"
@@ -37,9 +51,8 @@ Seat = Annotated[int, PathParam(ge=0, le=3)]
 router = APIRouter()
 
 
-def lobby_summary(row: GameRow) -> dict[str, Any]:
+def lobby_summary(row: GameRow) -> LobbyGame:
     """A game as the lobby lists it: a few hundred bytes whatever its length."""
-    result = row.result or {}
     return {
         "id": row.id,
         "created": row.created,
@@ -55,18 +68,23 @@ def lobby_summary(row: GameRow) -> dict[str, Any]:
             }
             for i, s in enumerate(row.seats)
         ],
-        "ranking": result.get("ranking"),
+        "ranking": row.result["ranking"] if row.result else None,
         "rated": row.rated,
     }
 
 
-@router.get("/api/games")
+def summary_of(game: LiveGame) -> GameSummary:
+    """The game's summary (``viewframes.summary``)."""
+    return game.summary()
+
+
+@router.get("/api/games", responses=refusals())
 async def list_games(
     hub: HubDep,
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=50)] = 20,
     before: Annotated[str | None, Query(max_length=80, pattern=CURSOR_PATTERN)] = None,
-) -> dict[str, Any]:
+) -> GamesPage:
     """A page of the lobby, newest game first: small summaries (no log, no view) and
     ``next``, the cursor of the following page (``?before=``), ``null`` at the end."""
     after = None
@@ -82,7 +100,12 @@ async def list_games(
     return {"games": games, "next": f"{last.created!r}:{last.id}" if last else None}
 
 
-@router.post("/api/games")
+@router.post(
+    "/api/games",
+    responses=refusals(
+        "bad-pace", "rate-limited", "too-many-games", "too-many-bot-games", "sign-in", "csrf"
+    ),
+)
 async def create_game(
     body: CreateGame,
     request: Request,
@@ -90,9 +113,13 @@ async def create_game(
     service: AccountsDep,
     client: Client,
     limits: LimitsDep,
-) -> dict[str, Any]:
+) -> NewGame:
+    """A new game: its seats (a person's with its secret token and link), the spectators'
+    link and the creator's token (which may hand an absent player's seat to a bot)."""
     options = {**body.options, "players": len(body.seats)}
-    seats = [seat.model_dump() for seat in body.seats]
+    seats: list[SeatWanted] = [
+        {"kind": s.kind, "level": s.level, "name": s.name} for s in body.seats
+    ]
     if body.rated:  # a rated game is made by a signed-in player, from the page
         service.check_csrf(request)
         await service.signed_in(request)
@@ -135,26 +162,40 @@ async def create_game(
     }
 
 
-@router.get("/api/games/{game_id}")
-async def game_summary(game_id: GameId, hub: HubDep) -> dict[str, Any]:
-    return (await hub.get(game_id)).summary()
+@router.get("/api/games/{game_id}", responses=refusals("no-game"))
+async def game_summary(game_id: GameId, hub: HubDep) -> GameSummary:
+    """The game as everybody may see it: its seats, status, step, who is to act, the
+    result once over, the clock."""
+    return summary_of(await hub.get(game_id))
 
 
-@router.get("/api/games/{game_id}/view")
+@router.get("/api/games/{game_id}/view", responses=refusals("no-game", "bad-token"))
 async def game_view(
     game_id: GameId,
     hub: HubDep,
     token: Annotated[str | None, Query(pattern=TOKEN_PATTERN)] = None,
-) -> dict[str, Any]:
+) -> SeatView:
+    """What the seat of ``token`` (no token: a spectator) sees of the game now."""
     game = await hub.get(game_id)
-    seat = game.seat_for(token)
+    seat = game.table.seat_for(token)
     return {"seq": game.seq, "seat": seat, "view": player_view(game.state, seat)}
 
 
-@router.get("/api/games/{game_id}/record")
+@router.get(
+    "/api/games/{game_id}/record",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"application/json": {"schema": {"type": "object"}}},
+            "description": "The game's record (``tne-record``): options, seed and actions, "
+            "as a file to download.",
+        },
+        **refusals("no-game", "conflict"),
+    },
+)
 async def game_record(game_id: GameId, hub: HubDep) -> Response:
     game = await hub.get(game_id)
-    if not game.over:
+    if not game.ended:  # over, or aborted: nobody plays it again
         raise HTTPException(409, "the record of a game is published when the game is over")
     body = json.dumps(game.record(), indent=1)
     return Response(
@@ -164,15 +205,16 @@ async def game_record(game_id: GameId, hub: HubDep) -> Response:
     )
 
 
-@router.get("/api/games/{game_id}/replay/{step}")
-async def game_replay(game_id: GameId, step: int, hub: HubDep) -> dict[str, Any]:
-    """Step ``step`` of a finished game: the action played and the public view after it."""
+@router.get("/api/games/{game_id}/replay/{step}", responses=refusals("no-game", "conflict"))
+async def game_replay(game_id: GameId, step: int, hub: HubDep) -> ReplayStep:
+    """Step ``step`` of a finished (or aborted) game: the action played and the public view
+    after it."""
     game = await hub.get(game_id)
-    if not game.over:
+    if not game.ended:
         raise HTTPException(409, "only finished games can be replayed")
     actions = [e.action for e in game.entries]
     step = max(0, min(step, len(actions)))
-    record = {"options": game.options, "seed": game.seed, "actions": actions[:step]}
+    record = {"options": game.options, "seed": game.log.seed, "actions": actions[:step]}
     state = replay(record)
     view = player_view(state, None)
     # The game is over, so everything is public (RULES.md §10): every hand and score row.
@@ -188,15 +230,16 @@ async def game_replay(game_id: GameId, step: int, hub: HubDep) -> dict[str, Any]
     }
 
 
-@router.get("/api/games/{game_id}/moves")
-async def game_moves(game_id: GameId, hub: HubDep) -> dict[str, Any]:
-    """The move list of a finished game, for its replay: every log entry (seat, action,
-    events) with nothing hidden any more, the log's seat notes (hand-overs to bots, seats
-    taken back, resignations, an abort: ``frames.SeatNote``) and the game's statistics."""
+@router.get("/api/games/{game_id}/moves", responses=refusals("no-game", "conflict"))
+async def game_moves(game_id: GameId, hub: HubDep) -> MoveList:
+    """The move list of a finished (or aborted) game, for its replay: every log entry (seat,
+    action, events) with nothing hidden any more, the log's seat notes (hand-overs to bots,
+    seats taken back, resignations, an abort: ``frames.SeatNote``), the game's statistics
+    and whether it was aborted (``aborted``)."""
     game = await hub.get(game_id)
-    if not game.over:
+    if not game.ended:
         raise HTTPException(409, "only finished games can be replayed")
-    log = [
+    log: list[LogLine] = [
         {
             "seq": e.seq,
             "seat": e.seat,
@@ -211,10 +254,14 @@ async def game_moves(game_id: GameId, hub: HubDep) -> dict[str, Any]:
         "log": log,
         "seat_log": game.seat_log,
         "stats": game.stats(),
+        "aborted": game.aborted,
     }
 
 
-@router.post("/api/games/{game_id}/seats/{seat}/bot")
+@router.post(
+    "/api/games/{game_id}/seats/{seat}/bot",
+    responses=refusals("no-game", "bad-token", "not-your-seat", "game-over", "seat-online"),
+)
 async def seat_to_bot(
     game_id: GameId,
     seat: Seat,
@@ -222,27 +269,47 @@ async def seat_to_bot(
     request: Request,
     hub: HubDep,
     service: AccountsDep,
-) -> dict[str, Any]:
+) -> GameSummary:
     """A bot takes the seat: asked by the seat's player (its token), or by the game's
     creator (the creator's token) once the seat's player has been away long enough."""
     game = await hub.get(game_id)
     holder = await account_holder(service, request, game, seat, body.token)
     await hub.hand_to_bot(game, body.token, seat, body.level, holder)
-    return game.summary()
+    return summary_of(game)
 
 
-@router.post("/api/games/{game_id}/rematch")
+@router.post(
+    "/api/games/{game_id}/rematch",
+    responses=refusals(
+        "no-game", "not-over", "bad-token", "not-your-seat", "sign-in", "csrf", "in-game"
+    ),
+)
 async def game_rematch(
-    game_id: GameId, body: Rematch, hub: HubDep, client: Client
-) -> dict[str, Any]:
+    game_id: GameId,
+    body: Rematch,
+    request: Request,
+    hub: HubDep,
+    service: AccountsDep,
+    client: Client,
+) -> RematchAnswer:
     """The finished game's rematch (created by the first player who asks): its id and
-    its page. The tokens of the old game open the same seats of the new one."""
+    its page. The tokens of the old game open the same people's seats of the new one; a
+    player whose account holds a seat asks without a token."""
     game = await hub.get(game_id)
+    if body.token is None:
+        account = await service.signed_in(request)
+        service.check_csrf(request)
+        bound = await service.db(service.accounts.seats_of_game, game.id)
+        if account.id not in bound.values():
+            raise GameError("not-your-seat", "only the game's players ask for its rematch")
     new = await rematch(hub, game, body.token, client)
     return {"id": new, "link": f"/game/{new}"}
 
 
-@router.post("/api/games/{game_id}/seats/{seat}/human")
+@router.post(
+    "/api/games/{game_id}/seats/{seat}/human",
+    responses=refusals("no-game", "bad-token", "not-your-seat", "game-over"),
+)
 async def seat_to_human(
     game_id: GameId,
     seat: Seat,
@@ -250,10 +317,10 @@ async def seat_to_human(
     request: Request,
     hub: HubDep,
     service: AccountsDep,
-) -> dict[str, Any]:
+) -> GameSummary:
     """The seat's player takes it back from the bot that held it: with the seat's token,
     or signed in with the account the seat is bound to."""
     game = await hub.get(game_id)
     holder = await account_holder(service, request, game, seat, body.token)
     await hub.take_back(game, body.token, seat, holder)
-    return game.summary()
+    return summary_of(game)

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from pydantic import Field
 
 from ...store import FAMILIES
+from ..answers import meeting as answers
+from ..answers.errors import refusals
 from ..clocks import PaceError, pace_from_dict
-from ..deps import AccountsDep, Client, CurrentAccount, HubDep, SignedIn
+from ..deps import AccountsDep, Client, ConnectionsDep, CurrentAccount, HubDep, SignedIn
 from ..errors import GameError
-from ..frames import encode, error_frame
+from ..frames import MeFrame, TablesFrame, encode, error_frame
 from ..hub import Hub
 from ..inputs import (
     GAME_ID_PATTERN,
@@ -58,9 +60,12 @@ class OpenTableBody(Strict):
     #: to sit
     min_rating: Rating | None = None
     max_rating: Rating | None = None
-    #: whether the creator may start early with bots in the free seats, and (at a table
-    #: that is not rated) bot accounts are offered its free seats
+    #: whether the creator may start early with AI players (the server's bots) in the free
+    #: seats (the game is then not rated)
     allow_bots: bool = True
+    #: whether bot accounts may take its seats (and are offered them on their event
+    #: socket); refused (``bot-rated``) for a rated table
+    bot_accounts: bool = False
     chat: Literal["players", "everyone", "off"] = "players"
 
 
@@ -89,7 +94,7 @@ class QueueBody(Strict):
     bot_after: Annotated[float, Field(ge=0, le=MAX_BOT_AFTER)] | None = None
 
 
-def ticket(t: SeatTicket) -> dict[str, Any]:
+def ticket(t: SeatTicket) -> answers.Ticket:
     return {
         "table": t.table,
         "seat": t.seat,
@@ -99,16 +104,21 @@ def ticket(t: SeatTicket) -> dict[str, Any]:
     }
 
 
-@router.get("/api/tables")
-async def open_tables(hub: HubDep) -> dict[str, Any]:
+@router.get("/api/tables", responses=refusals())
+async def open_tables(hub: HubDep) -> TablesFrame:
     """The open tables and the tables started lately (what the lobby's socket sends)."""
-    return dict(await hub.lobby.tables_frame())
+    return await hub.lobby.tables_frame()
 
 
-@router.post("/api/tables")
+@router.post(
+    "/api/tables",
+    responses=refusals(
+        "csrf", "sign-in", "rate-limited", "bad-range", "bad-pace", "bot-rated", "in-game"
+    ),
+)
 async def open_table(
     body: OpenTableBody, request: Request, hub: HubDep, service: AccountsDep, client: Client
-) -> dict[str, Any]:
+) -> answers.Ticket:
     """A new open table (an account's), listed in the lobby until it fills or expires."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -128,44 +138,74 @@ async def open_table(
         raise GameError("bad-pace", str(exc)) from None
     options = {**body.options, "players": body.players}
     t = await hub.meeting.open_table(
-        account, options, pace, body.rated, (low, high), body.allow_bots, body.chat
+        account,
+        options,
+        pace,
+        body.rated,
+        (low, high),
+        body.allow_bots,
+        body.chat,
+        bot_accounts=body.bot_accounts,
     )
     return ticket(t)
 
 
-@router.post("/api/tables/{table_id}/sit")
+@router.post(
+    "/api/tables/{table_id}/sit",
+    responses=refusals(
+        "csrf",
+        "no-table",
+        "table-full",
+        "table-closed",
+        "already-seated",
+        "rating-range",
+        "blocked",
+        "sign-in",
+        "in-game",
+        "bot-rated",
+    ),
+)
 async def sit(
     table_id: TableId, body: SitBody, request: Request, hub: HubDep, service: AccountsDep
-) -> dict[str, Any]:
+) -> answers.Ticket:
     """Take the first free seat; the answer names the game when this seat filled it."""
     service.check_csrf(request)
     account = await service.current(request)
     return ticket(await hub.meeting.sit(table_id, account, body.name or ""))
 
 
-@router.post("/api/tables/{table_id}/start")
+@router.post(
+    "/api/tables/{table_id}/start",
+    responses=refusals("csrf", "no-table", "not-creator", "no-bots", "table-closed"),
+)
 async def start(
     table_id: TableId, body: SeatBody, request: Request, hub: HubDep, service: AccountsDep
-) -> dict[str, Any]:
-    """The creator starts the table now, bots taking the free seats (then not rated)."""
+) -> answers.TableStarted:
+    """The creator starts the table now, AI players taking the free seats (then not
+    rated)."""
     service.check_csrf(request)
     game = await hub.meeting.start(table_id, body.token)
     return {"game": game, "link": f"/game/{game}#t={body.token}"}
 
 
-@router.post("/api/tables/{table_id}/leave")
+@router.post("/api/tables/{table_id}/leave", responses=refusals("csrf", "no-table", "bad-token"))
 async def leave(
     table_id: TableId, body: SeatBody, request: Request, hub: HubDep, service: AccountsDep
-) -> dict[str, Any]:
+) -> answers.TableLeft:
     """Give the seat up (the creator's leaving closes the table)."""
     service.check_csrf(request)
     return {"state": await hub.meeting.leave(table_id, body.token)}
 
 
-@router.post("/api/tables/{table_id}/invite")
+@router.post(
+    "/api/tables/{table_id}/invite",
+    responses=refusals(
+        "csrf", "sign-in", "no-table", "bad-token", "no-account", "blocked", "too-many-invites"
+    ),
+)
 async def invite(
     table_id: TableId, body: InviteBody, request: Request, hub: HubDep, service: AccountsDep
-) -> dict[str, Any]:
+) -> answers.Invited:
     """Invite an account by name: told in its lobby, and by e-mail if it asked for them."""
     service.check_csrf(request)
     account = await service.signed_in(request)
@@ -173,17 +213,28 @@ async def invite(
     return {"invited": body.name, "mailed": mailed}
 
 
-@router.get("/api/match")
-async def match_state(account: SignedIn, hub: HubDep) -> dict[str, Any]:
+@router.get("/api/lobby/me", responses=refusals("sign-in"))
+async def my_corner(account: SignedIn, hub: HubDep) -> MeFrame:
+    """The signed-in account's corner of the lobby, as its lobby socket sends it (its
+    quick match, its games in progress, invitations, friends)."""
+    return await hub.lobby.me_frame(account.id)
+
+
+@router.get("/api/match", responses=refusals("sign-in"))
+async def match_state(account: SignedIn, hub: HubDep) -> answers.MatchState:
     """The signed-in account's quick match (``null``: not queued)."""
     return {"match": (await hub.lobby.me_frame(account.id))["match"]}
 
 
-@router.post("/api/match")
+@router.post(
+    "/api/match",
+    responses=refusals("csrf", "sign-in", "bad-family", "bot-quick-match", "in-game"),
+)
 async def queue(
     body: QueueBody, request: Request, hub: HubDep, service: AccountsDep
-) -> dict[str, Any]:
-    """Wait for a quick match; the answer holds the seat token the game will take."""
+) -> answers.Queued:
+    """Wait for a quick match; the answer holds the seat token the game will take (refused
+    to a bot account: ``bot-quick-match``)."""
     service.check_csrf(request)
     account = await service.signed_in(request)
     if body.family not in FAMILIES:
@@ -194,8 +245,9 @@ async def queue(
     return {"token": token}
 
 
-@router.post("/api/match/cancel")
-async def unqueue(request: Request, hub: HubDep, service: AccountsDep) -> dict[str, Any]:
+@router.post("/api/match/cancel", responses=refusals("csrf", "sign-in"))
+async def unqueue(request: Request, hub: HubDep, service: AccountsDep) -> answers.Unqueued:
+    """Stop waiting for a quick match (``left``: whether the account was waiting)."""
     service.check_csrf(request)
     account = await service.signed_in(request)
     return {"left": await hub.meeting.leave_queue(account)}
@@ -203,20 +255,20 @@ async def unqueue(request: Request, hub: HubDep, service: AccountsDep) -> dict[s
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(
-    ws: WebSocket, hub: HubDep, service: AccountsDep, account: CurrentAccount, client: Client
+    ws: WebSocket,
+    hub: HubDep,
+    service: AccountsDep,
+    account: CurrentAccount,
+    client: Client,
+    connections: ConnectionsDep,
 ) -> None:
     """The live lobby: the open tables and the account's corner, pushed on every change;
     the client sends only pings."""
     await ws.accept()
-    if hub.client_conns[client] >= hub.limits.connections_per_client:
-        err = GameError(
-            "too-many-connections",
-            f"at most {hub.limits.connections_per_client} connections from one address",
-            limit="connections_per_client",
-        )
+    err = connections.take(client)
+    if err is not None:
         await refuse(ws, hub, err, 4429)
         return
-    hub.client_conns[client] += 1
     key, conn = await hub.lobby.attach(None if account is None else account.id)
     sender = asyncio.create_task(_lobby_writer(ws, conn))
     try:
@@ -228,9 +280,7 @@ async def lobby_socket(
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
-        hub.client_conns[client] -= 1
-        if hub.client_conns[client] <= 0:
-            del hub.client_conns[client]
+        connections.give_back(client)
 
 
 async def _lobby_writer(ws: WebSocket, conn: LobbyConn) -> None:

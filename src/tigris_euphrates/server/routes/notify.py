@@ -19,19 +19,31 @@ import html
 import logging
 import re
 import smtplib
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
+from ...store import Store
 from ...store.accounts import Account
 from .. import throttle
+from ..answers.accounts import NotifySettings
+from ..answers.errors import refusals
 from ..confirm import confirm_token, confirmation_message, confirmed_by, matches
-from ..deps import AccountsDep, HubDep, LimitsDep, SignedIn
+from ..deps import (
+    AccountsDep,
+    HubDep,
+    LimitsDep,
+    LinkKey,
+    LinkKeyDep,
+    MailerDep,
+    SignedIn,
+    StoreDep,
+)
 from ..errors import GameError
 from ..hub import Hub
 from ..inputs import UNSUBSCRIBE_PATTERN, EmailAddress, Strict
-from ..limits import Limits
+from ..mail import Mailer
 from ..timekeeper import unsubscribe_account
 
 router = APIRouter()
@@ -45,28 +57,47 @@ class NotifyChange(Strict):
     enabled: bool
 
 
-async def _settings(hub: Hub, account: Account) -> dict[str, Any]:
-    have = await hub.db(hub.store.notifications.get, account.id)
+async def _settings(
+    hub: Hub, store: Store, mailer: Mailer | None, account: Account
+) -> NotifySettings:
+    have = await hub.db(store.notifications.get, account.id)
     return {
         "email": have.email if have else None,
         "enabled": bool(have and have.enabled),
         "confirmed": bool(have and have.confirmed),
-        "configured": hub.timekeeper.mailer is not None,
+        "configured": mailer is not None,
     }
 
 
-@router.get("/api/account/notifications")
-async def get_notifications(account: SignedIn, hub: HubDep) -> dict[str, Any]:
-    return await _settings(hub, account)
+@router.get("/api/account/notifications", responses=refusals("sign-in"))
+async def get_notifications(
+    account: SignedIn, hub: HubDep, store: StoreDep, mailer: MailerDep
+) -> NotifySettings:
+    """The "your move" e-mails: the address, on or off, whether it is confirmed, and whether
+    this server sends e-mail at all."""
+    return await _settings(hub, store, mailer, account)
 
 
-@router.post("/api/account/notifications")
+@router.post(
+    "/api/account/notifications",
+    responses=refusals(
+        "csrf", "sign-in", "no-email", "email-change", "rate-limited", "mail-failed"
+    ),
+)
 async def set_notifications(
-    body: NotifyChange, request: Request, service: AccountsDep, hub: HubDep, limits: LimitsDep
-) -> dict[str, Any]:
+    body: NotifyChange,
+    request: Request,
+    service: AccountsDep,
+    hub: HubDep,
+    limits: LimitsDep,
+    store: StoreDep,
+    mailer: MailerDep,
+    link_key: LinkKeyDep,
+) -> NotifySettings:
+    """Turn the e-mails on or off; a new address is sent a confirmation link first."""
     service.check_csrf(request)
     account = await service.signed_in(request)
-    have = await hub.db(hub.store.notifications.get, account.id)
+    have = await hub.db(store.notifications.get, account.id)
     if body.enabled and body.email is None and have is None:
         raise GameError("no-email", "give the e-mail address the notifications go to")
     email = body.email
@@ -77,20 +108,19 @@ async def set_notifications(
             "for your password, and the new address confirms it)",
         )
     ask = email is not None and (have is None or have.email != email or not have.confirmed)
-    mailer = hub.timekeeper.mailer
     if ask and mailer is not None:
         await throttle.take(hub, [throttle.confirm_limit(limits, account.id)])
-    await hub.db(hub.store.notifications.set, account.id, email, body.enabled)
+    await hub.db(store.notifications.set, account.id, email, body.enabled)
     if ask and mailer is not None and email is not None:
-        await _send_confirmation(hub, limits, account, email)
-    return await _settings(hub, account)
+        await _send_confirmation(mailer, link_key, account, email)
+    return await _settings(hub, store, mailer, account)
 
 
-async def _send_confirmation(hub: Hub, limits: Limits, account: Account, email: str) -> None:
+async def _send_confirmation(
+    mailer: Mailer, link_key: LinkKey, account: Account, email: str
+) -> None:
     """E-mail the confirmation link to ``email``; raises ``GameError`` when it cannot go."""
-    mailer = hub.timekeeper.mailer
-    assert mailer is not None
-    token = confirm_token(await hub.timekeeper.key(), account.id, email)
+    token = confirm_token(await link_key(), account.id, email)
     msg = confirmation_message(mailer, account.name, email, token)
     try:
         await mailer.deliver(msg)
@@ -117,10 +147,10 @@ def _page(title: str, text: str, status: int = 200, extra: str = "") -> HTMLResp
     return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-async def _unsubscribe(hub: Hub, token: str) -> HTMLResponse:
+async def _unsubscribe(hub: Hub, store: Store, link_key: LinkKey, token: str) -> HTMLResponse:
     account_id = None
     if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is not None:
-        account_id = unsubscribe_account(await hub.timekeeper.key(), token)
+        account_id = unsubscribe_account(await link_key(), token)
     if account_id is None:
         return _page(
             "Link not recognised",
@@ -128,7 +158,7 @@ async def _unsubscribe(hub: Hub, token: str) -> HTMLResponse:
             "turn the e-mails off in your notification settings.",
             400,
         )
-    await hub.db(hub.store.notifications.set, account_id, None, False)
+    await hub.db(store.notifications.set, account_id, None, False)
     return _page(
         "E-mails turned off",
         "You will get no more e-mails when it is your move. You can turn them on again "
@@ -139,18 +169,18 @@ async def _unsubscribe(hub: Hub, token: str) -> HTMLResponse:
 Token = Annotated[str, Query(alias="t", max_length=200)]
 
 
-async def _confirm(hub: Hub, token: str) -> bool:
+async def _confirm(hub: Hub, store: Store, link_key: LinkKey, token: str) -> bool:
     """Confirm the address a confirmation token names, if it is still the account's."""
     if re.fullmatch(UNSUBSCRIBE_PATTERN, token) is None:
         return False
-    named = confirmed_by(await hub.timekeeper.key(), token)
+    named = confirmed_by(await link_key(), token)
     if named is None:
         return False
     account_id, digest = named
-    have = await hub.db(hub.store.notifications.get, account_id)
+    have = await hub.db(store.notifications.get, account_id)
     if have is None or not matches(have.email, digest):
         return False
-    return bool(await hub.db(hub.store.notifications.confirm, account_id, have.email))
+    return bool(await hub.db(store.notifications.confirm, account_id, have.email))
 
 
 NOT_RECOGNISED = (
@@ -176,8 +206,10 @@ async def confirm_page(token: Token) -> HTMLResponse:
 
 
 @router.post("/confirm-email", include_in_schema=False)
-async def confirm_address(token: Token, hub: HubDep) -> HTMLResponse:
-    if not await _confirm(hub, token):
+async def confirm_address(
+    token: Token, hub: HubDep, store: StoreDep, link_key: LinkKeyDep
+) -> HTMLResponse:
+    if not await _confirm(hub, store, link_key, token):
         return _page("Link not recognised", NOT_RECOGNISED, 400)
     return _page(
         "Address confirmed",
@@ -186,10 +218,8 @@ async def confirm_address(token: Token, hub: HubDep) -> HTMLResponse:
 
 
 @router.get("/unsubscribe", include_in_schema=False)
-async def unsubscribe(token: Token, hub: HubDep) -> HTMLResponse:
-    return await _unsubscribe(hub, token)
-
-
-@router.post("/unsubscribe", include_in_schema=False)
-async def unsubscribe_one_click(token: Token, hub: HubDep) -> HTMLResponse:
-    return await _unsubscribe(hub, token)
+@router.post("/unsubscribe", include_in_schema=False)  # one-click unsubscribing (RFC 8058)
+async def unsubscribe(
+    token: Token, hub: HubDep, store: StoreDep, link_key: LinkKeyDep
+) -> HTMLResponse:
+    return await _unsubscribe(hub, store, link_key, token)

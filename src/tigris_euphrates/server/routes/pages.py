@@ -13,12 +13,14 @@ Where the page goes after signing in (``/account?next=…``) is resolved here to
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import quote, unquote
 
 from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
+from ..answers.errors import refusals
+from ..answers.meta import NextPage
 from ..deps import HubDep, StoreDep
 from ..inputs import GAME_ID_PATTERN, MAX_NAME, check_text
 from ..responses import page
@@ -104,10 +106,10 @@ async def index(
     return page()
 
 
-@router.get("/api/next")
+@router.get("/api/next", responses=refusals())
 async def next_page(
     next_path: Annotated[str | None, Query(alias="next")] = None,
-) -> dict[str, Any]:
+) -> NextPage:
     """Where the page goes after signing in: the page of this server that ``next`` names,
     else the lobby (``local_page``). The page navigates only to what this returns."""
     return {"next": local_page(next_path)}

@@ -31,10 +31,11 @@ import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from ...store import Store
 from ..accounts import AccountService, bind_on_join, seat_of_account
 from ..apitokens import bearer
 from ..conn import Conn
-from ..deps import AccountsDep, Client, HubDep
+from ..deps import AccountsDep, Client, ConnectionsDep, HubDep, StoreDep
 from ..errors import GameError
 from ..frames import encode, error_frame
 from ..hub import Hub
@@ -76,34 +77,31 @@ router = APIRouter()
 
 @router.websocket("/ws/games/{game_id}")
 async def play(
-    ws: WebSocket, game_id: str, hub: HubDep, service: AccountsDep, client: Client
+    ws: WebSocket,
+    game_id: str,
+    hub: HubDep,
+    service: AccountsDep,
+    client: Client,
+    connections: ConnectionsDep,
+    store: StoreDep,
 ) -> None:
     """A websocket on a game, counted against its address's ``connections_per_client``."""
     await ws.accept()
-    if hub.client_conns[client] >= hub.limits.connections_per_client:
-        await refuse(
-            ws,
-            hub,
-            GameError(
-                "too-many-connections",
-                f"at most {hub.limits.connections_per_client} connections from one address",
-                limit="connections_per_client",
-            ),
-            4429,
-        )
+    err = connections.take(client)
+    if err is not None:
+        await refuse(ws, hub, err, 4429)
         return
-    hub.client_conns[client] += 1
     try:
-        await connection(ws, hub, service, game_id)
+        await connection(ws, hub, store, service, game_id)
     finally:
-        hub.client_conns[client] -= 1
-        if hub.client_conns[client] <= 0:
-            del hub.client_conns[client]
+        connections.give_back(client)
 
 
-async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: str) -> None:
+async def connection(
+    ws: WebSocket, hub: Hub, store: Store, service: AccountService, game_id: str
+) -> None:
     """One connection from its join to its end: attached to the game while it lasts."""
-    joined = await open_game(ws, hub, service, game_id)
+    joined = await open_game(ws, hub, store, service, game_id)
     if joined is None:
         return
     game, seat, account = joined
@@ -121,7 +119,7 @@ async def connection(ws: WebSocket, hub: Hub, service: AccountService, game_id: 
             4429,
         )
         return
-    hidden = await hidden_seats(hub, game, account)
+    hidden = await hidden_seats(hub, store, game, account)
     key, conn = hub.attach(game, seat, hidden)
     conn.account = account
     token = bearer(ws)
@@ -160,20 +158,22 @@ async def watch_token(conn: Conn) -> None:
             return
 
 
-async def hidden_seats(hub: Hub, game: LiveGame, account: int | None) -> frozenset[int]:
+async def hidden_seats(
+    hub: Hub, store: Store, game: LiveGame, account: int | None
+) -> frozenset[int]:
     """The seats of the game held by accounts that ``account`` blocked (their chat is
     hidden from it)."""
     if account is None:
         return frozenset()
-    blocked = {i for i, _ in await hub.db(hub.store.social.blocked, account)}
+    blocked = {i for i, _ in await hub.db(store.social.blocked, account)}
     if not blocked:
         return frozenset()
-    bound = await hub.db(hub.store.accounts.seats_of_game, game.id)
+    bound = await hub.db(store.accounts.seats_of_game, game.id)
     return frozenset(seat for seat, owner in bound.items() if owner in blocked)
 
 
 async def open_game(
-    ws: WebSocket, hub: Hub, service: AccountService, game_id: str
+    ws: WebSocket, hub: Hub, store: Store, service: AccountService, game_id: str
 ) -> tuple[LiveGame, int | None, int | None] | None:
     """The game, the seat the join opens (``None``: spectator) and the signed-in account
     (``None``: a guest), or ``None`` when the connection was refused (an error frame and
@@ -183,9 +183,11 @@ async def open_game(
             raise GameError("no-game", "there is no such game (a game id is 12 hex digits)")
         game = await hub.get(game_id)
         seat = await join(ws, hub, service, game)
-        if seat is not None and await hub.db(hub.store.moderation.banned_seat, game.id, seat):
+        if seat is not None and await hub.db(store.moderation.banned_seat, game.id, seat):
             raise GameError("banned", "a moderator banned the account of this seat")
         account = await service.current(ws)
+        if seat is not None and account is not None and game.settings.get("quick"):
+            await seated(hub, store, game.id, account.id)
         # reading the join took time: the copy held now
         return hub.adopt(game), seat, None if account is None else account.id
     except GameError as err:
@@ -196,6 +198,13 @@ async def open_game(
         log.exception("cannot open game %s", game_id, extra={"game": game_id})
         await refuse(ws, hub, GameError("server-error", "the server failed; try again"), 1011)
     return None
+
+
+async def seated(hub: Hub, store: Store, game_id: str, account: int) -> None:
+    """The account opened its seat of its quick-match game: its lobbies (any process) stop
+    taking it there and show the game as in progress."""
+    if await hub.db(store.matches.seated, account, game_id):
+        hub.lobby.announce(account, "match")
 
 
 async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame) -> int | None:
@@ -220,8 +229,8 @@ async def join(ws: WebSocket, hub: Hub, service: AccountService, game: LiveGame)
             continue
         if msg.token is None and msg.seat is not None:
             return await seat_of_account(service, ws, game, msg.seat)
-        seat = game.seat_for(msg.token)
-        if await bind_on_join(service, ws, game, seat) and seat not in game.people:
+        seat = game.table.seat_for(msg.token)
+        if await bind_on_join(service, ws, game, seat) and seat not in game.table.people:
             await hub.read_people(game)  # the table shows the account's name from now on
             hub.names_changed(game)
         return seat

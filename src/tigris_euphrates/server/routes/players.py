@@ -6,15 +6,17 @@ from __future__ import annotations
 import re
 import time
 from functools import partial
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 from fastapi import Path as PathParam
 from pydantic import AfterValidator
 
 from ...store.accounts import Account, AccountGame
-from ...store.ratings import FAMILIES, SIZES, displayed
+from ...store.ratings import FAMILIES, SIZES, Rating, displayed
 from ..accounts import AccountService, game_line, public_account
+from ..answers import players as answers
+from ..answers.errors import refusals
 from ..deps import AccountsDep, CurrentAccount, HubDep, StoreDep
 from ..errors import GameError
 from ..inputs import MAX_NAME, check_text
@@ -40,10 +42,10 @@ async def _player(service: AccountService, name: str) -> Account:
     return account
 
 
-@router.get("/api/players/{name}")
+@router.get("/api/players/{name}", responses=refusals("no-player"))
 async def profile(
     name: PlayerName, service: AccountsDep, store: StoreDep, hub: HubDep
-) -> dict[str, Any]:
+) -> answers.Profile:
     """A player's public page: name, ratings (with their rank), recent games, statistics
     and rating history. Unfinished games show no hidden information: only who plays."""
     account = await _player(service, name)
@@ -73,7 +75,17 @@ async def profile(
     }
 
 
-@router.get("/api/players/{name}/stats.csv")
+@router.get(
+    "/api/players/{name}/stats.csv",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+            "description": "One line per finished game, newest first, under a header.",
+        },
+        **refusals("no-player"),
+    },
+)
 async def profile_csv(name: PlayerName, service: AccountsDep, store: StoreDep) -> Response:
     """The player's finished games, one line each, as CSV."""
     account = await _player(service, name)
@@ -87,7 +99,7 @@ async def profile_csv(name: PlayerName, service: AccountsDep, store: StoreDep) -
     )
 
 
-@router.get("/api/leaderboard")
+@router.get("/api/leaderboard", responses=refusals())
 async def leaderboard(
     service: AccountsDep,
     account: CurrentAccount,
@@ -96,19 +108,19 @@ async def leaderboard(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     bots: bool = False,
-) -> dict[str, Any]:
+) -> answers.Leaderboard:
     """A page of the leaderboard (best first) and, for a signed-in player on it, their
     neighbourhood: the five above and the five below. ``bots``: the bot accounts' board
     (bots are rated only against bots, never on the people's)."""
     board = service.ratings.board
     top, total = await service.db(board, family, size, limit, offset, bots)
-    around: list[Any] = []
+    around: list[Rating] = []
     if account is not None:
         at = await service.db(service.ratings.position, account.id, family, size, bots)
         if at is not None:
             around, _ = await service.db(board, family, size, 11, max(0, at - 5), bots)
 
-    def line(r: Any) -> dict[str, Any]:
+    def line(r: Rating) -> answers.BoardLine:
         return {
             "rank": r.rank,
             "name": r.name,

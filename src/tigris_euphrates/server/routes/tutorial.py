@@ -15,12 +15,14 @@ few milliseconds each; a play holds at most ``tutorial.MAX_ACTIONS`` actions).
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, cast
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
 
-from ...tutorial import Lesson, LessonError, load_lessons, play
+from ...tutorial import Lesson, LessonError, Played, load_lessons, play
+from ..answers import meta as answers
+from ..answers.errors import refusals
 from ..errors import GameError
 from ..inputs import LessonPlay
 
@@ -43,26 +45,38 @@ def lesson_of(lesson_id: str) -> Lesson:
     return lesson
 
 
+def summary_of(lesson: Lesson) -> answers.LessonSummary:
+    """What the list shows of a lesson (``Lesson.summary`` builds it)."""
+    return cast(answers.LessonSummary, lesson.summary())
+
+
+def frame_of(played: Played, lesson: Lesson) -> answers.LessonFrame:
+    """The learner's frame (``Played.frame`` builds it)."""
+    return cast(answers.LessonFrame, played.frame(lesson))
+
+
 @router.get("/api/lessons")
-async def lesson_list() -> dict[str, Any]:
+async def lesson_list() -> answers.Lessons:
     """Every lesson in order: id, ruleset, options and title in each language."""
-    return {"lessons": [lesson.summary() for lesson in lessons().values()]}
+    return {"lessons": [summary_of(lesson) for lesson in lessons().values()]}
 
 
-@router.get("/api/lessons/{lesson_id}")
-def lesson_start(lesson_id: LessonId) -> dict[str, Any]:
+@router.get("/api/lessons/{lesson_id}", responses=refusals("no-lesson"))
+def lesson_start(lesson_id: LessonId) -> answers.Lesson:
     """A lesson's texts (every language) and the frame it starts from."""
     lesson = lesson_of(lesson_id)
     played = play(lesson, [])
-    return {**lesson.summary(), "texts": lesson.texts, "frame": played.frame(lesson)}
+    return {**summary_of(lesson), "texts": lesson.texts, "frame": frame_of(played, lesson)}
 
 
-@router.post("/api/lessons/{lesson_id}/play")
-def lesson_play(lesson_id: LessonId, body: LessonPlay) -> dict[str, Any]:
+@router.post(
+    "/api/lessons/{lesson_id}/play", responses=refusals("no-lesson", "lesson-over", "too-many")
+)
+def lesson_play(lesson_id: LessonId, body: LessonPlay) -> answers.LessonPlayed:
     """The lesson replayed with ``body.actions``: its status and the learner's frame."""
     lesson = lesson_of(lesson_id)
     try:
         played = play(lesson, list(body.actions))
     except LessonError as err:
         raise GameError(err.code, err.message) from None
-    return {"status": played.status, "frame": played.frame(lesson)}
+    return {"status": played.status, "frame": frame_of(played, lesson)}

@@ -14,11 +14,29 @@ import { drawLastMove, drawOffers, drawUnion } from "./highlights.js";
 import { drawTargets } from "./targets.js";
 import { drawDefs } from "./look.js";
 
+/** @typedef {import("./shapes.js").Json} Json */
+/**
+ * What every layer of the board reads.
+ * @typedef {object} Board
+ * @property {SVGElement} root the SVG drawn in
+ * @property {Json} view the game's view
+ * @property {Json} opts the board preferences, focus, seats, last move, targets and onCell
+ * @property {Json} style the catalogue's style (palette, glyphs)
+ * @property {ReturnType<typeof kingdomsOf>} king the kingdoms
+ * @property {Json} pend the open decision (an empty object: none)
+ */
 // `opts`: the board preferences (coords, kingdoms, strengths), the focused cell, the seats,
 // the last move, the targets ({cell: action}) and onCell(action)
-export function drawBoard(view, opts) {
-  const W = COLS * CS, H = ROWS * CS, pad = opts.coords ? 16 : 0;
-  const root = svg("svg", { viewBox: `${-pad} ${-pad} ${W + pad} ${H + pad}`, id: "boardsvg", role: "group", "aria-label": CAT.title || "" });
+export function drawBoard(/** @type {Json} */ view, /** @type {Json} */ opts) {
+  const W = COLS * CS,
+    H = ROWS * CS,
+    pad = opts.coords ? 16 : 0;
+  const root = svg("svg", {
+    viewBox: `${-pad} ${-pad} ${W + pad} ${H + pad}`,
+    id: "boardsvg",
+    role: "group",
+    "aria-label": CAT.title || "",
+  });
   root.append(svg("title", {}, CAT.title || ""));
   // what every layer reads
   const board = { root, view, opts, style: CAT.style || {}, king: kingdomsOf(view), pend: view.pending || {} };

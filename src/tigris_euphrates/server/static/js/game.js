@@ -11,6 +11,7 @@ import { renderLive } from "./live.js";
 import { signedIn } from "./account.js";
 import { installReplayKeys, renderReplay, startReplay } from "./replay.js";
 
+/** @param {string} id @param {boolean} replayMode */
 export async function gamePage(id, replayMode) {
   const page = pageState(id, replayMode);
   document.body.classList.toggle("zoom", !!page.ui.zoom);
@@ -18,7 +19,7 @@ export async function gamePage(id, replayMode) {
   // drawn again at each view, but never between a press and its release (dom.js, afterPress)
   page.render = () => {
     if (!page.ready) return;
-    afterPress(() => replayMode ? renderReplay(page) : renderLive(page));
+    afterPress(() => (replayMode ? renderReplay(page) : renderLive(page)));
   };
   page.act = action => act(page, action);
   page.send = send;
@@ -28,7 +29,9 @@ export async function gamePage(id, replayMode) {
   keepAlive(page);
   if (!replayMode) openSeats(page, tokens); // while the game's summary, settings and words load
   const [summary, settings, who] = await Promise.all([api(`/api/games/${id}`), loadMeta(), signedIn]);
-  page.meta = settings; page.account = who.account; page.rated = !!summary.rated;
+  page.meta = settings;
+  page.account = who.account;
+  page.rated = !!summary.rated;
   await loadCatalogue(summary.options);
   page.ready = true;
   app.replaceChildren(h("div", { class: "game" }, page.boardBox, page.side));
@@ -36,5 +39,6 @@ export async function gamePage(id, replayMode) {
   if (replayMode) return startReplay(page);
   page.render();
   showFresh(page);
-  page.later.forEach(f => f()); page.later = [];
+  page.later.forEach(f => f());
+  page.later = [];
 }

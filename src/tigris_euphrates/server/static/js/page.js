@@ -4,37 +4,60 @@
 import { h, store } from "./dom.js";
 import { loadPrefs } from "./prefs.js";
 
+/** @typedef {import("./shapes.js").Json} Json */
+/** @typedef {import("./shapes.js").Conn} Conn */
+/** @typedef {ReturnType<typeof pageState>} Page */
+
+/** @param {string} id @param {boolean} replayMode */
 export function pageState(id, replayMode) {
   const saved = loadPrefs();
   return {
-    id, replayMode,
+    id,
+    replayMode,
     // what the board shows (this browser's preferences), what is picked for the next move
     // (a hand tile, a leader, the catastrophe; the tiles to swap; the focused cell), a held
     // last step of the turn, the question before a pass, the end screen closed
-    ui: { coords: saved.coords, kingdoms: saved.kingdoms, strengths: saved.strengths, palette: saved.palette, zoom: saved.zoom,
-      sel: null, swap: null, cell: null, held: null, ask: false, endClosed: false },
+    ui: {
+      coords: saved.coords,
+      kingdoms: saved.kingdoms,
+      strengths: saved.strengths,
+      palette: saved.palette,
+      zoom: saved.zoom,
+      reduceMotion: saved.reduceMotion,
+      /** @type {Json} */ sel: null,
+      /** @type {Record<string, number> | null} */ swap: null,
+      /** @type {string | null} */ cell: null,
+      /** @type {Json} */ held: null,
+      ask: false,
+      endClosed: false,
+    },
     heldTimer: 0, // the countdown of the held step
-    meta: {}, // the server's settings (/api/meta), read while the connections open
-    account: null, // the signed-in account (null: a guest)
+    /** @type {Json} */ meta: {}, // the server's settings (/api/meta), read while the connections open
+    /** @type {Json} */ account: null, // the signed-in account (null: a guest)
     rated: false, // whether the game is rated (its summary, read once)
-    conns: [], // one connection per seat held here (hotseat: several), or one spectator
-    shown: null, // the connection whose view is on screen
-    passFor: null, // hotseat: waiting for this seat's player to take the device
+    /** @type {Conn[]} */ conns: [], // one connection per seat held here (hotseat: several), or one spectator
+    /** @type {Conn | null} */ shown: null, // the connection whose view is on screen
+    /** @type {Conn | null} */ passFor: null, // hotseat: waiting for this seat's player to take the device
     ready: false, // views that arrive before the game's words wait for them
-    later: [], // so do the status lines of a refused connection
-    // the replay: the step wanted (the newest key press), the moves' log, the play timer and
-    // the step on screen
-    replay: { want: 0, moves: null, playing: null, frame: null },
+    /** @type {(() => void)[]} */ later: [], // so do the status lines of a refused connection
+    // the replay: the step wanted (the newest key press), the moves' log, the play timer, the
+    // step on screen and the step last drawn with its view (a step forward moves: motion.js)
+    /** @type {{want: number, moves: Json, playing: number | null, frame: Json, drawn: Json, analysis?: Json, analysisTimer?: number}} */
+    replay: { want: 0, moves: null, playing: null, frame: null, drawn: null },
+    /** @type {Json} */ lessonState: null, // the tutorial's lesson (tutorial.js)
+    /** @type {Json} */ lessonStep: null, // the lesson's last step, to move on the board
+    /** @type {Json} */ drawn: null, // the live game's view last drawn and its step (a step forward moves: motion.js)
     boardBox: h("div", { id: "board" }),
     side: h("div", { class: "side" }),
     // the page's actions (game.js): draw it again, play an action, send a message on a connection
     render: () => {},
-    act: () => {},
-    send: () => false,
+    /** @type {(action: string) => void} */ act: () => {},
+    /** @type {(conn: Conn | null, msg: Json) => boolean} */ send: () => false,
   };
 }
 // the seats this browser holds in the game: the tokens kept for it and those of the link
 // it was opened with (#t=…), which are kept from now on
+/** @param {string} id @returns {string[]} */
 export function localTokens(id) {
   const local = store.get(id);
   const hashToks = (new URLSearchParams(location.hash.slice(1)).get("t") || "").split(",").filter(Boolean);
@@ -45,7 +68,12 @@ export function localTokens(id) {
   return Object.values(local.tokens);
 }
 // run `f` once the game's words are loaded
-export function withWords(page, f) { if (page.ready) f(); else page.later.push(f); }
+/** @param {Page} page @param {() => void} f */
+export function withWords(page, f) {
+  if (page.ready) f();
+  else page.later.push(f);
+}
 // whether several seats are played from this page (hotseat): known from the links the page
 // opened with (a seat's token, or a seat of the account), before any view comes back
+/** @type {(page: Page) => boolean} */
 export const hotseat = page => page.conns.filter(x => (x.token || x.account) && !x.dead).length > 1;

@@ -6,6 +6,13 @@ its seat heard it and chooses on a worker (a thread for the levels without a sea
 process) from its seat's view, as in the tournament's referee loop (``tournament.play_game``);
 its choice is played through the same path as people's moves (``play``). Only the process
 that owns a game (``owns``) runs its bots.
+
+A bot that cannot move (its worker processes broke, it raised, its choice was refused) is
+tried again ``BOT_TRIES`` times in all; then the seat goes to a simpler level computed in
+this process's threads (``fallback_level``: ``greedy``, then ``random``), through a seat
+change the log shows the players (``seat N bot greedy fallback``: "the bot in seat N could
+not move: a bot (greedy) plays for it from now on"). When not even ``random`` can move, the
+seat's first legal action is played. A bot seat never leaves its game waiting in silence.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from typing import Any
 
 from .. import player_view, redact_event
 from ..ai import BOTS, DEFAULT_LEVEL, LEVELS, Bot, Budget, SearchLevel, make_bot
+from ..store.jsontypes import JsonDict
 from .errors import GameError
-from .frames import JsonObject
+from .events import GameChanged
+from .frames import Suggestion
 from .limits import BotWork, BotWorkFull, Limits
 from .live import LiveGame, SeatBot
 from .metrics import Metrics
@@ -33,6 +42,14 @@ log = logging.getLogger("tigris_euphrates.server")
 
 #: Bot levels cheap enough to run on a thread next to the event loop: those without a search.
 FAST_LEVELS = {name for name, level in LEVELS.items() if not isinstance(level, SearchLevel)}
+#: The levels a bot seat whose bot cannot move falls back to, in turn: computed on this
+#: process's threads (no worker process), the strongest of those first.
+FALLBACK_LEVELS = ("greedy", "random")
+#: How many times in a row a bot seat's level is tried before the seat falls back.
+BOT_TRIES = 3
+#: After this many failures in a row, even of the first legal action, the loop stops (the
+#: game's next change starts it again): something other than the bot is broken.
+BOT_GIVE_UP = 12
 
 
 def bot_levels() -> list[str]:
@@ -67,6 +84,16 @@ def bot_budget(bot: Bot, players: int, seconds: float | None, iterations: int | 
     return Budget(seconds=cap, iterations=count)
 
 
+def fallback_level(level: str) -> str | None:
+    """The level a bot seat of ``level`` falls back to when its bot cannot move: the first
+    of ``FALLBACK_LEVELS`` after ``level`` (``greedy`` for any search level); ``None``
+    after ``random``, the last."""
+    if level not in FALLBACK_LEVELS:
+        return FALLBACK_LEVELS[0] if level not in FAST_LEVELS else FALLBACK_LEVELS[-1]
+    after = FALLBACK_LEVELS.index(level) + 1
+    return FALLBACK_LEVELS[after] if after < len(FALLBACK_LEVELS) else None
+
+
 def seat_bot(game: LiveGame, seat: int) -> SeatBot:
     """The bot of ``seat`` (a bot seat), kept from its last decision. A new one, seeded
     ``bot_seed(game seed, seat)``, when the seat has none yet (a new game, a server
@@ -74,10 +101,10 @@ def seat_bot(game: LiveGame, seat: int) -> SeatBot:
     are no longer in the log (taken back, or the game reloaded with another history);
     it then hears the whole log so far before it decides."""
     level = str(game.seats[seat]["level"])
-    kept = game.bots.get(seat)
+    kept = game.table.bots.get(seat)
     if kept is None or kept.level != level or not _heard_is_log(game, kept):
-        kept = SeatBot(level, make_bot(level, bot_seed(game.seed, seat)))
-        game.bots[seat] = kept
+        kept = SeatBot(level, make_bot(level, bot_seed(game.log.seed, seat)))
+        game.table.bots[seat] = kept
     return kept
 
 
@@ -89,13 +116,13 @@ def _heard_is_log(game: LiveGame, kept: SeatBot) -> bool:
     return kept.heard <= len(game.entries) and game.entries[kept.heard - 1].seq == kept.heard_seq
 
 
-def unheard_steps(game: LiveGame, seat: int, kept: SeatBot) -> list[list[JsonObject]]:
+def unheard_steps(game: LiveGame, seat: int, kept: SeatBot) -> list[list[JsonDict]]:
     """The events of each step ``kept`` has not heard yet, as ``seat`` heard them."""
     return [[redact_event(ev, seat) for ev in e.events] for e in game.entries[kept.heard :]]
 
 
 def _decide(
-    bot: Bot, unheard: list[list[JsonObject]], view: JsonObject, budget: Budget
+    bot: Bot, unheard: list[list[JsonDict]], view: JsonDict, budget: Budget
 ) -> tuple[str, Bot]:
     """Run in a worker: ``bot`` hears the steps it has not heard yet (one ``observe`` a
     step, as the referee loop ``tournament.play_game`` makes it), then chooses from ``view``.
@@ -108,12 +135,17 @@ def _decide(
 
 def _drop_bot(game: LiveGame, seat: int, kept: SeatBot) -> None:
     """Forget ``kept``, the bot of ``seat``, if it still is: it is rebuilt when next needed."""
-    if game.bots.get(seat) is kept:
-        del game.bots[seat]
+    if game.table.bots.get(seat) is kept:
+        del game.table.bots[seat]
 
 
 #: Plays a bot's choice for a seat against a step: ``play(game, seat, seq, action)``.
 Play = Callable[[LiveGame, int, int, str], Awaitable[None]]
+#: Gives a bot seat whose bot could not move to another level, told in the game's log:
+#: ``fall_back(game, seat, failed level, new level)``, whether it did (``Seats.fall_back``).
+FallBack = Callable[[LiveGame, int, str, str], Awaitable[bool]]
+#: What a worker runs for a decision (``_decide``; replaceable, to test a failing one).
+Decide = Callable[[Bot, list[list[JsonDict]], JsonDict, Budget], tuple[str, Bot]]
 
 
 class BotRunner:
@@ -130,8 +162,12 @@ class BotRunner:
         delay: float,
         processes: int,
         metrics: Metrics | None = None,
+        fall_back: FallBack | None = None,
     ) -> None:
         self.play = play
+        self.fall_back = fall_back
+        #: the decision a worker runs
+        self.decide: Decide = _decide
         self.metrics = metrics or Metrics()
         self.owns = owns
         self.bot_seconds = seconds
@@ -147,11 +183,15 @@ class BotRunner:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.closing = False
 
+    def game_changed(self, event: GameChanged) -> None:
+        """A game changed (``events.py``): its bot plays if it is to act."""
+        self.kick(event.game)
+
     def kick(self, game: LiveGame) -> None:
         """Start the game's bot loop if a bot is to act and none is running."""
         if self.closing or game.over or not self.owns(game):
             return
-        actor = game.actor()
+        actor = game.log.actor()
         if actor is None or game.seats[actor]["kind"] != "bot":
             return
         task = self.tasks.get(game.id)
@@ -198,7 +238,7 @@ class BotRunner:
         finally:
             self.metrics.bot_seconds.labels(level).observe(time.perf_counter() - start)
 
-    async def suggest(self, client: str, view: JsonObject, budget: Budget) -> JsonObject:
+    async def suggest(self, client: str, view: JsonDict, budget: Budget) -> Suggestion:
         """A hint for the seat of ``view`` (``hints.suggest``), thought on the search
         workers in ``client``'s line of their queue, as a bot decision is; raises
         ``BotWorkFull``."""
@@ -206,31 +246,66 @@ class BotRunner:
         executor = self._executor(HINT_LEVEL)
         work = self.quick_work if executor is self._threads else self.search_work
         think = partial(loop.run_in_executor, executor, suggest, view, budget)
-        result: JsonObject = await work.run(client, partial(self._timed, "hint", think))
+        result: Suggestion = await work.run(client, partial(self._timed, "hint", think))
         return result
 
     async def _bot_loop(self, game: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
-        failures = 0
+        failures = 0  # the acting bot's failures in a row
         while not self.closing and not game.over and self.owns(game):
-            actor = game.actor()
+            actor = game.log.actor()
             if actor is None or game.seats[actor]["kind"] != "bot":
+                return
+            if failures >= BOT_GIVE_UP:
+                log.error("the bot of seat %d cannot move in game %s; it stops", actor, game.id)
                 return
             kept = seat_bot(game, actor)
             level = kept.level
             seq = game.seq
             view = player_view(game.state, actor)
-            unheard = unheard_steps(game, actor, kept)
-            heard, heard_seq = len(game.entries), game.entries[-1].seq if game.entries else 0
-            budget = bot_budget(kept.bot, len(game.seats), self.bot_seconds, self.bot_iterations)
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            executor = self._executor(level)
-            work = self.quick_work if executor is self._threads else self.search_work
-            args = (kept.bot, unheard, view, budget)
-            think = partial(loop.run_in_executor, executor, _decide, *args)
+            if failures >= BOT_TRIES and fallback_level(level) is None:
+                # not even the simplest level moves (the log told its fallbacks): the seat's
+                # first legal action
+                log.error(
+                    "bot %s cannot move in game %s; playing its first legal action", level, game.id
+                )
+                choice = view["legal_actions"][0]
+            else:
+                chosen = await self._think(game, actor, kept, view)
+                if chosen is None:
+                    _drop_bot(game, actor, kept)
+                    failures = await self._failed(game, actor, level, failures + 1)
+                    continue
+                choice = chosen
             try:
-                choice, bot = await work.run(game.client, partial(self._timed, level, think))
+                # a move on its way is stored even when the loop is stopped meanwhile
+                await asyncio.shield(self.play(game, actor, seq, choice))
+                failures = 0
+            except GameError as err:
+                _drop_bot(game, actor, kept)  # its choice was not played
+                if err.code != "stale":
+                    log.error("bot move %r refused in game %s: %s", choice, game.id, err.message)
+                    failures = await self._failed(game, actor, level, failures + 1)
+
+    async def _think(self, game: LiveGame, actor: int, kept: SeatBot, view: JsonDict) -> str | None:
+        """The choice of ``kept``, the bot of seat ``actor``, thought on its worker (the
+        bot's state kept for its next decision); ``None`` when it could not choose (its
+        workers broke: they are started again; it raised). Waits while the work queue is
+        full."""
+        loop = asyncio.get_running_loop()
+        level = kept.level
+        unheard = unheard_steps(game, actor, kept)
+        heard, heard_seq = len(game.entries), game.entries[-1].seq if game.entries else 0
+        budget = bot_budget(kept.bot, len(game.seats), self.bot_seconds, self.bot_iterations)
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        executor = self._executor(level)
+        work = self.quick_work if executor is self._threads else self.search_work
+        think = partial(
+            loop.run_in_executor, executor, self.decide, kept.bot, unheard, view, budget
+        )
+        while True:
+            try:
+                choice, bot = await work.run(game.table.client, partial(self._timed, level, think))
             except asyncio.CancelledError:
                 raise
             except BotWorkFull:
@@ -239,31 +314,42 @@ class BotRunner:
                 await asyncio.sleep(1.0)
                 continue
             except concurrent.futures.BrokenExecutor:
-                # a worker process died (killed, out of memory): start a new pool, try again
+                # a worker process died (killed, out of memory): a new pool for the next try
                 log.error("bot workers broke in game %s; restarting them", game.id)
-                if self._procs is not None:
+                if self._procs is not None and executor is self._procs:
                     self._procs.shutdown(wait=False, cancel_futures=True)
                     self._procs = None
-                failures += 1
-                if failures > 3:
-                    return
-                continue
+                return None
             except Exception:
-                log.exception(
-                    "bot %s failed in game %s; playing its first legal action", level, game.id
-                )
-                _drop_bot(game, actor, kept)
-                choice = view["legal_actions"][0]
-            else:
-                kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
-            try:
-                # a move on its way is stored even when the loop is stopped meanwhile
-                await asyncio.shield(self.play(game, actor, seq, choice))
-                failures = 0
-            except GameError as err:
-                _drop_bot(game, actor, kept)  # its choice was not played
-                if err.code != "stale":
-                    failures += 1
-                    log.error("bot move %r refused in game %s: %s", choice, game.id, err.message)
-                    if failures > 3:
-                        return
+                log.exception("bot %s failed in game %s", level, game.id)
+                return None
+            kept.bot, kept.heard, kept.heard_seq = bot, heard, heard_seq
+            return str(choice)
+
+    async def _failed(self, game: LiveGame, seat: int, level: str, failures: int) -> int:
+        """The bot of ``seat`` (``level``) failed ``failures`` times in a row: after
+        ``BOT_TRIES`` the seat falls back to a simpler level, told in the log (then its
+        count starts again). Returns the count of failures from now on."""
+        simpler = fallback_level(level)
+        if failures < BOT_TRIES or simpler is None or self.fall_back is None:
+            return failures
+        try:
+            handed = await self.fall_back(game, seat, level, simpler)
+        except GameError as err:
+            log.error(
+                "cannot give seat %d of game %s to a %s bot: %s",
+                seat,
+                game.id,
+                simpler,
+                err.message,
+            )
+            return failures
+        if handed:
+            log.warning(
+                "game %s: the %s bot of seat %d could not move; a %s bot plays it",
+                game.id,
+                level,
+                seat,
+                simpler,
+            )
+        return 0

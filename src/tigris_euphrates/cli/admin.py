@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from .store import Account, Store
+    from ..store import Account, Store
 
 admin = typer.Typer(
     help="Moderation: admins, bans, mutes, hidden chat lines, aborted games, reports "
@@ -65,7 +65,7 @@ def fail(message: str) -> typer.Exit:
 @contextmanager
 def opened(data_dir: Path, database_url: str | None, prefix: str) -> Iterator[Store]:
     """The server's store (made or upgraded if need be)."""
-    from .store import Store, database_url_for
+    from ..store import Store, database_url_for
 
     store = Store(database_url_for(data_dir, database_url), prefix)
     try:
@@ -79,7 +79,7 @@ def live_changes(store: Store) -> Iterator[None]:
     """A change the running servers must hear (a ban's hand-overs, a hidden line, an
     abort): on SQLite no server may run meanwhile (it would not hear it); PostgreSQL
     announces it to them."""
-    from .store import ServerLock, StoreInUse
+    from ..store import ServerLock, StoreInUse
 
     lock = ServerLock(store.url)
     try:
@@ -166,7 +166,7 @@ def ban(
     of its seats in its unfinished games (the others play on). On SQLite, only while no
     server runs on the database (else use the web API); on PostgreSQL the servers hear it
     at once."""
-    from .server.offline import Offline, Refused
+    from ..server.offline import Offline, Refused
 
     with opened(data_dir, database_url, table_prefix) as store:
         account = account_of(store, name)
@@ -216,7 +216,7 @@ def unmute(
 
 
 def _hide(game_id: str, n: int, data_dir: Path, url: str | None, prefix: str, hidden: bool) -> None:
-    from .server.offline import Offline, Refused
+    from ..server.offline import Offline, Refused
 
     with opened(data_dir, url, prefix) as store, live_changes(store):
         try:
@@ -264,8 +264,8 @@ def abort(
 
     Its log ends with "abort" and its status is "aborted"; its result never changes a
     rating. On SQLite, only while no server runs on the database (else use the web API)."""
-    from .server.offline import Offline, Refused
-    from .store import UnknownGame
+    from ..server.offline import Offline, Refused
+    from ..store import UnknownGame
 
     with opened(data_dir, database_url, table_prefix) as store, live_changes(store):
         try:
@@ -303,7 +303,7 @@ def reports(
 
     Who reported what (a chat line with its text, or an account), when, why, and its
     state."""
-    from .store import REPORT_STATES
+    from ..store import REPORT_STATES
 
     if state != "all" and state not in REPORT_STATES:
         raise typer.BadParameter(f"one of {', '.join(REPORT_STATES)}, all", param_hint="--state")
@@ -327,7 +327,7 @@ def close(
     table_prefix: TablePrefix = "",
 ) -> None:
     """Close a report as resolved or dismissed (or open it again)."""
-    from .store import REPORT_STATES
+    from ..store import REPORT_STATES
 
     if state not in REPORT_STATES:
         raise typer.BadParameter(f"one of {', '.join(REPORT_STATES)}", param_hint="--state")

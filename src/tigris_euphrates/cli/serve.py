@@ -60,9 +60,9 @@ def serve(
     ] = 1,
 ) -> None:
     """Start the web server: play in the browser against the AI, hotseat or online."""
-    from .server import launch
-    from .server.limits import Limits
-    from .server.settings import Settings
+    from ..server import launch
+    from ..server.limits import Limits
+    from ..server.settings import Settings
 
     given: dict[str, Any] = {name: value for name, value in ctx.params.items() if _typed(ctx, name)}
     if "limit" in given:

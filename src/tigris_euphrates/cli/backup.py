@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from .store import Store
+    from ..store import Store
 
 DataDir = Annotated[
     Path, typer.Option("--data-dir", help="Folder of the embedded SQLite database.")
@@ -40,7 +40,7 @@ TablePrefix = Annotated[
 def _store(data_dir: Path, database_url: str | None, prefix: str, existing: bool) -> Store:
     """The server's database; ``existing``: refuse a SQLite file that is not there (rather
     than create an empty one)."""
-    from .store import Store, database_url_for
+    from ..store import Store, database_url_for
 
     if not database_url and existing and not (data_dir / "tne.sqlite3").exists():
         raise typer.BadParameter(f"there is no database in {data_dir}", param_hint="--data-dir")
@@ -91,8 +91,8 @@ def export(
     """Back up the server's database: every game (finished or not, with its seed, whole log,
     seats, clock and chat), the accounts without their passwords, and the ratings. The file
     holds the secrets of the unfinished games: keep it like the database."""
-    from .server.backup import ExportError, Span
-    from .server.backup import export as write_export
+    from ..server.backup import ExportError, Span
+    from ..server.backup import export as write_export
 
     span = None
     if since or until or game:
@@ -133,8 +133,8 @@ def import_(
 ) -> None:
     """Restore an export into an empty database, after replaying every game to check it.
     The accounts come back without passwords: set one with tne set-password."""
-    from .server.restore import RestoreError, restore
-    from .store import ServerLock, StoreInUse, database_url_for
+    from ..server.restore import RestoreError, restore
+    from ..store import ServerLock, StoreInUse, database_url_for
 
     lock = ServerLock(database_url_for(data_dir, database_url))
     try:
@@ -170,7 +170,7 @@ def set_password(
 ) -> None:
     """Set an account's password (an account restored by tne import has none) and sign it
     out everywhere."""
-    from .server.passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
+    from ..server.passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 
     if stdin:
         password = sys.stdin.readline().rstrip("\r\n")

@@ -12,10 +12,12 @@ A dropped connection (the network, a server restart) is opened again, with a gro
 and the game goes on where it is: the view the server sends on joining holds the whole log,
 so the program hears exactly the steps it missed; an answer sent just before the drop is
 sent again if the game still waits for it. If the log changed under it (an undo), the program
-is started again and hears the game from its start. A program that fails a decision (late,
-illegal, garbage, crash) is started again once; if it fails again the seat goes to the
-server's ``fallback`` level (which forfeits a rated game) or, without one, the bridge leaves
-the game. The token is never printed.
+is started again and hears the game from its start. A program that fails (late, illegal,
+garbage, crash) is started again, at most ``restarts`` times in a game (once unless told;
+counted over the game, not per decision); at its next fault the seat goes to the server's
+``fallback`` level for the rest of the game (which forfeits a rated game) or, without one,
+the bridge leaves the game. The program gets the game's options complete (every key, the
+defaults filled), as in a tournament. The token is never printed.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from .ai import Budget
-from .botproto import DEFAULT_SECONDS, BotFault, ProtocolBot, default_logs
+from .. import EngineError, Options
+from ..ai import Budget
+from ..botproto import DEFAULT_SECONDS, BotFault, ProtocolBot, default_logs
 
 #: The pauses before connecting again after a drop: doubling from the first to the last.
 FIRST_PAUSE, LAST_PAUSE = 0.25, 5.0
@@ -63,6 +66,8 @@ class BridgeSettings:
     seconds: float = DEFAULT_SECONDS
     logs: Path = field(default_factory=default_logs)
     fallback: str | None = None
+    #: how many times a failed program is started again in one game before the fallback
+    restarts: int = 1
     #: a bot account to challenge on connecting (``challenge_rated``: a rated game)
     challenge: str | None = None
     challenge_rated: bool = False
@@ -87,6 +92,15 @@ class BridgeSettings:
 def say(text: str) -> None:
     """A line for the person running the bridge (standard error; never the token)."""
     print(f"tne bot: {text}", file=sys.stderr, flush=True)
+
+
+def complete_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A game's options with every key, the defaults filled (what ``new_game`` sends in a
+    tournament), whatever the server sent; as sent if the engine does not know them."""
+    try:
+        return Options.from_dict(options).to_dict()
+    except EngineError:
+        return dict(options)
 
 
 class Bridge:
@@ -194,8 +208,9 @@ class Bridge:
         game_id = str(frame["game"])
         if game_id in self.playing:
             return
-        self.say(f"playing game {game_id}, seat {frame['seat'] + 1}")
-        seat = GameSeat(self.settings, game_id, int(frame["seat"]), frame["options"], self.say)
+        self.say(f"playing game {game_id}, seat {frame['seat']}")
+        options = complete_options(frame["options"])
+        seat = GameSeat(self.settings, game_id, int(frame["seat"]), options, self.say)
         task = asyncio.create_task(seat.run())
         self.playing[game_id] = task
         task.add_done_callback(lambda _: self._over(game_id))
@@ -228,6 +243,8 @@ class GameSeat:
         self.answers: dict[int, str] = {}
         #: answers the server refused (other than for the message rate)
         self.refusals = 0
+        #: the times the program was started again after a fault in this game
+        self.restarts = 0
         self.over = False
 
     async def run(self) -> None:
@@ -333,16 +350,28 @@ class GameSeat:
         return bot
 
     async def _choose(self, view: dict[str, Any]) -> str | None:
-        """The program's answer (started again once after a fault); ``None``: it failed
-        twice, and the seat went to the fallback level or was left."""
+        """The program's answer, the program started again after a fault while the game's
+        restarts last; ``None``: it failed with none left, and the seat went to the fallback
+        level or was left for the rest of the game."""
         budget = Budget(seconds=self.settings.seconds)
-        for attempt in (1, 2):
+        limit = self.settings.restarts
+        while True:
             try:
                 bot = self.bot if self.bot is not None else await self._start()
                 return str(await asyncio.to_thread(bot.choose, view, budget))
             except BotFault as fault:
                 self.bot = None
-                self.say(f"game {self.game_id}: the program failed ({fault}), try {attempt}")
+                if self.restarts >= limit:
+                    self.say(
+                        f"game {self.game_id}: the program failed ({fault}); "
+                        f"restarted {self.restarts} of {limit} times in this game already"
+                    )
+                    break
+                self.restarts += 1
+                self.say(
+                    f"game {self.game_id}: the program failed ({fault}); "
+                    f"starting it again ({self.restarts} of {limit} in this game)"
+                )
         await asyncio.to_thread(self._hand_over)
         return None
 

@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import EngineError
-from .coach.analysis import MARKS, THRESHOLDS, AnalysisBudget, analyse
+from .. import EngineError
+from ..coach.analysis import MARKS, THRESHOLDS, AnalysisBudget, analyse
 
 console = Console()
 

@@ -26,7 +26,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from support.serving import PATIENCE, Player, free_port, postgres_or_skip
+from support.serving import PATIENCE, LiveServer, Player, free_port, postgres_or_skip
 from tigris_euphrates.store import Store
 
 PASSWORD = "correct horse battery"
@@ -196,3 +196,29 @@ def test_sigterm_closes_every_websocket_of_each_worker_with_service_restart(
         check_stop(srv, 2, None)
     finally:
         srv.kill()
+
+
+def test_a_client_that_comes_while_the_process_drains_is_told_to_come_back(tmp_path: Path) -> None:
+    """A seat or lobby socket opened in the moment between the drain's sweep and the end:
+    it gets "service restart" (1012) as the others did, never a cut connection (the page
+    would show an error instead of connecting again)."""
+    with LiveServer(data_dir=tmp_path) as srv:
+        made = httpx.post(
+            f"{srv.url}/api/games",
+            json={"seats": [{"kind": "human"}, {"kind": "human"}]},
+            timeout=PATIENCE,
+        ).json()
+        token = made["seats"][0]["token"]
+        srv.app.state.hub.draining = True
+        with connect(f"{srv.ws_url}/ws/games/{made['id']}", open_timeout=PATIENCE) as ws:
+            ws.send(json.dumps({"type": "join", "token": token}))
+            seat = Listener(ws, "seat")
+            seat.start()
+            assert seat.ended.wait(PATIENCE)
+        with connect(f"{srv.ws_url}/ws/lobby", open_timeout=PATIENCE) as ws:
+            lobby = Listener(ws, "lobby")
+            lobby.start()
+            assert lobby.ended.wait(PATIENCE)
+        srv.app.state.hub.draining = False
+    assert (seat.code, seat.reason) == (1012, "service restart")
+    assert (lobby.code, lobby.reason) == (1012, "service restart")

@@ -23,7 +23,7 @@ from ..clocks import PaceError, pace_from_dict
 from ..deps import AccountsDep, Client, ConnectionsDep, CurrentAccount, HubDep, SignedIn
 from ..errors import GameError
 from ..frames import MeFrame, TablesFrame, encode, error_frame
-from ..hub import Hub
+from ..hub import RESTART, Hub
 from ..inputs import (
     GAME_ID_PATTERN,
     BadMessage,
@@ -270,6 +270,8 @@ async def lobby_socket(
         await refuse(ws, hub, err, 4429)
         return
     key, conn = await hub.lobby.attach(None if account is None else account.id)
+    if hub.draining:  # came after the drain told the others: told the same (1012)
+        hub.lobby.close_all(*RESTART)
     sender = asyncio.create_task(_lobby_writer(ws, conn))
     try:
         await _lobby_reader(ws, hub, conn)
@@ -277,6 +279,9 @@ async def lobby_socket(
         pass
     finally:
         hub.lobby.detach(key)
+        if conn.closing is not None:  # the writer sends the close frame first
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(sender), 2)
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender

@@ -38,7 +38,7 @@ from ..conn import Conn
 from ..deps import AccountsDep, Client, ConnectionsDep, HubDep, StoreDep
 from ..errors import GameError
 from ..frames import encode, error_frame
-from ..hub import Hub
+from ..hub import RESTART, Hub
 from ..inputs import (
     GAME_ID_PATTERN,
     Abort,
@@ -122,6 +122,8 @@ async def connection(
     hidden = await hidden_seats(hub, store, game, account)
     key, conn = hub.attach(game, seat, hidden)
     conn.account = account
+    if hub.draining:  # joined after the drain told the others: told the same, not cut
+        conn.close(*RESTART)
     token = bearer(ws)
     if token is not None:
 
@@ -263,8 +265,9 @@ async def read_loop(ws: WebSocket, hub: Hub, game: LiveGame, seat: int | None, c
             break
         text = await receive_text(ws)
         read_at = time.perf_counter()
-        if hub.draining:
-            break  # the process stops: the client connects again and sees where the game is
+        if hub.draining:  # the process stops: the client connects again and sees where
+            conn.close(*RESTART)  # the game is (a close frame, never a cut connection)
+            break
         if not conn.rate.take():
             rate_limited(hub, game, conn, limits)
             continue

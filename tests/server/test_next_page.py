@@ -41,6 +41,14 @@ HOSTILE = [
     "/players/Ann%0A",
     "/players/%ff",
     "/me/",
+    "/events/",
+    "/events/0123456789AB",
+    "/events/0123456789a",
+    "/events/0123456789abc",
+    "/events/0123456789ab/",
+    "/events/0123456789ab?invite=x",
+    "/events/%30123456789ab",
+    "/events/../admin",
     "/static/../account",
     "/api/account",
     "",
@@ -61,6 +69,8 @@ def test_anything_but_a_page_of_the_app_is_the_lobby(hostile: str) -> None:
         ("/account", "/account"),
         ("/leaderboard", "/leaderboard"),
         ("/admin", "/admin"),
+        ("/events", "/events"),
+        ("/events/0123456789ab", "/events/0123456789ab"),
         ("/game/abc123abc123", "/game/abc123abc123"),
         ("/replay/abc123abc123", "/replay/abc123abc123"),
         ("/players/Ann", "/players/Ann"),
@@ -94,7 +104,19 @@ def test_the_endpoint_answers_the_resolved_page(server: LiveServer) -> None:
         return str(r.json()["next"])
 
     assert ask("next=/game/abc123abc123") == "/game/abc123abc123"
+    assert ask("next=%2Fevents%2F0123456789ab") == "/events/0123456789ab"
     assert ask("next=%2Fplayers%2FAnn%2520Lee") == "/players/Ann%20Lee"
     for raw in ["/%5Cevil.example/", "/%09/evil.example/", "//evil.example", "javascript:x"]:
         assert ask(f"next={raw}") == "/"
     assert ask("") == "/"
+
+
+def test_the_events_pages_are_the_page(server: LiveServer) -> None:
+    """The events' list and an event's address serve the page; an address that is no event
+    id answers 404 with the same page (which then says so)."""
+    for path in ["/events", "/events/0123456789ab"]:
+        r = httpx.get(server.url + path)
+        assert r.status_code == 200, path
+        assert "text/html" in r.headers["content-type"]
+    for path in ["/events/0123456789AB", "/events/nothing", "/events/0123456789abc"]:
+        assert httpx.get(server.url + path).status_code == 404, path

@@ -1,7 +1,8 @@
 """The page's addresses: the lobby, a game, a replay, the account pages (with the pages of
 the password-reset and address-change links), a player's page, the leaderboard, the
-tutorial and its lessons, and the admins' page (which reads the admin API) are all
-``static/index.html``, which reads its address and draws the rest.
+tutorial and its lessons, the admins' page (which reads the admin API) and the live events
+(their list and each event's page) are all ``static/index.html``, which reads its address and
+draws the rest.
 
 An unknown game answers 404 with the same page, which then says "not found" (so does any
 unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
@@ -29,9 +30,13 @@ from .tutorial import lessons
 router = APIRouter()
 
 #: the pages without a part of their own in the address
-PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin", "/tutorial"})
+PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin", "/tutorial", "/events"})
 #: a game's page and its replay: the id as the game routes accept it (ASCII only)
 GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
+#: an event's id (an arena, a Swiss tournament): 12 lowercase hex digits, like a game's
+EVENT_ID = re.compile(r"[0-9a-f]{12}")
+#: an event's page
+EVENT_PAGE = re.compile(r"/events/([0-9a-f]{12})")
 #: a player's page: one segment of the address, percent-encoded as the page writes it
 PLAYER_PAGE = re.compile(r"/players/([0-9A-Za-z_.~%-]{1,400})")
 #: a player's name once decoded: word characters, inner spaces, ``.`` and ``-``
@@ -42,12 +47,12 @@ MAX_NEXT = 500
 
 def local_page(next_path: str | None) -> str:
     """The page of this server that ``next_path`` names, written anew from its parts:
-    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/tutorial``, ``/game/{id}``,
-    ``/replay/{id}`` or ``/players/{name}``; anything else (another host, a scheme, a
-    backslash, a control character, an encoded one, a query…) gives ``/``. What it returns
-    starts with one ``/`` followed by a letter or nothing, and holds only ASCII letters,
-    digits and ``/_.~%-``: the browser reads it as a path of this origin, whatever it does
-    with odd characters."""
+    ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/tutorial``, ``/events``,
+    ``/game/{id}``, ``/replay/{id}``, ``/events/{id}`` or ``/players/{name}``; anything else
+    (another host, a scheme, a backslash, a control character, an encoded one, a query…)
+    gives ``/``. What it returns starts with one ``/`` followed by a letter or nothing, and
+    holds only ASCII letters, digits and ``/_.~%-``: the browser reads it as a path of this
+    origin, whatever it does with odd characters."""
     if not next_path or len(next_path) > MAX_NEXT:
         return "/"
     if next_path in PLAIN_PAGES:
@@ -55,6 +60,9 @@ def local_page(next_path: str | None) -> str:
     game = GAME_PAGE.fullmatch(next_path)
     if game is not None:
         return f"/{game[1]}/{game[2]}"
+    event = EVENT_PAGE.fullmatch(next_path)
+    if event is not None:
+        return f"/events/{event[1]}"
     player = PLAYER_PAGE.fullmatch(next_path)
     if player is not None:
         try:
@@ -78,16 +86,22 @@ def local_page(next_path: str | None) -> str:
 @router.get("/tutorial", include_in_schema=False)
 @router.get("/tutorial/{lesson}", include_in_schema=False)
 @router.get("/players/{name}", include_in_schema=False)
+@router.get("/events", include_in_schema=False)
+@router.get("/events/{event_id}", include_in_schema=False)
 async def index(
     hub: HubDep,
     store: StoreDep,
     game_id: str | None = None,
     name: str | None = None,
     lesson: str | None = None,
+    event_id: str | None = None,
 ) -> FileResponse:
     """The page; 404 (the same page, which then says so) for a game, a player or a lesson
-    that does not exist."""
+    that does not exist, and for an event's address that is no event id (an event that does
+    not exist the page learns from the events API: a private one is not told apart)."""
     if lesson is not None and lesson not in lessons():
+        return page(404)
+    if event_id is not None and EVENT_ID.fullmatch(event_id) is None:
         return page(404)
     if game_id is not None:
         known = game_id in hub.games or (

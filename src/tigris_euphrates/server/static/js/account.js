@@ -34,7 +34,12 @@ function heldSeats() {
 
 export async function accountNav() {
   const { account } = await signedIn;
-  const nav = h("nav", { id: "nav" }, h("a", { href: "/leaderboard" }, tx("leaderboard")));
+  const nav = h(
+    "nav",
+    { id: "nav" },
+    h("a", { href: "/events", id: "eventslink" }, tx("events_link")),
+    h("a", { href: "/leaderboard" }, tx("leaderboard")),
+  );
   if (account) {
     nav.append(
       h("a", { href: "/me", id: "mygames" }, tx("my_games")),

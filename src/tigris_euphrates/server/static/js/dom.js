@@ -84,7 +84,7 @@ export function toast(msg) {
 }
 /**
  * The server's JSON answer to a GET (no `body`) or to a post of `body`; a refusal throws an
- * Error with the server's message and the answer's `status`.
+ * Error with the server's message, the answer's `status` and its `code` (the answer's "error").
  * @param {string} path
  * @param {unknown} [body]
  * @returns {Promise<Json>}
@@ -101,7 +101,11 @@ export async function api(path, body, method = "POST") {
         },
   );
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw Object.assign(new Error(data.message || data.detail || r.statusText), { status: r.status });
+  if (!r.ok)
+    throw Object.assign(new Error(data.message || data.detail || r.statusText), {
+      status: r.status,
+      code: typeof data.error === "string" ? data.error : null,
+    });
   return data;
 }
 // the CSRF token the server set as a cookie: every post repeats it in a header

@@ -11,6 +11,8 @@ import { profilePage } from "./profile.js";
 import { adminPage } from "./admin.js";
 import { changeEmailPage, resetPage } from "./credentials.js";
 import { lessonPage, tutorialPage } from "./tutorial.js";
+import { eventsPage } from "./events.js";
+import { eventPage } from "./eventpage.js";
 
 const path = location.pathname.split("/").filter(Boolean);
 const pages = {
@@ -24,6 +26,7 @@ const pages = {
   "reset-password": resetPage,
   "change-email": changeEmailPage,
   tutorial: () => (path[1] ? lessonPage(path[1]) : tutorialPage()),
+  events: () => (path[1] ? eventPage(path[1]) : eventsPage()),
 };
 const known =
   path.length === 0 ||
@@ -31,7 +34,8 @@ const known =
   (["account", "me", "leaderboard", "admin", "reset-password", "change-email"].includes(path[0]) &&
     path.length === 1) ||
   (path[0] === "players" && path.length === 2) ||
-  (path[0] === "tutorial" && path.length <= 2);
+  (path[0] === "tutorial" && path.length <= 2) ||
+  (path[0] === "events" && (path.length === 1 || /^[0-9a-f]{12}$/.test(path[1])));
 // the rules button keeps its place in the header and gets its words once the catalogue is read
 // (the account links come then too)
 const help = helpButton();

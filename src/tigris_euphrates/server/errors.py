@@ -80,6 +80,12 @@ STATUS = {
     "clock-decides": 409,
     "too-late-to-abort": 409,
     "named-by-account": 409,
+    # live events (liveevents.py, routes/events.py)
+    "no-event": 404,
+    "event-closed": 409,
+    "bot-not-allowed": 403,
+    "bad-event": 400,
+    "admin-only": 403,
 }
 
 

@@ -41,6 +41,7 @@ from .conn import Conn
 from .dbthread import DatabaseThread
 from .direct import DirectChallenges
 from .errors import GameError
+from .eventrunner import EventRunner
 from .events import GameChanged, GameEvents
 from .gamelog import Played
 from .hints import HintDesk
@@ -137,6 +138,8 @@ class Hub:
         self.direct = DirectChallenges(
             store, self.db, self.lobby, clock, mailer, self.limits, self._started
         )
+        #: the arenas and Swiss events (one process of the cluster pairs them at a time)
+        self.eventrunner = EventRunner(store, self.db, self.lobby, clock, self._started)
         #: "a game changed" and who follows it: the metrics, the clocks (and their turn
         #: e-mails), the bots' scheduling, the lobby's view of the games in progress
         self.events = GameEvents()

@@ -31,6 +31,7 @@ async def start(hub: Hub) -> None:
     hub.spawn(hub.meeting.run())
     hub.spawn(hub.lobby.keep_presence())
     hub.spawn(hub.direct.run())
+    hub.spawn(hub.eventrunner.run())
     hub.spawn(hub.analyst.run())
     if hub.sync is not None:
         await hub.sync.start()
@@ -92,6 +93,7 @@ async def stop(hub: Hub) -> None:
             conn.close(1001, "the server is shutting down")
     await hub.bots.stop()
     hub.analyst.stop()
+    await hub.eventrunner.stop()  # another process pairs the events from now
     if hub.sync is not None:
         await hub.sync.stop()
     hub.db.shutdown()

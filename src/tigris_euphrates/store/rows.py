@@ -59,14 +59,15 @@ class StoredSeat(TypedDict):
 class TableSettings(TypedDict, total=False):
     """A game's table settings: who may ``chat`` (``players``, ``everyone``, ``off``),
     its ``rematch`` (the rematch's id), and for a game the lobby made, what made it: a
-    quick match (``quick``: its pace), a bot account's ``challenge`` or a ``direct``
-    challenge (their ids)."""
+    quick match (``quick``: its pace), a bot account's ``challenge``, a ``direct``
+    challenge or a live ``event`` (their ids)."""
 
     chat: str
     rematch: str
     quick: str
     challenge: str
     direct: str
+    event: str
 
 
 class GameResult(TypedDict):

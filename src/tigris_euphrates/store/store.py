@@ -8,8 +8,9 @@ bans, mutes, reports), ``attempts`` (the limits of the account endpoints), ``cre
 for), ``bots`` (bot accounts, their API tokens, challenges), ``tables`` (open tables),
 ``matches`` (the quick-match queue), ``social`` (follows, blocks, invitations, presence),
 ``analyses`` (the post-game analyses' queue and results), ``direct`` (direct challenges
-between people) and ``activity`` (who is online, waits or plays, as the lobby shows
-it). The calls block; the server runs them on its database thread (``Hub.db``).
+between people), ``activity`` (who is online, waits or plays, as the lobby shows
+it) and ``events`` (arenas and Swiss tournaments). The calls block; the server runs them
+on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .clocks import Clocks, Notifications
 from .credentials import Credentials
 from .database import Database
 from .direct import Direct
+from .events import Events
 from .games import Games
 from .hints import Hints
 from .matches import Matches
@@ -56,6 +58,7 @@ class Store:
         self.analyses = Analyses(self.db)
         self.direct = Direct(self.db, self.games)
         self.activity = Activity(self.db)
+        self.events = Events(self.db, self.games)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from accounting import AccountSeat, play_first_turns
+from botting import Bot
 from support.serving import PATIENCE, LiveServer, Player, postgres_or_skip
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
@@ -202,3 +203,53 @@ def test_who_may_make_see_and_enter_an_event(server: LiveServer) -> None:
     assert httpx.get(f"{server.url}/api/events/000000000000").status_code == 404
     for p in (admin, ann, bob):
         p.close()
+
+
+def test_bot_accounts_enter_only_where_allowed_and_play_unrated_labelled_games(
+    server: LiveServer,
+) -> None:
+    admin = person(server, "Adm", admin=True)
+    ann = person(server, "Ann")
+    bot = Bot(server, "Robo")
+    people_only = make(admin, kind="arena", minutes=30, starts=time.time() + 600)
+    r = bot.api.post(f"/api/events/{people_only['id']}/join", json={})
+    assert r.status_code == 403 and r.json()["error"] == "bot-not-allowed"
+    ev = make(admin, kind="arena", minutes=30, bots=True)
+    events = bot.events()
+    assert bot.api.post(f"/api/events/{ev['id']}/join", json={}).status_code == 200
+    assert ann.post(f"/api/events/{ev['id']}/join", {}).status_code == 200
+    game = wait_game(ann, ev["id"])
+    told = events.wait("game")  # the bot's event socket hears of its seat
+    assert told["game"] == game and told["rated"] is False
+    assert httpx.get(f"{server.url}/api/games/{game}").json()["rated"] is False
+    lines = {line["name"]: line for line in page(ann, ev["id"])["standings"]}
+    assert lines[bot.name]["bot"] is True and lines[ann.name]["bot"] is False
+    events.close()
+    for p in (admin, ann):
+        p.close()
+
+
+def test_a_recurring_event_schedules_its_next_occurrence_once_it_starts(
+    server: LiveServer,
+) -> None:
+    admin = person(server, "Adm", admin=True)
+    ann = person(server, "Ann")
+    r = ann.post(
+        "/api/events",
+        {"kind": "arena", "name": "Hourly", "pace": PACE, "minutes": 30, "repeat_minutes": 60},
+    )
+    assert r.status_code == 403 and r.json()["error"] == "admin-only"
+    ev = make(admin, kind="arena", name="Hourly", minutes=30, repeat_minutes=60)
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        listed = httpx.get(f"{server.url}/api/events").json()["events"]
+        later = [e for e in listed if e["name"] == "Hourly" and e["id"] != ev["id"]]
+        if later:
+            break
+        assert time.monotonic() < deadline, "no next occurrence"
+        time.sleep(0.1)
+    (nxt,) = later
+    assert nxt["state"] == "scheduled" and nxt["starts"] == ev["starts"] + 3600
+    assert nxt["repeat_minutes"] == 60
+    admin.close()
+    ann.close()

@@ -43,16 +43,16 @@ function inputs(/** @type {boolean} */ admin) {
       { id: "ev-players", name: "players" },
       [2, 3, 4].map(n => h("option", { value: n }, tx("event_players_n", { n }))),
     ),
-    base: number("ev-base", 5, { min: 0.5, max: 180, step: "any", required: true }),
-    increment: number("ev-increment", 3, { min: 0, max: 600, step: "any", required: true }),
+    base: number("ev-base", 5, { min: 1, max: 60, step: "any", required: true }),
+    increment: number("ev-increment", 3, { min: 0, max: 60, step: "any", required: true }),
     start: number("ev-start", 5, { min: 0, max: 10080, step: 1, required: true }),
     minutes: number("ev-minutes", 60, { min: 10, max: 720, step: 1, required: true }),
     rounds: number("ev-rounds", 5, { min: 1, max: 15, step: 1, required: true }),
-    ratingMin: number("ev-rating-min", "", { min: 0, max: 4000, step: 1 }),
-    ratingMax: number("ev-rating-max", "", { min: 0, max: 4000, step: 1 }),
+    ratingMin: number("ev-rating-min", "", { min: 0, max: 5000, step: 1 }),
+    ratingMax: number("ev-rating-max", "", { min: 0, max: 5000, step: 1 }),
     bots: box("ev-bots", false),
     priv: box("ev-private", !admin, !admin),
-    repeat: number("ev-repeat", "", { min: 10, max: 100800, step: 1 }),
+    repeat: number("ev-repeat", "", { min: 60, max: 40320, step: 1 }),
   };
 }
 /** @typedef {ReturnType<typeof inputs>} Inputs */

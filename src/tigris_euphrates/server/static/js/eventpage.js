@@ -141,7 +141,7 @@ function rulesParts(/** @type {Json} */ ev) {
     h(
       "dl",
       { class: "tiebreaks" },
-      (ev.tiebreaks || []).map((/** @type {string} */ key) => {
+      (ev.tiebreaks || []).flatMap((/** @type {string} */ key) => {
         const [name, text] = tiebreakText(key);
         return [h("dt", { "data-tiebreak": key }, name), h("dd", {}, text)];
       }),

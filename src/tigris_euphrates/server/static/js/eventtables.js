@@ -55,7 +55,6 @@ export function standingsTable(/** @type {Json[]} */ rows, /** @type {string | n
     h(
       "table",
       { id: "standings" },
-      h("caption", { class: "sr-only" }, tx("event_standings")),
       h(
         "thead",
         {},

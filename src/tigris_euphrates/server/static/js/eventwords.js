@@ -57,16 +57,16 @@ export function countdownText(/** @type {Json} */ ev) {
 
 // the event's conditions as short chips: kind, players a game, pace, ratings, bots, private
 export function factChips(/** @type {Json} */ ev) {
-  const chip = (/** @type {string} */ text, /** @type {string | null} */ title = null, cls = "") =>
-    h("span", { class: "chip option" + cls, title }, text);
+  const chip = (/** @type {string} */ text, /** @type {string | null} */ title = null, cls = "chip option") =>
+    h("span", { class: cls, title }, text);
   return [
-    chip(kindText(ev.kind), null, " kind"),
+    chip(kindText(ev.kind), null, "chip option kind"),
     otherRuleset({ ruleset: ev.ruleset }) ? chip(term("ruleset", factsOf({ ruleset: ev.ruleset }).name)) : null,
     chip(tx("event_players_n", { n: ev.players }), tx("event_col_players")),
     chip(paceShort(ev.pace), tx("event_pace_title")),
     chip(ratingText(ev), tx("event_col_rating")),
     ev.kind === "swiss" && ev.rounds ? chip(tx("event_rounds_n", { n: ev.rounds })) : null,
-    ev.bots ? chip(tx("bot_mark"), tx("event_bots_allowed"), " botmark") : null,
+    ev.bots ? chip(tx("bot_mark"), tx("event_bots_allowed"), "chip botmark") : null,
     ev.private ? chip(tx("event_private")) : null,
     ev.repeat_minutes ? chip(tx("event_repeats", { n: ev.repeat_minutes })) : null,
   ];
@@ -104,6 +104,7 @@ export function errorText(/** @type {unknown} */ err) {
     "bot-not-allowed": () => tx("event_err_bot_not_allowed"),
     "bad-invite": () => tx("event_err_bad_invite"),
     "bad-event": () => tx("event_err_bad_event", { message: e.message }),
+    "bad-request": () => tx("event_err_bad_event", { message: e.message }),
     "admin-only": () => tx("event_err_admin_only"),
     "in-game": () => tx("event_err_in_game"),
   };

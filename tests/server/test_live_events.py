@@ -6,20 +6,23 @@ see and enter which event; the results export as a tournament record."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
 from accounting import AccountSeat, play_first_turns
 from botting import Bot
 from support.serving import PATIENCE, LiveServer, Player, postgres_or_skip
+from tigris_euphrates.cli import app
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.store import Store
-from tigris_euphrates.tournament import pooled_ratings
 
 PASSWORD = "correct horse battery"
 PACE = {"base": 600, "increment": 5}
@@ -103,7 +106,7 @@ def finish(server: LiveServer, game: str, winner: Person, loser: Person) -> None
 
 
 def test_an_arena_pairs_again_after_each_game_and_its_standings_are_the_results(
-    server: LiveServer,
+    server: LiveServer, tmp_path: Path
 ) -> None:
     admin = person(server, "Adm", admin=True)
     people = [person(server, s) for s in ("Ann", "Bob", "Cy", "Dee")]
@@ -130,10 +133,14 @@ def test_an_arena_pairs_again_after_each_game_and_its_standings_are_the_results(
     assert points[ann.name] == "2" and points[opponent.name] == "0"
     assert points[others[0].name] == "2" and points[others[1].name] == "0"
     assert all(line["playing"] for line in view["standings"])
-    # the record reads as a tournament's
+    # the record reads as a tournament's: `tne ratings` rates everyone from it
     rec = httpx.get(f"{server.url}/api/events/{ev['id']}/record").json()
     assert len(rec["results"]) == 2
-    assert set(pooled_ratings([rec])) == {p.name for p in people}
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(rec))
+    rated = CliRunner().invoke(app, ["ratings", str(path), "--out", str(tmp_path / "r.json")])
+    assert rated.exit_code == 0, rated.output
+    assert set(json.loads((tmp_path / "r.json").read_text())["ratings"]) == {p.name for p in people}
     # a paused entrant is not paired again after its game
     assert ann.post(f"/api/events/{ev['id']}/leave").json()["me"]["state"] == "paused"
     for p in (ann, bob, cy, dee):

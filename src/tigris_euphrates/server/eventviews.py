@@ -106,6 +106,7 @@ def record(state: EventState, now: float) -> EventRecord:
     """The event's finished games as a tournament summary (names for bots' names)."""
     names = {e.account_id: e.name for e in state.entrants}
     return {
+        "players": state.event.settings["players"],
         "bots": [e.name for e in state.entrants],
         "results": [
             {"seats": [names[a] for a in g.seats], "ranks": list(g.ranks or ())}

@@ -107,9 +107,10 @@ class EventResult(TypedDict):
 
 
 class EventRecord(TypedDict):
-    """An event's results as a tournament summary ``tne ratings`` reads (``bots``: every
-    entrant's name; ``results``: the finished games in order)."""
+    """An event's results as a tournament summary ``tne ratings`` reads (``players``: a
+    game's; ``bots``: every entrant's name; ``results``: the finished games in order)."""
 
+    players: int
     bots: list[str]
     results: list[EventResult]
     event: EventSummary

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,25 @@ def test_the_pairing_survives_a_kill_and_a_stop_of_the_process_that_pairs(
     rows = store.events.games_of(event)
     assert len({g.game_id for g in rows}) == len(rows) >= 6
     assert all(len(set(g.seats)) == 2 for g in rows)
+
+
+def test_a_players_events_are_limited_even_when_asked_at_once_through_both_processes(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    with a, b:
+        ann = Person(a, "Ann")
+        body = {"kind": "arena", "name": "Mine", "minutes": 30, "private": True}
+        body |= {"pace": {"base": 600, "increment": 5}}
+        cookie = ann.player.cookie_header()
+        headers = {"Cookie": cookie, "X-CSRF-Token": ann.player.csrf}
+
+        def make(srv: ServerProcess) -> int:
+            r = httpx.post(f"{srv.url}/api/events", json=body, headers=headers, timeout=PATIENCE)
+            return r.status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(make, [a, b] * 4))
+        assert sorted(codes) == [200] * 3 + [429] * 5, codes

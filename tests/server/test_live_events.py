@@ -260,3 +260,12 @@ def test_a_recurring_event_schedules_its_next_occurrence_once_it_starts(
     assert nxt["repeat_minutes"] == 60
     admin.close()
     ann.close()
+
+
+def test_an_event_name_with_control_characters_is_refused(server: LiveServer) -> None:
+    admin = person(server, "Adm", admin=True)
+    body = {"kind": "arena", "name": "Bad\u202ename", "pace": PACE, "minutes": 30}
+    r = admin.post("/api/events", body)
+    assert r.status_code == 422, r.text
+    assert "control characters" in r.text
+    admin.close()

@@ -86,6 +86,7 @@ STATUS = {
     "bot-not-allowed": 403,
     "bad-event": 400,
     "admin-only": 403,
+    "too-many-events": 429,
 }
 
 

@@ -26,6 +26,8 @@ from .hub import Hub
 MAX_EVENT_NAME = 60
 ARENA_MINUTES = (10, 720)
 SWISS_ROUNDS = (1, 15)
+#: The events to come or under way a player (not an admin) may have made.
+EVENTS_PER_MAKER = 3
 #: How far ahead an event may be scheduled (30 days).
 MAX_AHEAD = 30 * 86400.0
 #: The bounds of a game's clock in an event: 1 to 60 minutes a player, 0 to 60 s a turn.
@@ -131,7 +133,10 @@ async def make_event(hub: Hub, account: Account, new: NewEvent) -> EventRow:
         now,
         account.name,
     )
-    await hub.db(hub.store.events.create, row)
+    try:
+        await hub.db(hub.store.events.create, row, None if admin else EVENTS_PER_MAKER)
+    except EventRefused as exc:
+        raise GameError(exc.code, exc.message) from None
     return row
 
 

@@ -33,6 +33,8 @@ from .tables import start_game
 
 #: The first key of the per-event PostgreSQL advisory locks.
 EVENT_LOCK = 0x7E48
+#: The first key of the per-maker locks of ``Events.create``.
+MAKER_LOCK = 0x7E4A
 #: A Swiss event takes late entrants until this round has been paired.
 LATE_JOIN_ROUNDS = 2
 
@@ -296,9 +298,28 @@ class Events:
                 )
             yield conn
 
-    def create(self, row: EventRow) -> None:
+    def create(self, row: EventRow, limit: int | None = None) -> None:
+        """Store a new event; with a ``limit``, refused (``too-many-events``) when its maker
+        already has that many to come or under way: counted and stored in one transaction
+        holding a lock on the maker, so two requests at once cannot both pass."""
+        e = self.t.events
         with self.engine.begin() as conn:
-            conn.execute(insert(self.t.events).values(**_event_values(row)))
+            if limit is not None:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(
+                        text("SELECT pg_advisory_xact_lock(:space, :key)"),
+                        {"space": MAKER_LOCK, "key": row.maker},
+                    )
+                made = conn.execute(
+                    select(func.count()).where(e.c.maker == row.maker, e.c.state != "finished")
+                ).scalar()
+                if int(made or 0) >= limit:
+                    raise EventRefused(
+                        "too-many-events",
+                        f"at most {limit} of your events may be to come or under way at once",
+                        429,
+                    )
+            conn.execute(insert(e).values(**_event_values(row)))
 
     def join(
         self, event_id: str, account_id: int, rating: float, bot: bool, now: float

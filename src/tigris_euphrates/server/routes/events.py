@@ -10,15 +10,15 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from ..answers import events as answers
 from ..answers.errors import refusals
 from ..deps import AccountsDep, CurrentAccount, HubDep
 from ..errors import GameError
 from ..eventviews import detail, record, summary
-from ..inputs import Strict
-from ..liveevents import NewEvent, enter, make_event, visible_event
+from ..inputs import Strict, check_text
+from ..liveevents import MAX_EVENT_NAME, NewEvent, enter, make_event, visible_event
 
 router = APIRouter()
 
@@ -26,6 +26,11 @@ router = APIRouter()
 EVENT_ID_PATTERN = r"^[0-9a-f]{12}$"
 EventId = Annotated[str, PathParam(pattern=EVENT_ID_PATTERN)]
 Invite = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")]
+
+
+def _event_name(value: str) -> str:
+    """An event's name under the server's character policy (``check_text``), 60 at most."""
+    return check_text(value, MAX_EVENT_NAME)
 
 
 class EventPaceSpec(Strict):
@@ -39,7 +44,7 @@ class NewEventSpec(Strict):
     """``POST /api/events``: an arena (``minutes`` long) or a Swiss event (``rounds``)."""
 
     kind: Literal["arena", "swiss"]
-    name: Annotated[str, Field(min_length=3, max_length=60)]
+    name: Annotated[str, Field(min_length=3, max_length=240), AfterValidator(_event_name)]
     players: Annotated[int, Field(ge=2, le=4)] = 2
     ruleset: Annotated[str, Field(max_length=32)] = "classic"
     pace: EventPaceSpec

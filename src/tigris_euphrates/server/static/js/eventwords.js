@@ -106,6 +106,7 @@ export function errorText(/** @type {unknown} */ err) {
     "bad-event": () => tx("event_err_bad_event", { message: e.message }),
     "bad-request": () => tx("event_err_bad_event", { message: e.message }),
     "admin-only": () => tx("event_err_admin_only"),
+    "too-many-events": () => tx("event_err_too_many"),
     "in-game": () => tx("event_err_in_game"),
   };
   return e.code && known[e.code] ? known[e.code]() : tx("error", { message: e.message });

@@ -6,6 +6,8 @@ games' results."""
 
 from __future__ import annotations
 
+import random
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -15,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
 from accounting import AccountSeat, play_first_turns
 from support.serving import PATIENCE, Player, ServerProcess, postgres_or_skip
@@ -52,6 +55,19 @@ class Person:
         )
         assert r.status_code == 200, r.text
         return r.json()
+
+
+def under_way(store: Store) -> dict[int, int]:
+    """How many games under way each account holds a seat of."""
+    s, g = store.db.tables.account_seats, store.db.tables.games
+    query = (
+        select(s.c.account_id, func.count())
+        .select_from(s.join(g, g.c.id == s.c.game_id))
+        .where(g.c.status == "active")
+        .group_by(s.c.account_id)
+    )
+    with store.db.engine.connect() as conn:
+        return {int(account): int(n) for account, n in conn.execute(query)}
 
 
 def event_game(p: Person, srv: ServerProcess, event: str, besides: set[str]) -> str:
@@ -157,3 +173,84 @@ def test_a_players_events_are_limited_even_when_asked_at_once_through_both_proce
         with ThreadPoolExecutor(8) as pool:
             codes = list(pool.map(make, [a, b] * 4))
         assert sorted(codes) == [200] * 3 + [429] * 5, codes
+
+
+def test_dozens_of_entrants_joining_and_leaving_through_two_processes_play_once_each(
+    tmp_path: Path, pg: tuple[str, str]
+) -> None:
+    """Twenty entrants join through both processes at once, some pause and come back at
+    awkward moments (just paired, just finished), games end in parallel: nobody is ever in
+    two games, every finished game counts once, and the standings are the games' results."""
+    url, prefix = pg
+    a = ServerProcess(tmp_path / "a", url, prefix, limits=LIMITS)
+    b = ServerProcess(tmp_path / "b", url, prefix, limits=LIMITS)
+    store = Store(url, prefix)
+    with a, b:
+        admin = Person(a, "Adm")
+        store.moderation.set_admin(store.accounts.by_name(admin.name).id, True)
+        body = {"kind": "arena", "name": "Crowd", "minutes": 30}
+        body |= {"pace": {"base": 600, "increment": 5}, "starts": time.time()}
+        event = admin.player.post("/api/events", body).json()["id"]
+        procs = (a, b)
+        people = [Person(procs[i % 2], f"P{i}") for i in range(20)]
+
+        def post(p: Person, i: int, what: str) -> int:
+            srv = procs[i % 2]
+            r = httpx.post(
+                f"{srv.url}/api/events/{event}/{what}",
+                json={},
+                headers={"Cookie": p.player.cookie_header(), "X-CSRF-Token": p.player.csrf},
+                timeout=PATIENCE,
+            )
+            return r.status_code
+
+        rng = random.Random(7)
+        doubles: list[str] = []
+        stop = threading.Event()
+
+        def watch() -> None:  # nobody in two games under way, at any moment
+            while not stop.is_set():
+                for account, n in under_way(store).items():
+                    if n > 1:
+                        doubles.append(f"{account} in {n} games")
+                time.sleep(0.05)
+
+        checker = threading.Thread(target=watch, daemon=True)
+        checker.start()
+        with ThreadPoolExecutor(8) as pool:
+            assert set(pool.map(lambda ip: post(ip[1], ip[0], "join"), enumerate(people))) == {200}
+            finished: set[str] = set()
+            for _ in range(2):
+                games: dict[str, list[Person]] = {}
+                for p in people:
+                    games.setdefault(
+                        event_game(p, procs[rng.randrange(2)], event, finished), []
+                    ).append(p)
+                assert all(len(v) == 2 for v in games.values()), games
+                # some pause just after being paired, and come back at once
+                movers = rng.sample(range(len(people)), 6)
+                list(pool.map(lambda i: post(people[i], i, "leave"), movers))
+                list(pool.map(lambda i: post(people[i], i, "join"), movers))
+                list(
+                    pool.map(lambda g: finish(procs[rng.randrange(2)], g[0], *g[1]), games.items())
+                )
+                finished |= set(games)
+        deadline = time.monotonic() + PATIENCE  # the pairing process reads the last results
+        while {g.game_id for g in store.events.games_of(event) if g.state != "playing"} < finished:
+            assert time.monotonic() < deadline, "the results were not read"
+            time.sleep(0.1)
+        stop.set()
+        checker.join(PATIENCE)
+        detail = admin.get(a, f"/api/events/{event}")
+    assert doubles == []
+    rows = [g for g in store.events.games_of(event) if g.state == "over"]
+    assert {g.game_id for g in rows} == finished  # each finished game counted, once
+    assert sum(line["games"] for line in detail["standings"]) == 2 * len(rows)
+    wins: dict[str, int] = {}
+    names = {e.account_id: e.name for e in store.events.entrants(event)}
+    for g in rows:
+        assert g.ranks is not None
+        winner = names[g.seats[g.ranks.index(0)]]
+        wins[winner] = wins.get(winner, 0) + 1
+    for line in detail["standings"]:
+        assert line["wins"] == wins.get(line["name"], 0), line

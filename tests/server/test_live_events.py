@@ -269,3 +269,24 @@ def test_an_event_name_with_control_characters_is_refused(server: LiveServer) ->
     assert r.status_code == 422, r.text
     assert "control characters" in r.text
     admin.close()
+
+
+def test_an_events_games_are_played_with_its_ruleset_and_variants(server: LiveServer) -> None:
+    admin = person(server, "Adm", admin=True)
+    ann, bob = person(server, "Ann"), person(server, "Bob")
+    r = admin.post(
+        "/api/events",
+        {"kind": "arena", "name": "Nope", "pace": PACE, "minutes": 30, "options": {"nope": 1}},
+    )
+    assert r.status_code == 400 and "options" in r.json()["message"]
+    ev = make(admin, kind="arena", minutes=30, options={"wonder": True, "buildings": True})
+    assert ev["options"] == {"wonder": True, "buildings": True}
+    galaxy = make(admin, kind="arena", minutes=30, ruleset="galaxy", starts=time.time() + 600)
+    assert galaxy["options"] == {"ruleset": "galaxy"}
+    for p in (ann, bob):
+        assert p.post(f"/api/events/{ev['id']}/join", {}).status_code == 200
+    game = wait_game(ann, ev["id"])
+    options = httpx.get(f"{server.url}/api/games/{game}").json()["options"]
+    assert options["wonder"] is True and options["buildings"] is True and options["players"] == 2
+    for p in (admin, ann, bob):
+        p.close()

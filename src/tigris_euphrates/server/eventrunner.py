@@ -18,9 +18,8 @@ import secrets
 import uuid
 from collections.abc import Awaitable, Callable
 
-from .. import DEFAULT_RULESET
 from ..store import GameRow, Store
-from ..store.events import EventRow, EventState, NewGame
+from ..store.events import EventRow, EventState, NewGame, event_options
 from ..store.leadership import Leadership
 from ..store.rows import GameOptions, StoredSeat
 from .clocks import Pace
@@ -104,9 +103,7 @@ class EventRunner:
             }
             for a in seats
         ]
-        options: GameOptions = {"players": len(seats)}
-        if event.settings["ruleset"] != DEFAULT_RULESET:
-            options["ruleset"] = event.settings["ruleset"]
+        options: GameOptions = {**event_options(event), "players": len(seats)}
         row = GameRow(
             secrets.token_hex(6),
             options,

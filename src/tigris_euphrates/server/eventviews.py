@@ -5,7 +5,7 @@ names, the signed-in account's own entry."""
 from __future__ import annotations
 
 from ..pairings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, format_points
-from ..store.events import EventRow, EventState
+from ..store.events import EventRow, EventState, event_options
 from .answers.events import (
     EventDetail,
     EventGame,
@@ -31,6 +31,7 @@ def summary(event: EventRow, now: float) -> EventSummary:
         "round": event.round,
         "players": s["players"],
         "ruleset": s["ruleset"],
+        "options": event_options(event),
         "pace": {"kind": "realtime", "base": s["base"], "increment": s["increment"]},
         "rating_min": s["rating_min"],
         "rating_max": s["rating_max"],

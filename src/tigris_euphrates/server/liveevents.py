@@ -14,11 +14,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from .. import RULESETS
+from .. import RULESETS, InvalidAction
 from ..store.accounts import Account
-from ..store.events import EventRefused, EventRow, EventSettings
+from ..store.events import EventRefused, EventRow, EventSettings, event_options, game_options
 from ..store.ratings import displayed, family_of, size_of
-from ..store.rows import GameOptions
+from ..store.rows import GameOptions, checked_options
 from .errors import GameError
 from .hub import Hub
 
@@ -43,6 +43,7 @@ class NewEvent:
     name: str
     players: int
     ruleset: str
+    options: dict[str, object]
     base: float
     increment: float
     starts: float | None
@@ -62,6 +63,13 @@ def _check(new: NewEvent, now: float) -> None:
         problems.append("the kind is arena or swiss")
     if new.ruleset not in RULESETS:
         problems.append(f"there is no ruleset {new.ruleset!r}")
+    elif {"players", "ruleset"} & set(new.options):
+        problems.append("the players and the ruleset are fields of their own, not options")
+    else:
+        try:
+            checked_options({**game_options(new.ruleset, new.options), "players": new.players})
+        except InvalidAction as exc:
+            problems.append(f"the options: {exc}")
     if not 2 <= new.players <= 4:
         problems.append("a game has 2 to 4 players")
     if not 3 <= len(new.name.strip()) <= MAX_EVENT_NAME:
@@ -107,6 +115,7 @@ async def make_event(hub: Hub, account: Account, new: NewEvent) -> EventRow:
     settings: EventSettings = {
         "players": new.players,
         "ruleset": new.ruleset,
+        "options": game_options(new.ruleset, new.options),
         "base": new.base,
         "increment": new.increment,
         "rating_min": new.rating_min,
@@ -156,10 +165,7 @@ async def visible_event(
 
 async def rating_in(hub: Hub, account: Account, event: EventRow) -> float:
     """The account's displayed rating for the event's games (a newcomer: 1500)."""
-    options: GameOptions = {
-        "players": event.settings["players"],
-        "ruleset": event.settings["ruleset"],
-    }
+    options: GameOptions = {**event_options(event), "players": event.settings["players"]}
     family = family_of(options)
     ordinals = await hub.db(
         hub.store.ratings.ordinals, [account.id], family, size_of(event.settings["players"])

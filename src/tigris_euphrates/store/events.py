@@ -14,21 +14,22 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, cast
 
 from sqlalchemy import and_, delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 from typing_extensions import TypedDict
 
+from .. import DEFAULT_RULESET
 from ..pairings import PAIRING_BYE_POINTS
 from .database import Database
 from .games import GameRow, Games, realtime_games
 from .logentry import Abort, decode
 from .ratings import places
-from .rows import PaceData
+from .rows import GameOptions, PaceData
 from .tables import start_game
 
 #: The first key of the per-event PostgreSQL advisory locks.
@@ -40,12 +41,14 @@ LATE_JOIN_ROUNDS = 2
 
 
 class EventSettings(TypedDict):
-    """An event's rules as stored: its games' players and ruleset, its pace (seconds), who
+    """An event's rules as stored: its games' players, ruleset and options (the ruleset
+    among them when not the default; the players aside), its pace (seconds), who
     may enter, and how long it lasts (an arena's ``minutes`` or a Swiss event's ``rounds``);
     ``repeat_minutes``: it comes back that long after it started."""
 
     players: int
     ruleset: str
+    options: NotRequired[GameOptions]
     base: float
     increment: float
     rating_min: float | None
@@ -524,6 +527,23 @@ class Events:
                 select(n.c.account_id).where(n.c.event_id == event_id, n.c.account_id == account_id)
             ).first()
         return account_id == event.maker or entered is not None
+
+
+def game_options(ruleset: str, variants: Mapping[str, object]) -> GameOptions:
+    """The options of an event's games but their players: the variants, and the ruleset
+    when it is not the default one."""
+    options = cast(GameOptions, dict(variants))
+    if ruleset != DEFAULT_RULESET:
+        options["ruleset"] = ruleset
+    return options
+
+
+def event_options(event: EventRow) -> GameOptions:
+    """The options of the event's games but their players."""
+    stored = event.settings.get("options")
+    if stored is None:  # an event stored before it had options
+        return game_options(event.settings["ruleset"], {})
+    return stored
 
 
 def _event(r: Any) -> EventRow:

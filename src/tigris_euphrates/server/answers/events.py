@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
+from ...store.rows import SentOptions
+
 
 class EventPace(TypedDict):
     """An event's games' clock: real time, ``base`` seconds a player plus ``increment`` a
@@ -17,7 +19,8 @@ class EventPace(TypedDict):
 
 class EventSummary(TypedDict):
     """An event as the list shows it. ``ends``: an arena's end; ``rounds`` and ``round``: a
-    Swiss event's (0 before its start); ratings are displayed ratings; ``now``: the
+    Swiss event's (0 before its start); ``options``: its games' (the ruleset among them when
+    not the default; the players aside); ratings are displayed ratings; ``now``: the
     server's clock, for the countdowns."""
 
     id: str
@@ -30,6 +33,7 @@ class EventSummary(TypedDict):
     round: int
     players: int
     ruleset: str
+    options: SentOptions
     pace: EventPace
     rating_min: float | None
     rating_max: float | None

@@ -17,7 +17,7 @@ from ..answers.errors import refusals
 from ..deps import AccountsDep, CurrentAccount, HubDep
 from ..errors import GameError
 from ..eventviews import detail, record, summary
-from ..inputs import Strict, check_text
+from ..inputs import OptionName, OptionValue, Strict, check_text
 from ..liveevents import MAX_EVENT_NAME, NewEvent, enter, make_event, visible_event
 
 router = APIRouter()
@@ -41,12 +41,17 @@ class EventPaceSpec(Strict):
 
 
 class NewEventSpec(Strict):
-    """``POST /api/events``: an arena (``minutes`` long) or a Swiss event (``rounds``)."""
+    """``POST /api/events``: an arena (``minutes`` long) or a Swiss event (``rounds``); its
+    games' ruleset and ``options`` (the variants: ``wonder``, ``buildings``, ``scoring``…,
+    as a game's options, the players and the ruleset aside)."""
 
     kind: Literal["arena", "swiss"]
     name: Annotated[str, Field(min_length=3, max_length=240), AfterValidator(_event_name)]
     players: Annotated[int, Field(ge=2, le=4)] = 2
     ruleset: Annotated[str, Field(max_length=32)] = "classic"
+    options: Annotated[dict[OptionName, OptionValue], Field(max_length=12)] = Field(
+        default_factory=dict
+    )
     pace: EventPaceSpec
     starts: float | None = None
     minutes: Annotated[int, Field(ge=10, le=720)] | None = None
@@ -99,6 +104,7 @@ async def new_event(
             body.name,
             body.players,
             body.ruleset,
+            dict(body.options),
             body.pace.base,
             body.pace.increment,
             body.starts,

@@ -4,9 +4,9 @@ practice), never in a rated game and never to a spectator.
 The server refuses what the page would not offer: a hint in a rated game (``rated``), to a
 spectator (``spectator``), for a seat its bot plays, for another seat's decision or a stale
 step. A seat gets ``Limits.hints_per_seat`` hints a game, counted in the database before
-the work (every process shares the count: ``store.hints``); each is searched within
-``hint_seconds`` / ``hint_iterations`` on the bots' workers (``suggest.py`` says how the
-move and its reason come from the seat's view alone).
+the work (every process shares the count: ``store.hints``); each is a fixed amount of
+search (``hint_iterations``, no wall-clock cap) on the bots' workers (``suggest.py`` says
+how the move and its reason come from the seat's view alone).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class HintDesk:
                 f"a seat gets at most {limit} hints a game",
                 limit="hints_per_seat",
             )
-        budget = Budget(seconds=self.seconds(), iterations=self.limits.hint_iterations)
+        budget = Budget(seconds=None, iterations=self.limits.hint_iterations)
         try:
             found = await self.bots.suggest(game.table.client, view, budget)
         except BotWorkFull:
@@ -69,8 +69,3 @@ class HintDesk:
                 "left": limit - used,
             }
         )
-
-    def seconds(self) -> float | None:
-        """The time cap of a hint: ``hint_seconds``, none when the bots have none (a run
-        that wants the same work on any machine: tests)."""
-        return None if self.bots.bot_seconds is None else self.limits.hint_seconds

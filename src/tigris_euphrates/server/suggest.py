@@ -12,8 +12,8 @@ conflict it reports won is decided by support already shown), and the deal too i
 by the view, so the reason tells nothing the seat could not know.
 
 ``suggest`` runs in a bot worker (``aiseats.BotRunner.suggest``: a process, so it takes only
-picklable plain data), within the CPU budget of ``Limits.hint_seconds`` /
-``hint_iterations``; ``hints.HintDesk`` checks who may ask and counts the seat's hints.
+picklable plain data), with a fixed amount of work (``Limits.hint_iterations``,
+no wall-clock cap); ``hints.HintDesk`` checks who may ask and counts the seat's hints.
 """
 
 from __future__ import annotations

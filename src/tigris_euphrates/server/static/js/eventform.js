@@ -1,11 +1,12 @@
-// The form that makes a live event (/events): its kind, name, players a game, pace, start,
-// length (an arena's minutes, a Swiss tournament's rounds), rating range, bot accounts,
-// privacy, and for an admin the repeat. A player who is not an admin makes private events
-// only (the server's rule, said beside the box). A private event made shows its invitation
-// link with a copy button.
+// The form that makes a live event (/events): its kind, name, players a game, its games'
+// ruleset and variants (the new game's choices, newgame.js), pace, start, length (an arena's
+// minutes, a Swiss tournament's rounds), rating range, bot accounts, privacy, and for an admin
+// the repeat. A player who is not an admin makes private events only (the server's rule, said
+// beside the box). A private event made shows its invitation link with a copy button.
 import { api, h } from "./dom.js";
 import { tx } from "./words.js";
 import { clockNow, errorText } from "./eventwords.js";
+import { ruleFields } from "./newgame.js";
 /** @typedef {import("./shapes.js").Json} Json */
 
 // a labelled field on a line of its own
@@ -27,8 +28,9 @@ const box = (/** @type {string} */ id, /** @type {boolean} */ checked, /** @type
 // a number field's value, null when left empty
 const orNull = (/** @type {HTMLInputElement} */ input) => (input.value.trim() === "" ? null : +input.value);
 
-// the form's inputs; `admin`: a player who is not one makes private events only
-function inputs(/** @type {boolean} */ admin) {
+// the form's inputs; `admin`: a player who is not one makes private events only; `meta`: the
+// server's settings (the rulesets and their facts)
+function inputs(/** @type {boolean} */ admin, /** @type {Json} */ meta) {
   const kind = h(
     "select",
     { id: "ev-kind", name: "kind" },
@@ -43,6 +45,7 @@ function inputs(/** @type {boolean} */ admin) {
       { id: "ev-players", name: "players" },
       [2, 3, 4].map(n => h("option", { value: n }, tx("event_players_n", { n }))),
     ),
+    rules: ruleFields(meta, "ev-"),
     base: number("ev-base", 5, { min: 1, max: 60, step: "any", required: true }),
     increment: number("ev-increment", 3, { min: 0, max: 60, step: "any", required: true }),
     start: number("ev-start", 5, { min: 0, max: 10080, step: 1, required: true }),
@@ -57,11 +60,22 @@ function inputs(/** @type {boolean} */ admin) {
 }
 /** @typedef {ReturnType<typeof inputs>} Inputs */
 
+// the ruleset and the variants: the game's options as the new-game form gives them, the
+// ruleset taken out and only what differs from a plain game's choices kept (a default board or
+// an unticked box is no variant)
+function rulesOf(/** @type {Inputs} */ f, /** @type {Json} */ meta, /** @type {Json} */ plain) {
+  const { ruleset = meta.default_ruleset, ...chosen } = f.rules.options();
+  /** @type {Json} */
+  const options = Object.fromEntries(Object.entries(chosen).filter(([k, v]) => v !== plain[k]));
+  return { ruleset, options };
+}
+
 // what POST /api/events takes, from the inputs (the start against the server's clock)
-const bodyOf = (/** @type {Inputs} */ f, /** @type {boolean} */ admin) => ({
+const bodyOf = (/** @type {Inputs} */ f, /** @type {boolean} */ admin, /** @type {Json} */ rules) => ({
   kind: f.kind.value,
   name: f.name.value.trim(),
   players: +f.players.value,
+  ...rules,
   pace: { base: +f.base.value * 60, increment: +f.increment.value },
   starts: clockNow() + +f.start.value * 60,
   ...(f.kind.value === "arena" ? { minutes: +f.minutes.value } : { rounds: +f.rounds.value }),
@@ -87,6 +101,7 @@ function fields(/** @type {Inputs} */ f, /** @type {boolean} */ admin) {
     field(tx("event_field_kind"), f.kind),
     field(tx("event_field_name"), f.name),
     field(tx("event_col_players"), f.players),
+    ...f.rules.el,
     h(
       "p",
       { class: "field" },
@@ -113,7 +128,7 @@ function fields(/** @type {Inputs} */ f, /** @type {boolean} */ admin) {
   ];
 }
 
-export function eventForm(/** @type {Json} */ account) {
+export function eventForm(/** @type {Json} */ account, /** @type {Json} */ meta) {
   if (!account)
     return h(
       "div",
@@ -122,7 +137,9 @@ export function eventForm(/** @type {Json} */ account) {
       h("p", {}, h("a", { href: "/account?next=/events", id: "event-signin" }, tx("event_make_signin"))),
     );
   const admin = !!account.admin,
-    f = inputs(admin);
+    f = inputs(admin, meta);
+  // a plain game's choices, as the form starts: what the variants differ from
+  const plain = f.rules.options();
   const error = h("p", { class: "error", role: "alert" });
   const made = h("div", { id: "event-made", "aria-live": "polite" });
   const submit = h("button", { class: "primary", type: "submit" }, tx("event_make"));
@@ -131,7 +148,7 @@ export function eventForm(/** @type {Json} */ account) {
     error.textContent = "";
     submit.disabled = true;
     try {
-      const ev = await api("/api/events", bodyOf(f, admin));
+      const ev = await api("/api/events", bodyOf(f, admin, rulesOf(f, meta, plain)));
       made.replaceChildren(madeNote(ev));
       /** @type {HTMLElement} */ (made.querySelector("a, button")).focus();
     } catch (err) {

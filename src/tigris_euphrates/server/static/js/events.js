@@ -4,8 +4,9 @@
 import { api, app, h } from "./dom.js";
 import { tx } from "./words.js";
 import { signedIn, titled, words } from "./account.js";
-import { countdownText, errorText, factChips, paceShort, ratingText } from "./eventwords.js";
+import { countdownText, errorText, kindChip, paceShort, ratingText, variantChips } from "./eventwords.js";
 import { eventForm } from "./eventform.js";
+import { loadMeta } from "./rules.js";
 /** @typedef {import("./shapes.js").Json} Json */
 
 // the list is asked again this often while the page is open and seen; the countdowns tick
@@ -13,7 +14,7 @@ import { eventForm } from "./eventform.js";
 const LIST_POLL_MS = 15000;
 
 export async function eventsPage() {
-  const [{ account }] = await Promise.all([signedIn, words()]);
+  const [{ account }, meta] = await Promise.all([signedIn, loadMeta(), words()]);
   titled(tx("events_title"));
   const list = h("div", { id: "eventlist", "aria-busy": "true" });
   app.replaceChildren(
@@ -27,7 +28,7 @@ export async function eventsPage() {
         h("p", { class: "muted" }, tx("events_intro")),
         list,
       ),
-      h("div", {}, eventForm(account)),
+      h("div", {}, eventForm(account, meta)),
     ),
   );
   await fillList(list);
@@ -81,9 +82,12 @@ function eventsTable(/** @type {Json[]} */ events) {
         "td",
         {},
         h("a", { href: "/events/" + ev.id }, ev.name),
-        " ",
-        factChips(ev).slice(0, 2),
-        ev.private ? h("span", { class: "chip option" }, tx("event_private")) : null,
+        // the chips a space apart, so that a long line breaks between them
+        [
+          kindChip(ev),
+          ...variantChips(ev),
+          ev.private ? h("span", { class: "chip option" }, tx("event_private")) : null,
+        ].flatMap(chip => (chip ? [" ", chip] : [])),
       ),
       h("td", { class: "when", "data-countdown": ev.id }, countdownText(ev)),
       h("td", {}, ev.players),

@@ -1,10 +1,10 @@
 // The live events' words shared by their list (events.js) and an event's page (eventpage.js):
-// the kind, the pace ("5+3"), the rating range, the countdown against the server's clock, the
-// scoring rule and the tie-breaks in words, and a refusal of the events API in a sentence.
+// the kind, the ruleset and the variants of its games, the pace ("5+3"), the rating range,
+// the countdown against the server's clock, the scoring rule and the tie-breaks in words, and
+// a refusal of the events API in a sentence.
 import { h } from "./dom.js";
 import { clockText } from "./clocks.js";
-import { factsOf, otherRuleset } from "./rules.js";
-import { term, tx } from "./words.js";
+import { optionChips, tx } from "./words.js";
 /** @typedef {import("./shapes.js").Json} Json */
 
 // an event's kind in words
@@ -55,13 +55,27 @@ export function countdownText(/** @type {Json} */ ev) {
   return ev.ends > now ? tx("event_running_ends_in", { time: clockText(ev.ends - now) }) : tx("event_ending");
 }
 
-// the event's conditions as short chips: kind, players a game, pace, ratings, bots, private
+const chip = (/** @type {string} */ text, /** @type {string | null} */ title = null, cls = "chip option") =>
+  h("span", { class: cls, title }, text);
+
+// the event's kind as a chip
+export const kindChip = (/** @type {Json} */ ev) => chip(kindText(ev.kind), null, "chip option kind");
+
+// the ruleset and the variants of the event's games in the lobby's words for a game's options
+// (optionChips), but those a plain game has too (its standard board, its hidden scoring)
+export function variantChips(/** @type {Json} */ ev) {
+  const plain = optionChips({});
+  return optionChips({ ruleset: ev.ruleset, ...(ev.options || {}) })
+    .filter(text => !plain.includes(text))
+    .map(text => chip(text, null, "chip option variant"));
+}
+
+// the event's conditions as short chips: kind, ruleset and variants, players a game, pace,
+// ratings, bots, private
 export function factChips(/** @type {Json} */ ev) {
-  const chip = (/** @type {string} */ text, /** @type {string | null} */ title = null, cls = "chip option") =>
-    h("span", { class: cls, title }, text);
   return [
-    chip(kindText(ev.kind), null, "chip option kind"),
-    otherRuleset({ ruleset: ev.ruleset }) ? chip(term("ruleset", factsOf({ ruleset: ev.ruleset }).name)) : null,
+    kindChip(ev),
+    ...variantChips(ev),
     chip(tx("event_players_n", { n: ev.players }), tx("event_col_players")),
     chip(paceShort(ev.pace), tx("event_pace_title")),
     chip(ratingText(ev), tx("event_col_rating")),

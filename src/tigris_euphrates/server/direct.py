@@ -21,8 +21,6 @@ challenger has at most ``Limits.direct_challenges_per_account`` challenges waiti
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -32,6 +30,7 @@ from ..store import GameRow, Store
 from ..store.accounts import Account
 from ..store.direct import DirectChallenge, DirectRefused, Invitee
 from ..store.rows import StoredSeat, checked_options
+from .beats import every
 from .clocks import Pace
 from .dbthread import DatabaseThread
 from .errors import GameError
@@ -43,8 +42,6 @@ from .mail import Mailer
 
 if TYPE_CHECKING:
     from .lobbyfeed import LobbyFeed
-
-log = logging.getLogger("tigris_euphrates.server")
 
 #: A direct challenge's id: 12 hex digits.
 DIRECT_ID_PATTERN = r"^[0-9a-f]{12}$"
@@ -284,11 +281,4 @@ class DirectChallenges:
 
     async def run(self) -> None:
         """Expire the challenges whose time passed, every ``EXPIRE_SECONDS``."""
-        while True:
-            await asyncio.sleep(EXPIRE_SECONDS)
-            try:
-                await self.expire_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("cannot expire the direct challenges")
+        await every(EXPIRE_SECONDS, self.expire_once, "the direct challenges' expiry")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable
@@ -22,13 +21,12 @@ from ..store import GameRow, Store
 from ..store.events import EventRow, EventState, NewGame, event_options
 from ..store.leadership import Leadership
 from ..store.rows import GameOptions, StoredSeat
+from .beats import every
 from .clocks import Pace
 from .dbthread import DatabaseThread
 from .eventplan import decide
 from .live import hash_token
 from .lobbyfeed import LobbyFeed
-
-log = logging.getLogger("tigris_euphrates.server")
 
 #: How often the pairing process looks at the events (and another process asks whether
 #: the pairing process is still there).
@@ -56,16 +54,7 @@ class EventRunner:
 
     async def run(self) -> None:
         """A step of every event each ``EVENT_SECONDS`` (at once after a join)."""
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.kick.wait(), EVENT_SECONDS)
-            self.kick.clear()
-            try:
-                await self.beat()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the events' pairing failed")
+        await every(EVENT_SECONDS, self.beat, "the events' pairing", self.kick)
 
     async def beat(self) -> bool:
         """One step of every event, when this process does the pairing (``False``: another

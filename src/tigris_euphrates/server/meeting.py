@@ -22,8 +22,6 @@ page already holds opens the seat (an account's seat opens from anywhere anyway)
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -38,6 +36,7 @@ from ..store.rows import GameOptions, PaceData, StoredSeat, checked_options
 from ..store.social import TooManyInvites
 from ..store.tables import OpenTable, TableRefused, TableSeat, check_bot_seat
 from .aiseats import default_level
+from .beats import every
 from .clocks import Pace
 from .dbthread import DatabaseThread
 from .errors import GameError
@@ -46,8 +45,6 @@ from .limits import Limits
 from .live import hash_token
 from .lobbyfeed import LobbyFeed
 from .mail import Mailer
-
-log = logging.getLogger("tigris_euphrates.server")
 
 #: An open table nobody joins is closed this long after it was opened or last joined (the
 #: setting ``table_minutes`` replaces it).
@@ -394,13 +391,4 @@ class Meeting:
 
     async def run(self) -> None:
         """The matchmaker: a round every ``MATCH_SECONDS``, and at once after a join."""
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.kick.wait(), MATCH_SECONDS)
-            self.kick.clear()
-            try:
-                await self.pair_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the matchmaker's round failed")
+        await every(MATCH_SECONDS, self.pair_once, "the matchmaker's round", self.kick)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,8 @@ from .dbthread import DatabaseThread
 from .eventplan import decide
 from .live import hash_token
 from .lobbyfeed import LobbyFeed
+
+log = logging.getLogger("tigris_euphrates.server")
 
 #: How often the pairing process looks at the events (and another process asks whether
 #: the pairing process is still there).
@@ -58,21 +61,32 @@ class EventRunner:
 
     async def beat(self) -> bool:
         """One step of every event, when this process does the pairing (``False``: another
-        one does)."""
+        one does). An event whose step fails is logged and taken again at the next beat;
+        the others go on."""
         if not await self.db(self.leadership.hold):
             return False
         for event_id in await self.db(self.store.events.due):
-            now = self.clock()
-            step = await self.db(
-                self.store.events.step, event_id, now, lambda s, n=now: decide(s, n, self.make)
-            )
-            for game in step.games:
-                for account in game.seats:
-                    self.feed.announce(account, "match")
-                await self.started(game.row.id)
-            if step.state == "running":
-                await self.db(self.store.events.repeat, event_id, next_occurrence)
+            try:
+                await self.step(event_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the pairing of event %s failed", event_id)
         return True
+
+    async def step(self, event_id: str) -> None:
+        """One step of the event: its games made and started, their players' lobbies told,
+        a recurring event's next occurrence made when it starts."""
+        now = self.clock()
+        step = await self.db(
+            self.store.events.step, event_id, now, lambda s: decide(s, now, self.make)
+        )
+        for game in step.games:
+            for account in game.seats:
+                self.feed.announce(account, "match")
+            await self.started(game.row.id)
+        if step.state == "running":
+            await self.db(self.store.events.repeat, event_id, next_occurrence)
 
     async def stop(self) -> None:
         """Let the pairing go to another process (this one stops)."""

@@ -127,6 +127,9 @@ def test_tne_analyse_writes_the_json_and_prints_a_summary(tmp_path: Path) -> Non
     written = json.loads((tmp_path / "game.analysis.json").read_text())
     assert written == analyse(record, AnalysisBudget(candidates=3, worlds=2))
     assert "analysis of 16 actions" in out.output and "mean loss" in out.output
+    # what the curve is worth for such games, as measured on games the model never saw
+    assert written["reliability"]["group"] == "2p"
+    assert "held-out games like this one (2p)" in " ".join(out.output.split())
     # an unfinished game: a clear error, nothing written
     s = new_game({"players": 2}, 1)
     path.write_text(json.dumps(make_record(s.options, [str(legal_actions(s)[0])], seed=1)))

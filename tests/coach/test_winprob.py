@@ -8,10 +8,17 @@ import random
 
 import pytest
 
-from tigris_euphrates import State, apply, legal_actions, new_game, player_view
+from tigris_euphrates import Options, State, apply, legal_actions, new_game, player_view
 from tigris_euphrates.ai.determinize import Determinizer
 from tigris_euphrates.coach import state_probabilities, view_probabilities, win_probability
-from tigris_euphrates.coach.winprob import FEATURES, final_shares, load_model
+from tigris_euphrates.coach.winprob import (
+    FEATURES,
+    final_shares,
+    kind_of,
+    load_model,
+    reliability,
+    weights_for,
+)
 
 
 def play(players: int, seed: int, plies: int | None = None) -> State:
@@ -71,5 +78,30 @@ def test_the_probability_never_depends_on_hidden_tiles(players: int, seed: int, 
 def test_the_shipped_model_reads_these_features() -> None:
     model = load_model()
     assert model["features"] == list(FEATURES)
-    assert set(model["models"]) == {"two", "more"}
+    assert {"2p", "3p", "4p"} <= set(model["models"])
     assert all(len(w) == len(FEATURES) for w in model["models"].values())
+
+
+def test_each_kind_of_game_reads_its_own_weights_else_its_player_counts() -> None:
+    n = len(FEATURES)
+    model = {"models": {"2p": [1.0] * n, "2p/galaxy": [2.0] * n, "more": [3.0] * n}}
+    assert weights_for(model, 2, "galaxy") == [2.0] * n
+    assert weights_for(model, 2, "advanced") == [1.0] * n  # none of its own: its count's
+    assert weights_for(model, 4) == [3.0] * n  # a model of the first format's groups
+    galaxy = new_game(Options(players=2, ruleset="galaxy"), seed=1)
+    advanced = new_game(Options(players=3, wonder=True), seed=1)
+    assert (kind_of(galaxy), kind_of(advanced), kind_of(new_game(Options(), seed=1))) == (
+        "galaxy",
+        "advanced",
+        "",
+    )
+
+
+def test_the_shipped_model_says_how_well_it_held_for_each_kind_of_game() -> None:
+    for options in (Options(players=2), Options(players=3), Options(players=4, wonder=True)):
+        measured = reliability(new_game(options, seed=1))
+        assert measured is not None and measured["games"] > 0
+        assert 0 <= measured["ece"] < 1 and 0 <= measured["worst_third"] < 1
+    galaxy = reliability(new_game(Options(players=2, ruleset="galaxy"), seed=1))
+    assert galaxy is not None and galaxy["group"] == "2p/galaxy"
+    assert reliability(new_game(Options(), seed=1), {"models": {}}) is None

@@ -98,3 +98,18 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
                 d["suggestion"] or "",
             )
         console.print(listing)
+    console.print(reliability_line(result.get("reliability")))
+
+
+def reliability_line(measured: dict[str, Any] | None) -> str:
+    """What the win probability is worth for this kind of game, as measured."""
+    if not measured:
+        return (
+            "the win probability was not measured on games like this one: "
+            "read its curve and marks as rough"
+        )
+    return (
+        f"the win probability on {measured['games']} held-out games like this one "
+        f"({measured['group']}): expected calibration error {measured['ece']:.3f} "
+        f"(worst third of a game {measured['worst_third']:.3f})"
+    )

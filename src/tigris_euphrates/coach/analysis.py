@@ -38,7 +38,7 @@ from .. import (
 from ..ai.determinize import Determinizer
 from ..ai.evaluate import FULL, settle
 from ..ai.rank import rank_actions
-from .winprob import state_probabilities
+from .winprob import reliability, state_probabilities
 
 FORMAT: Final = "tne-analysis/1"
 
@@ -124,6 +124,7 @@ def assemble(
         "budget": asdict(budget),
         "thresholds": {name: least for name, least in THRESHOLDS},
         "curve": curve,
+        "reliability": reliability(start),
         "decisions": decisions,
         "summary": summary(decisions, n),
     }

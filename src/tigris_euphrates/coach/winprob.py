@@ -5,9 +5,11 @@ features (``FEATURES``: its colour totals after treasures, lowest first, the sta
 evaluation of its position, leaders on the board, catastrophes left, each also weighted by
 how near the end the game is) and the probability that seat ``p`` finishes first is the
 softmax of the scores. With two players that is a logistic model of the feature
-differences. The weights (one set for two players, one for three and four) are a small JSON
-file beside this module, fitted offline by ``bench/winprob.py`` on games between the bots
-and measured there on games it never saw (docs/ai.md, "Win probability").
+differences. The weights (one set per player count, and per kind of game where one was
+fitted: the galaxy ruleset, the advanced game's wonder and buildings) are a small JSON file
+beside this module, fitted offline by ``bench/winprob.py`` on games between the bots, the
+search levels among them, and measured there on games it never saw (docs/ai.md, "Win
+probability").
 
 Every feature is public but the score rows: the board, the leaders, the catastrophes, the
 hand *sizes* and the bag's size. During a game a seat knows its own score row and, under
@@ -30,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from .. import State, final_totals
+from .. import DEFAULT_RULESET, RULESETS, State, final_totals
 from ..ai.determinize import Determinizer
 from ..ai.evaluate import FULL, seat_values
 
@@ -108,9 +110,44 @@ def load_model(path: Path = MODEL_FILE) -> dict[str, Any]:
     return model
 
 
-def group(players: int) -> str:
-    """The model a game of ``players`` uses: ``two``, or ``more`` for three and four."""
-    return "two" if players <= 2 else "more"
+def kind_of(state: State) -> str:
+    """What sort of game it is for the model: its ruleset's family when not the default
+    ruleset's (``galaxy``), else ``advanced`` (the wonder or the civilization buildings) or
+    ``""`` (the classic game)."""
+    options = state.options
+    family = RULESETS[options.ruleset].family
+    if family != RULESETS[DEFAULT_RULESET].family:
+        return family
+    return "advanced" if options.wonder or options.buildings else ""
+
+
+def group(players: int, kind: str = "") -> str:
+    """The name of the weights for a game of ``players`` of ``kind``: ``2p``, ``3p``,
+    ``4p``, with ``/galaxy`` or ``/advanced`` for those games."""
+    return f"{players}p/{kind}" if kind else f"{players}p"
+
+
+def reliability(state: State, model: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """How well the model's probabilities held on games it never saw, for games like
+    ``state``'s (``bench/winprob.py`` writes it beside the weights): the group, the
+    held-out games and the expected calibration error (the worst of the group's sets and
+    thirds of a game); ``None`` when it was not measured for such games."""
+    measured: dict[str, Any] = (model or load_model()).get("reliability", {})
+    players, kind = state.options.players, kind_of(state)
+    for key in (group(players, kind), group(players)):
+        if key in measured:
+            return {"group": key, **measured[key]}
+    return None
+
+
+def weights_for(model: dict[str, Any], players: int, kind: str = "") -> list[float]:
+    """The model's weights for such a game: its own group's, else its player count's, else
+    (a model of the first format's groups) ``two`` or ``more``."""
+    models: dict[str, list[float]] = model["models"]
+    for key in (group(players, kind), group(players), "two" if players <= 2 else "more"):
+        if key in models:
+            return models[key]
+    raise ValueError(f"the model has no weights for {players} players")
 
 
 def state_probabilities(state: State, model: dict[str, Any] | None = None) -> list[float]:
@@ -118,7 +155,7 @@ def state_probabilities(state: State, model: dict[str, Any] | None = None) -> li
     score rows (a finished game: its outcome, ``final_shares``)."""
     if state.over:
         return final_shares(state)
-    weights: list[float] = (model or load_model())["models"][group(state.options.players)]
+    weights = weights_for(model or load_model(), state.options.players, kind_of(state))
     scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f in seat_features(state)]
     return softmax(scores)
 

@@ -26,6 +26,7 @@ def games_of(summary: dict[str, Any]) -> tuple[Any, Any, Any]:
     return summary["results"], summary["_records"], summary["ratings"]
 
 
+@pytest.mark.xdist_group("ray")  # one Ray at a time on the test machine's two cores
 def test_a_tournament_on_ray_matches_the_local_run(tmp_path: Path) -> None:
     bots = ["random", PYBOT, "random"]
     kwargs: dict[str, Any] = {"games": 2, "seed": 9, "records": True, "logs": tmp_path}
@@ -74,3 +75,45 @@ def test_without_the_extra_ray_is_refused_by_name(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib, "import_module", no_ray)
     with pytest.raises(ValueError, match=r"tigris-euphrates\[cluster\]"):
         run_tournament(["random", "random"], games=2, ray="auto")
+
+
+class FlakyRay:
+    """A ``ray`` module whose client session fails to open ``failures`` times."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures, self.inits, self.shutdowns = failures, 0, 0
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **kwargs: Any) -> None:
+        self.inits += 1
+        if self.inits <= self.failures:
+            raise ConnectionAbortedError("Initialization failure from server")
+
+    def shutdown(self) -> None:
+        self.shutdowns += 1
+
+
+@pytest.mark.parametrize(
+    ("address", "failures", "joined", "inits"),
+    [
+        ("ray://head:10001", 2, True, 3),  # a busy head: the third try opens the session
+        ("ray://head:10001", 3, False, 3),  # three failures: the error, as Ray said it
+        ("auto", 1, False, 1),  # no client: nothing to try again
+    ],
+)
+def test_a_ray_client_session_that_fails_to_open_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch, address: str, failures: int, joined: bool, inits: int
+) -> None:
+    from tigris_euphrates.tournament import cluster
+
+    fake = FlakyRay(failures)
+    monkeypatch.setattr(cluster, "_ray", lambda: fake)
+    monkeypatch.setattr(cluster, "CONNECT_PAUSE", 0.0)
+    if joined:
+        assert cluster.connect(address) == (fake, True)
+    else:
+        with pytest.raises(ConnectionAbortedError, match="Initialization failure"):
+            cluster.connect(address)
+    assert fake.inits == inits

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import importlib
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
 Task = dict[str, Any]
 Result = dict[str, Any]
 
+#: How many times a Ray client (``ray://``) tries to open its session, and the pause between
+#: tries.
+CONNECT_TRIES = 3
+CONNECT_PAUSE = 2.0
 #: The environment a worker inherits from the organiser's (the engine's choice of build).
 INHERITED = ("TNE_PURE_PYTHON",)
 
@@ -41,14 +46,24 @@ def connect(address: str) -> tuple[Any, bool]:
     if ray.is_initialized():
         return ray, False
     env = {k: os.environ[k] for k in INHERITED if k in os.environ}
-    ray.init(
-        address=None if address == "auto" else address,
-        runtime_env={"env_vars": env} if env else None,
-        include_dashboard=False,
-        log_to_driver=False,
-        configure_logging=False,
-    )
-    return ray, True
+    for attempt in range(1, CONNECT_TRIES + 1):
+        try:
+            ray.init(
+                address=None if address == "auto" else address,
+                runtime_env={"env_vars": env} if env else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+            return ray, True
+        except ConnectionAbortedError:
+            # the head's client server failed to start this connection's own server (a
+            # busy head): a new connection starts another
+            if attempt == CONNECT_TRIES or not address.startswith("ray://"):
+                raise
+            ray.shutdown()
+            time.sleep(CONNECT_PAUSE)
+    raise AssertionError("unreachable")
 
 
 def run_on_ray(

@@ -59,12 +59,10 @@ typecheck: $(STAMP)
 
 # The bots' golden games on the pure-Python engine and bots too, then everything on the
 # compiled core and bots (which must have been built: TNE_EXPECT_COMPILED). The PostgreSQL
-# tests fail rather than skip when it does not answer (TNE_REQUIRE_POSTGRES). --dist
-# loadgroup: the tests marked xdist_group("ray") run on one worker, one after the other (two
-# Ray instances at once on two cores made the Ray client's server fail to start).
+# tests fail rather than skip when it does not answer (TNE_REQUIRE_POSTGRES).
 test: $(STAMP) chromium nodejs lint typecheck
 	TNE_REQUIRE_POSTGRES=1 TNE_PURE_PYTHON=1 $(BIN)/pytest -n 2 -q tests/ai/test_golden.py
-	TNE_REQUIRE_POSTGRES=1 TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 --dist loadgroup -q
+	TNE_REQUIRE_POSTGRES=1 TNE_EXPECT_COMPILED=1 $(BIN)/pytest -n 2 -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py --compare

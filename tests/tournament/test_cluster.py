@@ -26,7 +26,6 @@ def games_of(summary: dict[str, Any]) -> tuple[Any, Any, Any]:
     return summary["results"], summary["_records"], summary["ratings"]
 
 
-@pytest.mark.xdist_group("ray")  # one Ray at a time on the test machine's two cores
 def test_a_tournament_on_ray_matches_the_local_run(tmp_path: Path) -> None:
     bots = ["random", PYBOT, "random"]
     kwargs: dict[str, Any] = {"games": 2, "seed": 9, "records": True, "logs": tmp_path}

@@ -81,7 +81,6 @@ def ray_head() -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.mark.xdist_group("ray")  # one Ray at a time on the test machine's two cores
 def test_a_tournament_through_the_ray_client_matches_the_local_pool(
     ray_head: tuple[subprocess.Popen[bytes], int, Path],
 ) -> None:

@@ -63,9 +63,10 @@ class EventRunner:
         """One step of every event, when this process does the pairing (``False``: another
         one does). An event whose step fails is logged and taken again at the next beat;
         the others go on."""
-        if not await self.db(self.leadership.hold):
-            return False
-        for event_id in await self.db(self.store.events.due):
+        due = await self.db(self.store.events.due)
+        if not due or not await self.db(self.leadership.hold):
+            return False  # nothing to pair (no connection kept for it), or another pairs
+        for event_id in due:
             try:
                 await self.step(event_id)
             except asyncio.CancelledError:

@@ -29,7 +29,7 @@ from tigris_euphrates.pairings import Entrant, FreeEntrant, Game, Round, pair_fr
 from tigris_euphrates.server.eventplan import decide
 from tigris_euphrates.server.eventrunner import EventRunner
 from tigris_euphrates.store import Store
-from tigris_euphrates.store.events import EventRow
+from tigris_euphrates.store.eventrows import EventRow
 
 ROOT = Path(__file__).resolve().parent.parent
 

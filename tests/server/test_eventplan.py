@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tigris_euphrates.server.eventplan import ARENA_REST, decide
-from tigris_euphrates.store.events import (
+from tigris_euphrates.store.eventrows import (
     EntrantRow,
     EventBye,
     EventGameRow,

@@ -29,7 +29,7 @@ from ..pairings import (
     pair_round,
     swiss_standings,
 )
-from ..store.events import EventBye, EventState, EventStep, NewGame
+from ..store.eventrows import EventBye, EventState, EventStep, NewGame
 
 #: An arena's entrant is not paired again with the people of its last game for this long
 #: after it ended, while others may still come free.

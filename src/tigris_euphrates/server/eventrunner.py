@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 
 from ..store import GameRow, Store
-from ..store.events import EventRow, EventState, NewGame, event_options
+from ..store.eventrows import EventRow, EventState, NewGame, event_options
 from ..store.leadership import Leadership
 from ..store.rows import GameOptions, StoredSeat
 from .beats import every

@@ -5,7 +5,7 @@ names, the signed-in account's own entry."""
 from __future__ import annotations
 
 from ..pairings import ARENA_TIEBREAKS, SWISS_TIEBREAKS, format_points
-from ..store.events import EventRow, EventState, event_options
+from ..store.eventrows import EventRow, EventState, event_options
 from .answers.events import (
     EventDetail,
     EventGame,

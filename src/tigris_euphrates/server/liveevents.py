@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .. import RULESETS, InvalidAction
 from ..store.accounts import Account
-from ..store.events import EventRefused, EventRow, EventSettings, event_options, game_options
+from ..store.eventrows import EventRefused, EventRow, EventSettings, event_options, game_options
 from ..store.ratings import displayed, family_of, size_of
 from ..store.rows import GameOptions, checked_options
 from .errors import GameError

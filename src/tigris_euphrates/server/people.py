@@ -39,7 +39,17 @@ class Reader(Protocol):
 
 async def read_people(hub: Reader, game: LiveGame) -> None:
     """Read the accounts holding the game's seats, their ratings and the game's rating
-    changes; the views are made again if anything changed."""
+    changes; the views are made again if anything changed.
+
+    A game's reads run one at a time, in the order they were asked for: with several
+    database threads two overlapping reads (two seats bound at once) could otherwise end
+    in the wrong order, and the older one would put back a table without the newer seat."""
+    async with game.table.people_lock:
+        await _read_people(hub, game)
+
+
+async def _read_people(hub: Reader, game: LiveGame) -> None:
+    """``read_people``'s reads, made while it holds the game's lock."""
     bound: dict[int, int] = await hub.db(hub.store.accounts.seats_of_game, game.id)
     try:
         stored: list[str] = await hub.db(hub.store.games.seat_names, game.id)

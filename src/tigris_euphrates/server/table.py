@@ -8,6 +8,7 @@ take-back is an entry like a move), so every process holds the same table.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -72,6 +73,8 @@ class Table:
         #: each seat's account as the table shows it: name, displayed rating, and its
         #: change once the rated game is counted (``people.py``)
         self.people: dict[int, Person] = {}
+        #: held while ``people`` is read again, so that reads end in the order they began
+        self.people_lock = asyncio.Lock()
         #: when each human seat's player was last seen (left, or the game was loaded)
         self.away_since: dict[int, float] = {i: time.time() for i in range(len(self.seats))}
         #: the bots playing seats, kept across their decisions (``aiseats.py``)

@@ -22,6 +22,7 @@ from sqlalchemy import (
 )
 
 from .eventschema import event_tables
+from .puzzleschema import puzzle_tables
 
 
 @dataclass
@@ -63,6 +64,10 @@ class Tables:
     event_entrants: Table
     event_games: Table
     event_byes: Table
+    puzzles: Table
+    puzzle_attempts: Table
+    puzzle_ratings: Table
+    puzzle_consent: Table
 
 
 def make_tables(prefix: str = "") -> Tables:
@@ -369,6 +374,7 @@ def make_tables(prefix: str = "") -> Tables:
         analyses=analyses,
         **_direct_tables(meta, prefix),
         **event_tables(meta, prefix),
+        **puzzle_tables(meta, prefix),
     )
 
 

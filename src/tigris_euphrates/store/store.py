@@ -9,8 +9,9 @@ for), ``bots`` (bot accounts, their API tokens, challenges), ``tables`` (open ta
 ``matches`` (the quick-match queue), ``social`` (follows, blocks, invitations, presence),
 ``analyses`` (the post-game analyses' queue and results), ``direct`` (direct challenges
 between people), ``activity`` (who is online, waits or plays, as the lobby shows
-it) and ``events`` (arenas and Swiss tournaments). The calls block; the server runs them
-on its database thread (``Hub.db``).
+it), ``events`` (arenas and Swiss tournaments) and ``puzzles`` (puzzles from real
+mistakes, the attempts at them, the puzzle ratings, who lets their games become puzzles).
+The calls block; the server runs them on its database thread (``Hub.db``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .games import Games
 from .hints import Hints
 from .matches import Matches
 from .moderation import Moderation
+from .puzzles import Puzzles
 from .ratings import Ratings
 from .social import Social
 from .tables import Tables
@@ -59,6 +61,7 @@ class Store:
         self.direct = Direct(self.db, self.games)
         self.activity = Activity(self.db)
         self.events = Events(self.db, self.games)
+        self.puzzles = Puzzles(self.db)
 
     def __repr__(self) -> str:
         return f"Store({self.db.url!r}, {self.db.prefix!r})"

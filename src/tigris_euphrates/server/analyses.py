@@ -7,8 +7,9 @@ one), replays the game's record and judges its decisions (``coach.analysis``) in
 ``SPAN`` actions on a worker process of its own, so that the event loop stays free. After
 each part the progress goes to the database (the page polls it), and the CPU time spent
 is added up: past ``seconds`` (the ``analysis_seconds`` setting) the analysis is given up
-as over its budget. A process that dies leaves its job running without progress; after
-``STALE_SECONDS`` another process takes it (``Analyses.claim``).
+as over its budget. Once an analysis is stored, ``finished`` is told (the game's puzzles are
+made from it: ``puzzles.PuzzleDesk.harvest``). A process that dies leaves its job running
+without progress; after ``STALE_SECONDS`` another process takes it (``Analyses.claim``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Analyst:
         seconds: float,
         budget: AnalysisBudget | None = None,
         clock: Callable[[], float] = time.time,
+        finished: Callable[[str, JsonDict, JsonDict], Awaitable[object]] | None = None,
     ) -> None:
         self.db = db
         self.store = store
@@ -66,6 +68,8 @@ class Analyst:
         self.seconds = seconds
         self.budget = budget or AnalysisBudget()
         self.clock = clock
+        #: told of each analysis this process stored: its game, record and analysis
+        self.finished = finished
         #: this process's name in the queue
         self.worker = f"{socket.gethostname()[:32]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._wake = asyncio.Event()
@@ -124,7 +128,11 @@ class Analyst:
             if not mine:
                 return
         result = assemble(record, self.budget, decisions)
-        await self.db(self.store.analyses.finish, game_id, self.worker, result, round(spent, 3))
+        stored = await self.db(
+            self.store.analyses.finish, game_id, self.worker, result, round(spent, 3)
+        )
+        if stored and self.finished is not None:
+            await self.finished(game_id, record, result)
 
     def pool(self) -> concurrent.futures.ProcessPoolExecutor:
         """The worker process, started on first use."""

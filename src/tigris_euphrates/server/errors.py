@@ -87,6 +87,8 @@ STATUS = {
     "bad-event": 400,
     "admin-only": 403,
     "too-many-events": 429,
+    # puzzles (puzzles.py, routes/puzzles.py)
+    "no-puzzle": 404,
 }
 
 

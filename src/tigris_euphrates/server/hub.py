@@ -57,6 +57,7 @@ from .metrics import Metrics
 from .newgames import NewGames, SeatWanted
 from .notices import Claim, Gone, LobbyNote, Names, Step, Who, encode
 from .people import read_people
+from .puzzles import PuzzleDesk
 from .readiness import Readiness
 from .seats import Seats
 from .sync import ClusterSync
@@ -122,6 +123,7 @@ class Hub:
         self.analyst = Analyst(
             self.db, store, self._finished_record, analysis_seconds, analysis_budget
         )
+        self.analyst.finished = PuzzleDesk(self.db, store, clock).harvest  # a game's puzzles
         self.seats = Seats(self)
         self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)

@@ -23,6 +23,7 @@ from . import (
     pages,
     play,
     players,
+    puzzles,
     social,
     tutorial,
 )
@@ -39,6 +40,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     analysis.router,
     play.router,
     tutorial.router,
+    puzzles.router,
     meet.router,
     social.router,
     direct.router,

@@ -27,7 +27,6 @@ from sqlalchemy.exc import IntegrityError
 
 from ..coach.puzzles import DEFAULT_MU, DEFAULT_SIGMA
 from .database import Database
-from .jsontypes import JsonDict
 
 #: The shown puzzle rating: ``DISPLAY_BASE + DISPLAY_SCALE * (μ − 25)``, never below 0: a
 #: newcomer (and a puzzle of the default difficulty) shows 1500, solving raises it and
@@ -51,7 +50,7 @@ class PuzzleRow:
     ply: int
     family: str
     players: int
-    data: JsonDict
+    data: dict[str, Any]
     mu: float
     sigma: float
     attempts: int

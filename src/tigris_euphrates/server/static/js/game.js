@@ -34,7 +34,9 @@ export async function gamePage(id, replayMode) {
   page.rated = !!summary.rated;
   await loadCatalogue(summary.options);
   page.ready = true;
-  app.replaceChildren(h("div", { class: "game" }, page.boardBox, page.side));
+  // a replay's analysis goes under its board, in the board's column
+  const main = replayMode ? h("div", { class: "replay-main" }, page.boardBox, page.replay.box) : page.boardBox;
+  app.replaceChildren(h("div", { class: "game" }, main, page.side));
   $(".brand").textContent = CAT.title;
   if (replayMode) return startReplay(page);
   page.render();

@@ -106,9 +106,23 @@ export function helpOverlay() {
       sections.map(([t, body]) => h("section", {}, h("h3", {}, t), h("p", {}, body))),
       h("h2", {}, tx("help_panels_title")),
       shownPanels().map(([stage, t, body]) => h("section", { "data-stage": stage }, h("h3", {}, t), h("p", {}, body))),
+      // the replay's analysis: what its marks and its accuracy mean
+      h("h2", {}, tx("help_analysis_title")),
+      h("section", { id: "help-marks" }, h("h3", {}, tx("help_marks_title")), h("p", {}, tx("help_marks"))),
+      h("section", { id: "help-accuracy" }, h("h3", {}, tx("help_accuracy_title")), h("p", {}, tx("help_accuracy"))),
       h("p", {}, h("button", { class: "primary", id: "helpclose", onclick: close }, tx("help_close"))),
     ),
   );
+}
+
+// the help opened at one of its sections (its id without "help-"), which takes the focus
+export function showHelp(/** @type {string} */ section) {
+  if (!document.getElementById("help")) document.body.append(helpOverlay());
+  const el = /** @type {HTMLElement | null} */ (document.getElementById("help-" + section));
+  if (!el) return;
+  el.tabIndex = -1;
+  el.scrollIntoView({ block: "start" });
+  el.focus({ preventScroll: true });
 }
 
 export function helpButton() {

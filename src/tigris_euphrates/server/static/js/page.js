@@ -41,9 +41,10 @@ export function pageState(id, replayMode) {
     ready: false, // views that arrive before the game's words wait for them
     /** @type {(() => void)[]} */ later: [], // so do the status lines of a refused connection
     // the replay: the step wanted (the newest key press), the moves' log, the play timer, the
-    // step on screen and the step last drawn with its view (a step forward moves: motion.js)
-    /** @type {{want: number, moves: Json, playing: number | null, frame: Json, drawn: Json, analysis?: Json, analysisTimer?: number}} */
-    replay: { want: 0, moves: null, playing: null, frame: null, drawn: null },
+    // step on screen and the step last drawn with its view (a step forward moves: motion.js);
+    // the box under the board that holds its analysis (analysis.js)
+    /** @type {{want: number, moves: Json, playing: number | null, frame: Json, drawn: Json, box: HTMLElement, analysis?: Json, analysisTimer?: number}} */
+    replay: { want: 0, moves: null, playing: null, frame: null, drawn: null, box: h("div", { id: "analysis-box" }) },
     /** @type {Json} */ lessonState: null, // the tutorial's lesson (tutorial.js)
     /** @type {Json} */ lessonStep: null, // the lesson's last step, to move on the board
     /** @type {Json} */ drawn: null, // the live game's view last drawn and its step (a step forward moves: motion.js)

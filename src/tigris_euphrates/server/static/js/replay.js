@@ -97,16 +97,19 @@ function drawReplay(/** @type {Page} */ page) {
   const conflict =
     pend && (pend.conflict || pend.stage === "war") ? decisionPanel(page, v, seats, []) : lastConflict(done, seats);
   const list = moveList(page, step);
+  // the analysis under the board (the whole width of the board's column)
+  page.replay.box.replaceChildren(
+    analysisCard(
+      page,
+      step,
+      (/** @type {number} */ n) => loadStep(page, n),
+      () => renderReplay(page),
+    ),
+  );
   // (no conflict to show: nothing, rather than the word "null")
   page.side.replaceChildren(
     .../** @type {(Node | null)[]} */ ([
       controls(page),
-      analysisCard(
-        page,
-        step,
-        (/** @type {number} */ n) => loadStep(page, n),
-        () => renderReplay(page),
-      ),
       conflict,
       optionsCard(v),
       h(
@@ -199,6 +202,6 @@ function moveList(/** @type {Page} */ page, /** @type {Json} */ step) {
     el.dataset.step = String(at);
     el.addEventListener("click", () => loadStep(page, at));
   }
-  markMoves(page, list);
+  markMoves(page, list, (/** @type {number} */ n) => loadStep(page, n));
   return list;
 }

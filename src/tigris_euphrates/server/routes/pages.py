@@ -1,8 +1,8 @@
 """The page's addresses: the lobby, a game, a replay, the account pages (with the pages of
 the password-reset and address-change links), a player's page, the leaderboard, the
-tutorial and its lessons, the admins' page (which reads the admin API) and the live events
-(their list and each event's page) are all ``static/index.html``, which reads its address and
-draws the rest.
+tutorial and its lessons, the admins' page (which reads the admin API), the live events
+(their list and each event's page) and the puzzles are all ``static/index.html``, which
+reads its address and draws the rest.
 
 An unknown game answers 404 with the same page, which then says "not found" (so does any
 unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
@@ -30,7 +30,9 @@ from .tutorial import lessons
 router = APIRouter()
 
 #: the pages without a part of their own in the address
-PLAIN_PAGES = frozenset({"/", "/account", "/me", "/leaderboard", "/admin", "/tutorial", "/events"})
+PLAIN_PAGES = frozenset(
+    {"/", "/account", "/me", "/leaderboard", "/admin", "/tutorial", "/events", "/puzzles"}
+)
 #: a game's page and its replay: the id as the game routes accept it (ASCII only)
 GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
 #: an event's id (an arena, a Swiss tournament): 12 lowercase hex digits, like a game's
@@ -48,11 +50,11 @@ MAX_NEXT = 500
 def local_page(next_path: str | None) -> str:
     """The page of this server that ``next_path`` names, written anew from its parts:
     ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/tutorial``, ``/events``,
-    ``/game/{id}``, ``/replay/{id}``, ``/events/{id}`` or ``/players/{name}``; anything else
-    (another host, a scheme, a backslash, a control character, an encoded one, a query…)
-    gives ``/``. What it returns starts with one ``/`` followed by a letter or nothing, and
-    holds only ASCII letters, digits and ``/_.~%-``: the browser reads it as a path of this
-    origin, whatever it does with odd characters."""
+    ``/puzzles``, ``/game/{id}``, ``/replay/{id}``, ``/events/{id}`` or ``/players/{name}``;
+    anything else (another host, a scheme, a backslash, a control character, an encoded
+    one, a query…) gives ``/``. What it returns starts with one ``/`` followed by a letter
+    or nothing, and holds only ASCII letters, digits and ``/_.~%-``: the browser reads it as
+    a path of this origin, whatever it does with odd characters."""
     if not next_path or len(next_path) > MAX_NEXT:
         return "/"
     if next_path in PLAIN_PAGES:
@@ -88,6 +90,7 @@ def local_page(next_path: str | None) -> str:
 @router.get("/players/{name}", include_in_schema=False)
 @router.get("/events", include_in_schema=False)
 @router.get("/events/{event_id}", include_in_schema=False)
+@router.get("/puzzles", include_in_schema=False)
 async def index(
     hub: HubDep,
     store: StoreDep,

@@ -5,6 +5,7 @@ import { CAT, loadCatalogue, tx, txOr } from "./words.js";
 import { factsOf } from "./rules.js";
 import { emailCard, forgotCard, passwordCard } from "./credentials.js";
 import { botCard } from "./botcard.js";
+import { puzzleShareCard } from "./puzzlecard.js";
 import { seatName } from "./text.js";
 /** @typedef {import("./shapes.js").Json} Json */
 
@@ -38,6 +39,7 @@ export async function accountNav() {
     "nav",
     { id: "nav" },
     h("a", { href: "/events", id: "eventslink" }, tx("events_link")),
+    h("a", { href: "/puzzles", id: "puzzleslink" }, tx("puzzles_link")),
     h("a", { href: "/leaderboard" }, tx("leaderboard")),
   );
   if (account) {
@@ -100,6 +102,7 @@ async function signedInPage(/** @type {Json} */ account) {
     ),
     passwordCard(),
     await emailCard(),
+    await puzzleShareCard(),
     botCard(account),
   );
 }

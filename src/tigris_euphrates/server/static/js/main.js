@@ -13,6 +13,7 @@ import { changeEmailPage, resetPage } from "./credentials.js";
 import { lessonPage, tutorialPage } from "./tutorial.js";
 import { eventsPage } from "./events.js";
 import { eventPage } from "./eventpage.js";
+import { puzzlesPage } from "./puzzles.js";
 
 const path = location.pathname.split("/").filter(Boolean);
 const pages = {
@@ -27,11 +28,12 @@ const pages = {
   "change-email": changeEmailPage,
   tutorial: () => (path[1] ? lessonPage(path[1]) : tutorialPage()),
   events: () => (path[1] ? eventPage(path[1]) : eventsPage()),
+  puzzles: puzzlesPage,
 };
 const known =
   path.length === 0 ||
   (["game", "replay"].includes(path[0]) && path.length === 2) ||
-  (["account", "me", "leaderboard", "admin", "reset-password", "change-email"].includes(path[0]) &&
+  (["account", "me", "leaderboard", "admin", "reset-password", "change-email", "puzzles"].includes(path[0]) &&
     path.length === 1) ||
   (path[0] === "players" && path.length === 2) ||
   (path[0] === "tutorial" && path.length <= 2) ||

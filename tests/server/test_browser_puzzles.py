@@ -32,7 +32,7 @@ def board_puzzles() -> list[dict[str, Any]]:
     """Puzzles of real analysed bot games whose solution and played move are both made on
     the board, each with its ``id`` (two at least)."""
     found: list[dict[str, Any]] = []
-    for seed, kwargs in ((7, {}), (5, {"options": {"players": 2}, "levels": ("easy", "random")})):
+    for seed, kwargs in ((7, {}), (5, {"levels": ("random", "random")})):
         game = f"bg{seed}{uuid.uuid4().hex[:6]}"
         for p in game_puzzles(seed, **kwargs):
             if {p["solution"].split()[0], p["played"].split()[0]} <= set(BOARD_MOVES):

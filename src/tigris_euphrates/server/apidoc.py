@@ -26,7 +26,7 @@ from .routes.botsocket import BotMessage
 
 API_DESCRIPTION = """\
 The HTTP API of a Tigris & Euphrates server: the lobby, games, accounts, bot accounts and
-their challenges, moderation.
+their challenges, puzzles from real mistakes, moderation.
 
 * Every answer's schema is below; a refusal is `{"error": code, "message": words}` with the
   status listed on each route (`error` is stable, programs read it).

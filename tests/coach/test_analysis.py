@@ -45,12 +45,12 @@ def short_record(seed: int = 3, players: int = 2, last: int = LAST) -> dict:
 
 def test_the_analysis_is_reproducible_and_complete() -> None:
     record = short_record()
-    budget = AnalysisBudget(candidates=4, worlds=3, seed=5)
+    budget = AnalysisBudget(iterations=24, worlds=3, seed=5)
     first = analyse(record, budget)
     again = analyse(json.loads(json.dumps(record)), budget)
     assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
     assert first["format"] == "tne-analysis/1" and first["plies"] == LAST
-    assert first["budget"] == {"candidates": 4, "worlds": 3, "seed": 5}
+    assert first["budget"] == {"iterations": 24, "worlds": 3, "seed": 5}
     assert len(first["curve"]) == LAST + 1
     final = first["curve"][-1]
     assert final in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
@@ -71,7 +71,7 @@ def test_the_analysis_is_reproducible_and_complete() -> None:
 def test_random_play_is_marked() -> None:
     """Random moves lose: the analysis finds better ones and marks some of them."""
     record = short_record(seed=11, last=30)
-    result = analyse(record, AnalysisBudget(candidates=4, worlds=2))
+    result = analyse(record, AnalysisBudget(iterations=24, worlds=2))
     assert any(d["mark"] for d in result["decisions"])
     assert any(d["suggestion"] for d in result["decisions"])
 
@@ -103,7 +103,7 @@ def test_a_game_ended_by_resignation_is_analysed_up_to_where_it_stopped() -> Non
     with pytest.raises(InvalidAction, match="finished"):
         analyse(unfinished)
     resigned = {**unfinished, "result": {"scores": [], "ranking": [1, 0], "end": "resign"}}
-    result = analyse(resigned, AnalysisBudget(candidates=2, worlds=1))
+    result = analyse(resigned, AnalysisBudget(iterations=16, worlds=1))
     assert result["plies"] == 10 and len(result["curve"]) == 11
     assert result["curve"][-1] not in ([1.0, 0.0], [0.0, 1.0])  # the position, not the result
     # resigned before any move: nothing to judge, one point
@@ -113,7 +113,7 @@ def test_a_game_ended_by_resignation_is_analysed_up_to_where_it_stopped() -> Non
 
 def test_the_final_point_is_the_result() -> None:
     record = short_record(seed=4, players=3, last=12)
-    result = analyse(record, AnalysisBudget(candidates=2, worlds=1))
+    result = analyse(record, AnalysisBudget(iterations=16, worlds=1))
     assert result["curve"][-1] == final_shares(replay(record))
     assert to_position(replay(record))["over"]
 
@@ -122,10 +122,10 @@ def test_tne_analyse_writes_the_json_and_prints_a_summary(tmp_path: Path) -> Non
     record = short_record(seed=6, last=16)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    out = CliRunner().invoke(app, ["analyse", str(path), "--candidates", "3", "--worlds", "2"])
+    out = CliRunner().invoke(app, ["analyse", str(path), "--iterations", "16", "--worlds", "2"])
     assert out.exit_code == 0, out.output
     written = json.loads((tmp_path / "game.analysis.json").read_text())
-    assert written == analyse(record, AnalysisBudget(candidates=3, worlds=2))
+    assert written == analyse(record, AnalysisBudget(iterations=16, worlds=2))
     assert "analysis of 16 actions" in out.output and "mean loss" in out.output
     # what the curve is worth for such games, as measured on games the model never saw
     assert written["reliability"]["group"] == "2p"

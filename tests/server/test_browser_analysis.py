@@ -37,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         data_dir=data,
         database_url=f"sqlite:///{data}/t.sqlite3",
         limits=Limits(games_per_minute=1000, games_per_client=1000, bot_games_per_client=1000),
-        analysis_candidates=3,
+        analysis_iterations=16,
         analysis_worlds=1,
     ) as srv:
         yield srv

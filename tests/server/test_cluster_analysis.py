@@ -27,7 +27,7 @@ GENEROUS = {
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 GAMES = 3
 #: a small analysis budget (the default's work is the same, only longer)
-BUDGET = AnalysisBudget(candidates=2, worlds=1)
+BUDGET = AnalysisBudget(iterations=16, worlds=1)
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_each_analysis_is_done_once_by_one_of_two_processes(
     tmp_path: Path, pg: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, prefix = pg
-    monkeypatch.setenv("TNE_ANALYSIS_CANDIDATES", str(BUDGET.candidates))
+    monkeypatch.setenv("TNE_ANALYSIS_ITERATIONS", str(BUDGET.iterations))
     monkeypatch.setenv("TNE_ANALYSIS_WORLDS", str(BUDGET.worlds))
     a = ServerProcess(tmp_path / "a", url, prefix, limits=GENEROUS)
     b = ServerProcess(tmp_path / "b", url, prefix, limits=GENEROUS)

@@ -33,13 +33,15 @@ def analyse_command(
     out: Annotated[
         Path | None, typer.Option(help="where to write the JSON (default: RECORD.analysis.json)")
     ] = None,
-    candidates: Annotated[
-        int, typer.Option(min=1, max=50, help="actions judged at each decision")
-    ] = AnalysisBudget.candidates,
+    iterations: Annotated[
+        int, typer.Option(min=8, max=20_000, help="the search's iterations at each decision")
+    ] = AnalysisBudget.iterations,
     worlds: Annotated[
-        int, typer.Option(min=1, max=32, help="deals of the hidden tiles per action")
+        int, typer.Option(min=1, max=64, help="deals of the hidden tiles per action played out")
     ] = AnalysisBudget.worlds,
-    seed: Annotated[int, typer.Option(help="seed of the deals")] = AnalysisBudget.seed,
+    seed: Annotated[
+        int, typer.Option(help="seed of the searches and the deals")
+    ] = AnalysisBudget.seed,
 ) -> None:
     """Analyse a finished game: win-probability curve, each decision's loss, marks and
     suggestions (JSON), and a summary."""
@@ -50,7 +52,7 @@ def analyse_command(
         raise typer.Exit(1) from None
     started = time.process_time()
     try:
-        result = analyse(data, AnalysisBudget(candidates, worlds, seed))
+        result = analyse(data, AnalysisBudget(iterations, worlds, seed))
     except EngineError as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(1) from None
@@ -68,7 +70,8 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
     least = dict(THRESHOLDS)
     caption = ", ".join(f"{SIGNS[m]} {m} (loss ≥ {least[m]:.2f})" for m in MARKS)
     table = Table(title=f"analysis of {result['plies']} actions", caption=caption)
-    for column in ("seat", "player", "won", "judged", *(SIGNS[m] for m in MARKS), "mean loss"):
+    columns = ("seat", "player", "won", "judged", *(SIGNS[m] for m in MARKS), "mean loss")
+    for column in (*columns, "accuracy"):
         table.add_column(column, no_wrap=True)
     for entry in result["summary"]:
         s = entry["seat"]
@@ -79,6 +82,7 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
             str(entry["decisions"]),
             *(str(entry[m]) for m in MARKS),
             f"{entry['mean_loss']:.3f}",
+            f"{entry['accuracy']:.1f}" if "accuracy" in entry else "",
         )
     console.print(table)
     worst = sorted(
@@ -86,7 +90,7 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
     )[:WORST]
     if worst:
         listing = Table(title="worst decisions")
-        for column in ("action #", "seat", "played", "mark", "loss", "suggested"):
+        for column in ("action #", "seat", "played", "mark", "loss", "suggested", "why"):
             listing.add_column(column)
         for d in worst:
             listing.add_row(
@@ -96,9 +100,36 @@ def print_summary(result: dict[str, Any], record: dict[str, Any]) -> None:
                 d["mark"],
                 f"{d['loss']:.3f}",
                 d["suggestion"] or "",
+                reason_text(d.get("reason"), names),
             )
         console.print(listing)
     console.print(reliability_line(result.get("reliability")))
+
+
+#: Each reason's sentence (docs/formats.md lists the codes and their arguments).
+REASONS = {
+    "loses-leader": "loses your {colour} leader",
+    "gives-points": "lets {name} score {points} more points",
+    "misses-monument": "the suggestion builds a monument",
+    "misses-treasure": "the suggestion takes a treasure",
+    "weakest-colour": "the suggestion scores in {colour}, your weakest colour",
+    "misses-points": "the suggestion scores {points} more points ({colour} most)",
+    "position": "the suggestion keeps more of your chances",
+}
+
+
+def reason_text(reason: dict[str, Any] | None, names: list[Any]) -> str:
+    """A mark's reason in words (empty for none or an unknown code)."""
+    if not reason or reason.get("code") not in REASONS:
+        return ""
+    args = dict(reason.get("args") or {})
+    seat = args.get("seat")
+    if isinstance(seat, int):
+        args["name"] = names[seat] if seat < len(names) else f"seat {seat}"
+    try:
+        return REASONS[reason["code"]].format(**args)
+    except (KeyError, IndexError):
+        return ""
 
 
 def reliability_line(measured: dict[str, Any] | None) -> str:

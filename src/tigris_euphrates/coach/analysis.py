@@ -2,15 +2,14 @@
 
 For every position of the record, each seat's probability of finishing first
 (``winprob.state_probabilities`` on the true state: once the game is over its whole record
-is open). For every decision with a choice, what the decider's own view allowed: the
-decider's hidden tiles are dealt ``worlds`` times (``ai.Determinizer``, seeded by the
-budget's seed and the ply, so an analysis is reproducible), the legal actions are ranked by
-the bots' one-step look-ahead (``ai.rank.rank_actions``, the ``FULL`` evaluation) and the
-best ``candidates`` of them, with the action played, are each played in every world, the
-decisions inside them settled by the bots' fixed policies (``evaluate.settle``) and the
-result read as the decider's win probability. The decision's *loss* is the best
-candidate's mean minus the played action's; a loss of at least ``THRESHOLDS`` marks it an
-inaccuracy, a mistake or a blunder, and the best candidate is the suggestion.
+is open). Every decision with a choice is judged from what the decider's own view allowed
+(``judge``): a search of the ``hard`` level from that view, with a fixed number of
+iterations; when it prefers another action, both are played out in the same deals of the
+hidden tiles and read as the decider's win probability. The decision's *loss* is what the
+action played gave up against the search's choice; a loss of at least ``THRESHOLDS``
+marks it an inaccuracy, a mistake or a blunder, the choice is the suggestion, and the
+reason says what the suggestion gains (``reasons``). Each seat's *accuracy* sums its
+losses up as one number from 0 to 100.
 
 Refused for a game that is not over: the analysis reads the true state, so it would show
 hidden tiles. A game stopped before its rules ended it (every seat but one resigned, a
@@ -20,24 +19,12 @@ the curve ending on the position the resignation left.
 
 from __future__ import annotations
 
-import random
+import math
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from .. import (
-    InvalidAction,
-    State,
-    apply_unchecked,
-    legal_actions,
-    parse_action,
-    player_view,
-    replay_steps,
-    start_of,
-    to_act,
-)
-from ..ai.determinize import Determinizer
-from ..ai.evaluate import FULL, settle
-from ..ai.rank import rank_actions
+from .. import InvalidAction, State, replay_steps, start_of
+from .judge import judge_decision
 from .winprob import reliability, state_probabilities
 
 FORMAT: Final = "tne-analysis/1"
@@ -52,17 +39,18 @@ ENDED_EARLY: Final = ("resign", "forfeit")
 
 @dataclass(frozen=True)
 class AnalysisBudget:
-    """How much work one analysis does: the actions judged at each decision beside the one
-    played (``candidates``), the deals of the hidden tiles each is judged over (``worlds``)
-    and the seed of those deals. The same record and budget give the same analysis."""
+    """How much work one analysis does: the search's iterations at each decision
+    (``iterations``), the deals of the hidden tiles the action played and the search's
+    choice are played out in (``worlds``) and the seed of the searches and the deals. The
+    same record and budget give the same analysis, on any machine."""
 
-    candidates: int = 6
-    worlds: int = 4
+    iterations: int = 400
+    worlds: int = 8
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not (1 <= self.candidates <= 50 and 1 <= self.worlds <= 32):
-            raise ValueError("an analysis budget takes 1–50 candidates and 1–32 worlds")
+        if not (8 <= self.iterations <= 20_000 and 1 <= self.worlds <= 64):
+            raise ValueError("an analysis budget takes 8–20,000 iterations and 1–64 worlds")
 
 
 def mark(loss: float) -> str | None:
@@ -132,43 +120,31 @@ def assemble(
 
 def judge(before: State, text: str, ply: int, budget: AnalysisBudget) -> dict[str, Any] | None:
     """One decision judged from the decider's view (None when it had no choice)."""
-    legal = legal_actions(before)
-    if len(legal) < 2:
+    judged = judge_decision(before, text, ply, budget.iterations, budget.worlds, budget.seed)
+    if judged is None:
         return None
-    seat = to_act(before)
-    assert seat is not None
-    played = parse_action(text)
-    text = str(played)
-    rows = [list(before.score(p)) for p in range(before.options.players)]
-    det = Determinizer(player_view(before, seat), rows)
-    rng = random.Random(budget.seed * 1_000_003 + ply)
-    worlds = [det.sample(rng) for _ in range(budget.worlds)]
-    ranked = rank_actions(worlds[0], seat, legal, worlds, FULL)
-    candidates = [a for _, a in ranked[: budget.candidates]]
-    if played not in candidates:
-        candidates.append(played)
-    values = {str(a): _mean_probability(worlds, a, seat) for a in candidates}
-    best = max(values, key=lambda a: (values[a], a == text))
-    loss = max(0.0, values[best] - values[text])
+    played, best = round(judged.played, 4), round(max(judged.best, judged.played), 4)
+    loss = round(best - played, 4)
+    named = mark(loss)
     return {
         "ply": ply,
-        "seat": seat,
+        "seat": judged.seat,
         "action": text,
-        "choices": len(legal),
-        "played": round(values[text], 4),
-        "best": round(values[best], 4),
-        "loss": round(loss, 4),
-        "mark": mark(round(loss, 4)),
-        "suggestion": None if best == text else best,
+        "choices": judged.choices,
+        "played": played,
+        "best": best,
+        "loss": loss,
+        "mark": named,
+        "suggestion": judged.choice if loss > 0 else None,
+        "reason": judged.reason if named else None,
+        "accuracy": accuracy(loss),
     }
 
 
-def _mean_probability(worlds: list[State], action: Any, seat: int) -> float:
-    """The decider's mean win probability after ``action`` and the decisions inside it."""
-    total = 0.0
-    for world in worlds:
-        total += state_probabilities(settle(apply_unchecked(world, action)))[seat]
-    return total / len(worlds)
+def accuracy(loss: float) -> float:
+    """A decision's accuracy from 0 to 100 (lichess's curve on the chance of winning lost):
+    100 for no loss, about 80 for a loss of 0.05, 40 for 0.20."""
+    return round(min(100.0, max(0.0, 103.1668 * math.exp(-4.354 * loss) - 3.1669)), 1)
 
 
 def summary(decisions: list[dict[str, Any]], players: int) -> list[dict[str, Any]]:
@@ -180,6 +156,9 @@ def summary(decisions: list[dict[str, Any]], players: int) -> list[dict[str, Any
         for name in MARKS:
             entry[name] = sum(1 for d in mine if d["mark"] == name)
         entry["mean_loss"] = round(sum(d["loss"] for d in mine) / len(mine), 4) if mine else 0.0
+        entry["accuracy"] = (
+            round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0
+        )
         out.append(entry)
     return out
 

@@ -134,10 +134,11 @@ class Settings:
     )
     #: The CPU seconds a finished game's post-game analysis may take at most.
     analysis_seconds: float = field(default=300.0, metadata=source("TNE_ANALYSIS_SECONDS", float))
-    #: The actions the analysis judges at each decision, and the deals of the hidden tiles
-    #: each is judged over (``coach.analysis.AnalysisBudget``).
-    analysis_candidates: int = field(
-        default=AnalysisBudget.candidates, metadata=source("TNE_ANALYSIS_CANDIDATES", int)
+    #: The search's iterations at each decision of the analysis, and the deals of the
+    #: hidden tiles the action played and the search's choice are played out in
+    #: (``coach.analysis.AnalysisBudget``).
+    analysis_iterations: int = field(
+        default=AnalysisBudget.iterations, metadata=source("TNE_ANALYSIS_ITERATIONS", int)
     )
     analysis_worlds: int = field(
         default=AnalysisBudget.worlds, metadata=source("TNE_ANALYSIS_WORLDS", int)
@@ -188,7 +189,7 @@ class Settings:
     )
 
     def __post_init__(self) -> None:
-        AnalysisBudget(self.analysis_candidates, self.analysis_worlds)  # refused if out of range
+        AnalysisBudget(self.analysis_iterations, self.analysis_worlds)  # refused if out of range
         if self.smtp_security not in SECURITY:
             raise ValueError(
                 f"TNE_SMTP_SECURITY is one of {', '.join(SECURITY)}, not {self.smtp_security!r}"
@@ -225,7 +226,7 @@ class Settings:
     @property
     def analysis_budget(self) -> AnalysisBudget:
         """The work of one post-game analysis."""
-        return AnalysisBudget(self.analysis_candidates, self.analysis_worlds)
+        return AnalysisBudget(self.analysis_iterations, self.analysis_worlds)
 
     @property
     def mail(self) -> MailSettings | None:

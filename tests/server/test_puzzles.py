@@ -8,7 +8,6 @@ say so), and a finished bot game analysed on the server becomes puzzles."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import threading
 import time
@@ -25,7 +24,6 @@ from tigris_euphrates import player_view, replay_steps
 from tigris_euphrates.coach.puzzles import puzzle_id
 from tigris_euphrates.server.limits import Limits
 from tigris_euphrates.server.puzzles import consenting
-from tigris_euphrates.server.settings import Settings
 from tigris_euphrates.store import Store
 
 LIMITS = Limits(
@@ -38,17 +36,14 @@ LIMITS = Limits(
 SECRETS = ("solution", "accepted", "played", "reason", "loss", "game")
 
 
-def small_analysis() -> dict[str, Any]:
-    """The server's settings of the least analysis (whichever its budget has)."""
-    names = {f.name for f in dataclasses.fields(Settings)}
-    least = {"analysis_candidates": 2, "analysis_iterations": 8, "analysis_worlds": 1}
-    return {k: v for k, v in least.items() if k in names}
+#: the least analysis the server runs
+SMALL_ANALYSIS = {"analysis_iterations": 8, "analysis_worlds": 1}
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Iterator[LiveServer]:
     data = tmp_path_factory.mktemp("puzzles")
-    yield from live_server_on(request.param, data, stem="pz", limits=LIMITS, **small_analysis())
+    yield from live_server_on(request.param, data, stem="pz", limits=LIMITS, **SMALL_ANALYSIS)
 
 
 def store_of(server: LiveServer) -> Store:

@@ -9,11 +9,14 @@ analysis), kept in ``data/analysis/`` so that a second run only analyses them, t
 
 * **marks on good play**: each game analysed at the default ``AnalysisBudget()``; the
   share of judged decisions that get a mark (any), and of each kind;
-* **planted blunders found**: in each game, ``--planted`` positions with at least five
-  legal actions picked at random; at each, a clearly losing action replaces the one
-  played (one of the worst tenth of the one-step ranking, ``rank_actions`` with the ``FULL``
-  evaluation) and is judged; the share marked (any mark) and marked a mistake or worse.
-  The same for a plain random legal action, which is often not a mistake at all;
+* **planted blunders found**: in each game, ``--planted`` positions picked at random among
+  those still open (the decider's win probability from 0.2 to 0.8: in a decided game no
+  action changes the result, so none loses anything) with at least five legal actions; at
+  each, a clearly losing action replaces the one played (the action after which the
+  decider's win probability, one action ahead with the decisions inside it settled, is
+  lowest) and is judged; the share marked (any mark) and marked a mistake or worse. The
+  same for a weak action (one of the worst tenth of the bots' one-step ranking) and a
+  plain random legal action, which are often not mistakes at all;
 * the CPU seconds of an analysis per game and per judged decision.
 
 Writes ``bench/analysis.json`` and the table between the ``bench:analysis`` markers of
@@ -33,7 +36,9 @@ from typing import Any
 
 from tigris_euphrates import (
     COMPILED,
+    State,
     apply,
+    apply_unchecked,
     legal_actions,
     make_record,
     new_game,
@@ -43,9 +48,10 @@ from tigris_euphrates import (
     to_act,
 )
 from tigris_euphrates.ai import make_bot
-from tigris_euphrates.ai.evaluate import FULL
+from tigris_euphrates.ai.evaluate import FULL, settle
 from tigris_euphrates.ai.rank import rank_actions
 from tigris_euphrates.coach.analysis import AnalysisBudget, analyse, judge
+from tigris_euphrates.coach.winprob import state_probabilities
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -55,7 +61,7 @@ DOCS = ROOT / "docs" / "ai.md"
 #: The players of the measured games, at fixed work (the same games on any machine).
 SPEC = "hard:iterations=800:seconds=none"
 #: The games' seeds start here (held out: the analysis was never tuned on them).
-SEEDS = 81_000
+SEEDS = 600
 
 
 def play(seed: int) -> dict[str, Any]:
@@ -88,22 +94,34 @@ def planted(record: dict[str, Any], count: int, rng: random.Random) -> dict[str,
     """Bad actions put in place of ``count`` actions of the game and judged: how many of
     each kind were marked at all, and marked a mistake or a blunder."""
     steps = list(replay_steps(record))
-    plies = [i for i, (before, _, _, _) in enumerate(steps) if len(legal_actions(before)) >= 5]
-    found = dict.fromkeys(("worst", "worst_mistake", "random", "random_mistake", "n"), 0)
+    plies = [i for i, (before, _, _, _) in enumerate(steps) if _open(before)]
+    kinds = ("worst", "weak", "random")
+    found = dict.fromkeys((*kinds, *(f"{k}_mistake" for k in kinds), "n"), 0)
     for ply in rng.sample(plies, min(count, len(plies))):
         before = steps[ply][0]
         legal = legal_actions(before)
         seat = to_act(before)
         assert seat is not None
+        after = [(state_probabilities(settle(apply_unchecked(before, a)))[seat], a) for a in legal]
+        worst = str(min(after, key=lambda pa: (pa[0], str(pa[1])))[1])
         ranked = rank_actions(before, seat, legal, None, FULL)
-        worst = str(rng.choice(ranked[-max(1, len(ranked) // 10) :])[1])
+        weak = str(rng.choice(ranked[-max(1, len(ranked) // 10) :])[1])
         found["n"] += 1
-        for kind, action in (("worst", worst), ("random", str(rng.choice(legal)))):
+        for kind, action in zip(kinds, (worst, weak, str(rng.choice(legal))), strict=True):
             judged = judge(before, action, ply, AnalysisBudget())
             named = judged["mark"] if judged else None
             found[kind] += named is not None
             found[f"{kind}_mistake"] += named in ("mistake", "blunder")
     return found
+
+
+def _open(before: State) -> bool:
+    """A position worth planting a blunder in: a choice of five actions at least, and a game
+    not yet decided for the decider."""
+    seat = to_act(before)
+    if seat is None or len(legal_actions(before)) < 5:
+        return False
+    return 0.2 <= state_probabilities(before)[seat] <= 0.8
 
 
 def measure(games: int, plant: int) -> dict[str, Any]:
@@ -145,9 +163,11 @@ def table(f: dict[str, Any]) -> str:
         f"{f['decisions']} decisions) | {pct(f['marked'])} |",
         f"| — as inaccuracies / mistakes / blunders | {pct(f['inaccuracy'])} / "
         f"{pct(f['mistake'])} / {pct(f['blunder'])} |",
-        f"| planted clearly losing actions (worst tenth) marked, of {f['planted']} "
+        f"| planted clearly losing actions marked ({f['planted']}, in open positions) "
         f"| {pct(f['found_worst'])} |",
         f"| — marked a mistake or a blunder | {pct(f['found_worst_mistake'])} |",
+        f"| planted weak actions (the worst tenth of the one-step ranking) marked "
+        f"| {pct(f['found_weak'])} |",
         f"| planted random legal actions marked | {pct(f['found_random'])} |",
         f"| CPU seconds an analysis of a game (median) | {f['median_seconds']} |",
         f"| ms a judged decision | {f['ms_per_decision']} |",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,15 +15,38 @@ from typer.testing import CliRunner
 from tigris_euphrates import (
     InvalidAction,
     apply,
+    apply_unchecked,
     legal_actions,
     make_record,
     new_game,
+    player_view,
     replay,
+    to_act,
     to_position,
 )
+from tigris_euphrates.ai import make_bot
+from tigris_euphrates.ai.evaluate import settle
 from tigris_euphrates.cli import app
-from tigris_euphrates.coach.analysis import THRESHOLDS, AnalysisBudget, analyse, mark
-from tigris_euphrates.coach.winprob import final_shares
+from tigris_euphrates.coach.analysis import (
+    THRESHOLDS,
+    AnalysisBudget,
+    accuracy,
+    analyse,
+    judge,
+    mark,
+)
+from tigris_euphrates.coach.winprob import final_shares, state_probabilities
+
+#: The reasons a mark may give (docs/formats.md).
+CODES = {
+    "loses-leader",
+    "gives-points",
+    "misses-monument",
+    "misses-treasure",
+    "weakest-colour",
+    "misses-points",
+    "position",
+}
 
 #: The actions of the short game: the end of a random game, from the position before them.
 LAST = 24
@@ -137,3 +161,57 @@ def test_tne_analyse_writes_the_json_and_prints_a_summary(tmp_path: Path) -> Non
     out = CliRunner().invoke(app, ["analyse", str(path)])
     assert out.exit_code == 1 and "finished" in out.output
     assert not (tmp_path / "game.analysis.json").exists()
+
+
+def open_positions(seed: int, count: int) -> list[tuple[int, Any]]:
+    """Positions of a game between greedy bots where the decider has five choices at least
+    and the game is not decided yet (its win probability 0.2 to 0.8)."""
+    s = new_game({"players": 2}, seed)
+    bots = [make_bot("greedy", seed * 10 + p) for p in range(2)]
+    found: list[tuple[int, Any]] = []
+    ply = 0
+    while not s.over and len(found) < count:
+        seat = to_act(s)
+        assert seat is not None
+        if (
+            len(legal_actions(s)) >= 5
+            and 0.2 <= state_probabilities(s)[seat] <= 0.8
+            and ply % 7 == 3
+        ):
+            found.append((ply, s))
+        s, _ = apply(s, bots[seat].choose(player_view(s, seat)))
+        ply += 1
+    return found
+
+
+def worst_action(s: Any) -> str:
+    """The action after which the decider's chance, one action ahead, is lowest."""
+    seat = to_act(s)
+    scored = [
+        (state_probabilities(settle(apply_unchecked(s, a)))[seat], str(a)) for a in legal_actions(s)
+    ]
+    return min(scored)[1]
+
+
+def test_a_planted_blunder_is_marked_with_a_better_move_and_a_reason() -> None:
+    """In open positions the action that throws the most away is marked, the search's
+    choice suggested and the mark explained; the suggestion itself, played, is not marked."""
+    budget = AnalysisBudget(iterations=64, worlds=4)
+    positions = open_positions(21, 5)
+    marked = 0
+    for ply, s in positions:
+        judged = judge(s, worst_action(s), ply, budget)
+        assert judged is not None
+        if judged["mark"]:
+            marked += 1
+            assert judged["suggestion"] and judged["reason"]["code"] in CODES
+            again = judge(s, judged["suggestion"], ply, budget)
+            assert again is not None and again["mark"] is None and again["suggestion"] is None
+            assert again["loss"] == 0 and again["accuracy"] == 100.0
+    assert len(positions) == 5 and marked >= 4
+
+
+def test_accuracy_follows_the_loss() -> None:
+    assert accuracy(0.0) == 100.0 and accuracy(1.0) == 0.0
+    assert accuracy(0.05) == pytest.approx(79.8, abs=0.1)
+    assert accuracy(0.2) == pytest.approx(40.0, abs=0.1)

@@ -89,8 +89,9 @@ def export(
     table_prefix: TablePrefix = "",
 ) -> None:
     """Back up the server's database: every game (finished or not, with its seed, whole log,
-    seats, clock and chat), the accounts without their passwords, and the ratings. The file
-    holds the secrets of the unfinished games: keep it like the database."""
+    seats, clock and chat), the accounts without their passwords, the ratings, the puzzles
+    and the live events. The file holds the secrets of the unfinished games: keep it like
+    the database."""
     from ..server.backup import ExportError, Span
     from ..server.backup import export as write_export
 
@@ -114,7 +115,8 @@ def export(
     kept = f" ({report.kept} kept from the interrupted export)" if report.kept else ""
     typer.echo(
         f"exported {report.games} games{kept}, {report.accounts} accounts and "
-        f"{report.ratings} ratings to {file}"
+        f"{report.ratings} ratings, with {report.puzzles} puzzles and {report.events} live "
+        f"events, to {file}"
     )
 
 
@@ -155,7 +157,8 @@ def import_(
         typer.echo(f"skipped game {game_id}: {why}", err=True)
     typer.echo(
         f"imported {report.games} games, {report.accounts} accounts and {report.ratings} "
-        "ratings; the accounts have no password until you set one (tne set-password NAME)"
+        f"ratings, with {report.puzzles} puzzles and {report.events} live events; the accounts "
+        "have no password until you set one (tne set-password NAME)"
     )
 
 

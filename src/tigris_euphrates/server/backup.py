@@ -1,6 +1,6 @@
 """The operator's backup, ``tne export``: every game of the store (or a range of them) with
-everything a restore needs, then the accounts and ratings without their secrets, as one
-JSON-lines file (``tne-export/1``, docs/formats.md).
+everything a restore needs, then the accounts and ratings without their secrets, the
+puzzles and the live events, as one JSON-lines file (``tne-export/1``, docs/formats.md).
 
 The file is written in pages of games, each line complete and the file synced after each
 page, so that an export cut short (a stopped process, a full disk) leaves a prefix of the
@@ -77,14 +77,17 @@ class Span:
 @dataclass
 class ExportReport:
     """What an export wrote: its games (``kept``: those a resumed export found already
-    written), accounts and ratings, and the games it could not replay (``unreadable``:
-    exported with their log and no record; ``tne import`` reports them)."""
+    written), accounts, ratings, puzzles and live events, and the games it could not
+    replay (``unreadable``: exported with their log and no record; ``tne import`` reports
+    them)."""
 
     path: Path
     games: int = 0
     kept: int = 0
     accounts: int = 0
     ratings: int = 0
+    puzzles: int = 0
+    events: int = 0
     #: the file was complete already (a resumed export with nothing to do)
     complete_already: bool = False
     unreadable: list[str] = field(default_factory=list)
@@ -132,6 +135,8 @@ def export(
     with out:
         report.games = report.kept + _export_games(store, out, span, after, page, report)
         _export_players(store, out, report)
+        _export_puzzles(store, out, report)
+        _export_events(store, out, report)
         _write(
             out,
             {
@@ -139,6 +144,8 @@ def export(
                 "games": report.games,
                 "accounts": report.accounts,
                 "ratings": report.ratings,
+                "puzzles": report.puzzles,
+                "events": report.events,
             },
         )
         _sync(out)
@@ -252,6 +259,35 @@ def _export_players(store: Store, out: IO[bytes], report: ExportReport) -> None:
         _write(out, {"kind": "standing", **standing})
     for report_row in reports:
         _write(out, {"kind": "report", **report_row})
+
+
+def _export_puzzles(store: Store, out: IO[bytes], report: ExportReport) -> None:
+    """The puzzles (each with its ``tne-puzzle/1`` data and rating), the rated attempts at
+    them, the accounts' puzzle ratings and their setting "my games may become puzzles"."""
+    puzzles, attempts, ratings, consents = store.puzzles.backup.dump()
+    for puzzle in puzzles:
+        _write(out, {"kind": "puzzle", **puzzle})
+    for attempt in attempts:
+        _write(out, {"kind": "puzzle_attempt", **attempt})
+    for rating in ratings:
+        _write(out, {"kind": "puzzle_rating", **rating})
+    for consent in consents:
+        _write(out, {"kind": "puzzle_consent", **consent})
+    report.puzzles = len(puzzles)
+
+
+def _export_events(store: Store, out: IO[bytes], report: ExportReport) -> None:
+    """The live events (arenas and Swiss tournaments), their entrants, games and byes."""
+    events, entrants, games, byes = store.events.backup.dump()
+    for event in events:
+        _write(out, {"kind": "event", **event})
+    for entrant in entrants:
+        _write(out, {"kind": "event_entrant", **entrant})
+    for game in games:
+        _write(out, {"kind": "event_game", **game})
+    for bye in byes:
+        _write(out, {"kind": "event_bye", **bye})
+    report.events = len(events)
 
 
 def _resume_point(

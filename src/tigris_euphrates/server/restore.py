@@ -8,8 +8,9 @@ the record the export holds, and a game marked finished ends with its result. A 
 does not replay fails the import (nothing is written), or with ``skip_bad`` is left out and
 reported. The second reading writes the games (with their hint counts), then the accounts
 (without passwords: each signs in once the operator has set it one, ``tne set-password``),
-the ratings, whom each follows and blocked, each account's standing (admin, banned, muted)
-and the players' reports.
+the ratings, whom each follows and blocked, each account's standing (admin, banned, muted),
+the players' reports, the puzzles (their attempts, the puzzle ratings, the consents) and the
+live events (their entrants, games and byes).
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ from pydantic import TypeAdapter
 from ..store import Store
 from ..store.backuprows import (
     AccountLine,
+    EventByeLine,
+    EventEntrantLine,
+    EventGameLine,
+    EventLine,
     GameLine,
+    PuzzleAttemptRow,
+    PuzzleConsentRow,
+    PuzzleLine,
+    PuzzleRatingRow,
     RatingChangeRow,
     RatingRow,
     ReportRow,
@@ -72,13 +81,51 @@ FIELDS: dict[str, dict[str, Types]] = {
         "n": (int, _NONE), "account_id": (int, _NONE), "reason": str, "created": _NUMBER,
         "state": str, "closed_by": (str, _NONE), "closed": (*_NUMBER, _NONE),
     },
+    "puzzle": {
+        "id": str, "game_id": str, "ply": int, "family": str, "players": int, "data": dict,
+        "mu": _NUMBER, "sigma": _NUMBER, "attempts": int, "solved": int, "created": _NUMBER,
+    },
+    "puzzle_attempt": {
+        "puzzle_id": str, "account_id": int, "action": str, "correct": bool,
+        "mu_before": _NUMBER, "sigma_before": _NUMBER, "mu": _NUMBER, "sigma": _NUMBER,
+        "puzzle_mu_before": _NUMBER, "puzzle_sigma_before": _NUMBER, "puzzle_mu": _NUMBER,
+        "puzzle_sigma": _NUMBER, "created": _NUMBER,
+    },
+    "puzzle_rating": {
+        "account_id": int, "mu": _NUMBER, "sigma": _NUMBER, "attempts": int, "solved": int,
+        "updated": _NUMBER,
+    },
+    "puzzle_consent": {"account_id": int, "allowed": bool, "updated": _NUMBER},
+    "event": {
+        "id": str, "name": str, "type": str, "maker": int, "state": str, "settings": dict,
+        "starts": _NUMBER, "ends": (*_NUMBER, _NONE), "round": int, "seed": int,
+        "invite": (str, _NONE), "next_id": (str, _NONE), "created": _NUMBER,
+    },
+    "event_entrant": {
+        "event_id": str, "account_id": int, "state": str, "rating": _NUMBER, "bot": bool,
+        "joined": _NUMBER,
+    },
+    "event_game": {
+        "game_id": str, "event_id": str, "round": (int, _NONE), "seats": list, "state": str,
+        "ranks": (list, _NONE), "created": _NUMBER, "ended": (*_NUMBER, _NONE),
+    },
+    "event_bye": {"event_id": str, "round": int, "account_id": int, "points": _NUMBER},
     "end": {"games": int, "accounts": int, "ratings": int},
 }  # fmt: skip
 #: Fields a line may lack (an export of an older version): a bot account's ``bot``, a
-#: game's hint counts.
+#: game's hint counts, the end line's counts of puzzles and live events.
 OPTIONAL: dict[str, dict[str, Types]] = {
     "account": {"bot": (*_NUMBER, _NONE)},
     "game": {"hints": list},
+    "end": {"puzzles": int, "events": int},
+}
+#: The end line's counts and the kind of line each counts.
+COUNTED = {
+    "games": "game",
+    "accounts": "account",
+    "ratings": "rating",
+    "puzzles": "puzzle",
+    "events": "event",
 }
 
 
@@ -89,6 +136,17 @@ _CHANGE = TypeAdapter(RatingChangeRow)
 _SOCIAL = TypeAdapter(SocialRow)
 _STANDING = TypeAdapter(StandingRow)
 _REPORT = TypeAdapter(ReportRow)
+#: The puzzles' and live events' lines, each kind restored whole by its area's backup.
+_LATER: dict[str, TypeAdapter[Any]] = {
+    "puzzle": TypeAdapter(PuzzleLine),
+    "puzzle_attempt": TypeAdapter(PuzzleAttemptRow),
+    "puzzle_rating": TypeAdapter(PuzzleRatingRow),
+    "puzzle_consent": TypeAdapter(PuzzleConsentRow),
+    "event": TypeAdapter(EventLine),
+    "event_entrant": TypeAdapter(EventEntrantLine),
+    "event_game": TypeAdapter(EventGameLine),
+    "event_bye": TypeAdapter(EventByeLine),
+}
 
 
 class RestoreError(Exception):
@@ -102,6 +160,8 @@ class RestoreReport:
     games: int = 0
     accounts: int = 0
     ratings: int = 0
+    puzzles: int = 0
+    events: int = 0
     skipped: dict[str, str] = field(default_factory=dict)
 
 
@@ -128,6 +188,7 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
     social: list[SocialRow] = []
     flags: list[StandingRow] = []
     reports: list[ReportRow] = []
+    later: dict[str, list[Any]] = {kind: [] for kind in _LATER}
     for _, line in lines(path):
         kind = line.pop("kind", None)
         if kind == "game" and line["id"] not in bad:
@@ -145,6 +206,8 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
             flags.append(_STANDING.validate_python(line))
         elif kind == "report":
             reports.append(_REPORT.validate_python(line))
+        elif kind in _LATER:
+            later[str(kind)].append(_LATER[str(kind)].validate_python(line))
     store.accounts.restore(
         [
             {"id": a["id"], "name": a["name"], "created": a["created"], "bot": a.get("bot")}
@@ -158,7 +221,14 @@ def restore(store: Store, path: Path, skip_bad: bool = False) -> RestoreReport:
     store.ratings.restore(ratings, changes)
     store.social.restore(social, time.time())
     store.moderation.restore(flags, reports)
+    store.puzzles.backup.restore(
+        (later["puzzle"], later["puzzle_attempt"], later["puzzle_rating"], later["puzzle_consent"])
+    )
+    store.events.backup.restore(
+        (later["event"], later["event_entrant"], later["event_game"], later["event_bye"])
+    )
     report.accounts, report.ratings = len(accounts), len(ratings)
+    report.puzzles, report.events = len(later["puzzle"]), len(later["event"])
     return report
 
 
@@ -221,7 +291,8 @@ def check(path: Path) -> dict[str, str]:
                 bad[game_id] = reason
     if end is None:
         raise RestoreError(_cut_short(path))
-    found = {"games": counts["game"], "accounts": counts["account"], "ratings": counts["rating"]}
+    # the counts the end line announces (an older export's announce no puzzles or events)
+    found = {count: counts[kind] for count, kind in COUNTED.items() if count in end}
     if any(end[k] != found[k] for k in found):
         raise RestoreError(f"{path} announces {end} but holds {found}")
     return bad

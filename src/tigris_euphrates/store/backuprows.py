@@ -163,3 +163,112 @@ class NotifyRow(TypedDict):
     email: str
     enabled: bool
     updated: float
+
+
+class PuzzleLine(TypedDict):
+    """A puzzle as the operator's backup holds it (``puzzles``): its ``data``
+    (``tne-puzzle/1``) as the JSON object it is, its rating and rated attempts."""
+
+    id: str
+    game_id: str
+    ply: int
+    family: str
+    players: int
+    data: JsonDict
+    mu: float
+    sigma: float
+    attempts: int
+    solved: int
+    created: float
+
+
+class PuzzleAttemptRow(TypedDict):
+    """An account's rated attempt at a puzzle (``puzzle_attempts``): the action, whether it
+    solved it, both ratings before and after."""
+
+    puzzle_id: str
+    account_id: int
+    action: str
+    correct: bool
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    puzzle_mu_before: float
+    puzzle_sigma_before: float
+    puzzle_mu: float
+    puzzle_sigma: float
+    created: float
+
+
+class PuzzleRatingRow(TypedDict):
+    """An account's puzzle rating (``puzzle_ratings``)."""
+
+    account_id: int
+    mu: float
+    sigma: float
+    attempts: int
+    solved: int
+    updated: float
+
+
+class PuzzleConsentRow(TypedDict):
+    """An account's setting "my games may become puzzles" (``puzzle_consent``)."""
+
+    account_id: int
+    allowed: bool
+    updated: float
+
+
+class EventLine(TypedDict):
+    """A live event as the operator's backup holds it (``events``): ``type`` is its kind,
+    ``arena`` or ``swiss`` (the line's ``kind`` names the line), ``settings`` the JSON
+    object of its rules as stored."""
+
+    id: str
+    name: str
+    type: str
+    maker: int
+    state: str
+    settings: JsonDict
+    starts: float
+    ends: float | None
+    round: int
+    seed: int
+    invite: str | None
+    next_id: str | None
+    created: float
+
+
+class EventEntrantLine(TypedDict):
+    """An account entered in an event (``event_entrants``)."""
+
+    event_id: str
+    account_id: int
+    state: str
+    rating: float
+    bot: bool
+    joined: float
+
+
+class EventGameLine(TypedDict):
+    """A game of an event (``event_games``): its accounts in seat order, its Swiss round,
+    its state and, once over, each seat's place (0 = first)."""
+
+    game_id: str
+    event_id: str
+    round: int | None
+    seats: list[int]
+    state: str
+    ranks: list[int] | None
+    created: float
+    ended: float | None
+
+
+class EventByeLine(TypedDict):
+    """A Swiss round an entrant did not play, and what it was worth (``event_byes``)."""
+
+    event_id: str
+    round: int
+    account_id: int
+    points: float

@@ -84,12 +84,14 @@ class Database:
         self.engine.dispose()
 
     def holding(self) -> list[str]:
-        """The tables that hold a game, a player or a rating (a backup is restored only
-        into a database where this is empty; the server's key and failed sign-ins do not
-        count)."""
+        """The tables that hold a game, a player, a rating, a puzzle or a live event (a
+        backup is restored only into a database where this is empty; the server's key and
+        failed sign-ins do not count)."""
         t = self.tables
         tables = [t.games, t.actions, t.chat, t.clocks, t.accounts, t.account_seats]
         tables += [t.ratings, t.rating_changes, t.notify, t.follows, t.blocks]
+        tables += [t.puzzles, t.puzzle_attempts, t.puzzle_ratings, t.puzzle_consent]
+        tables += [t.events, t.event_entrants, t.event_games, t.event_byes]
         with self.engine.connect() as conn:
             return [
                 table.name

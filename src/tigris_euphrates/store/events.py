@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 
 from ..pairings import PAIRING_BYE_POINTS
 from .database import Database
+from .eventbackup import EventBackup
 from .eventrows import (
     EntrantRow,
     EventBye,
@@ -56,6 +57,8 @@ class Events:
         self.engine = db.engine
         self.t = db.tables
         self.games = games
+        #: the events read and written whole for the operator's backup
+        self.backup = EventBackup(self)
 
     # --- reading --------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..coach.puzzles import DEFAULT_MU, DEFAULT_SIGMA
 from .database import Database
+from .puzzlebackup import PuzzleBackup
 
 #: The shown puzzle rating: ``DISPLAY_BASE + DISPLAY_SCALE * (μ − 25)``, never below 0: a
 #: newcomer (and a puzzle of the default difficulty) shows 1500, solving raises it and
@@ -96,6 +97,8 @@ class Puzzles:
         self.db = db
         self.engine = db.engine
         self.t = db.tables
+        #: the puzzle tables read and written whole for the operator's backup
+        self.backup = PuzzleBackup(self)
 
     # --- the puzzles ----------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ tne admin grant NAME                 NAME becomes an admin (the web API's /api/a
 tne admin ban NAME                   NAME cannot sign in; its seats go to bots
 tne admin hide GAME N                chat line N of GAME disappears for everybody
 tne admin reports                    the open reports
+tne admin puzzles                    the puzzles of the games analysed earlier
 
 Every command works on the database the server uses: ``--database-url`` (or
 ``TNE_DATABASE_URL``), else the SQLite database in ``--data-dir``. It imports the server
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
     from ..store import Account, Store
 
 admin = typer.Typer(
-    help="Moderation: admins, bans, mutes, hidden chat lines, aborted games, reports "
-    "(on the server's database; see docs/web.md, Moderation).",
+    help="Moderation: admins, bans, mutes, hidden chat lines, aborted games, reports; the "
+    "puzzles of games analysed earlier (on the server's database; see docs/web.md, "
+    "Moderation and Puzzles).",
     no_args_is_help=True,
 )
 console = Console()
@@ -352,3 +354,28 @@ def list_flagged(
     for s in found:
         table.add_row(s.name, "yes" if s.admin else "", _when(s.banned), _when(s.muted))
     console.print(table)
+
+
+@admin.command("puzzles")
+def make_puzzles(
+    data_dir: DataDir = Path("data"),
+    database_url: DatabaseUrl = None,
+    table_prefix: TablePrefix = "",
+) -> None:
+    """Make the puzzles of every game analysed earlier whose players consent now.
+
+    Every finished analysis stored is read; a game whose seats all consent (bots always,
+    accounts that said so, guests never) gets the puzzles its analysis makes, each stored
+    once: running it again adds nothing. It runs beside a running server."""
+    import time
+
+    from ..server.puzzles import harvest_stored
+
+    with opened(data_dir, database_url, table_prefix) as store:
+        report = harvest_stored(store, time.time())
+    for game_id, why in report.failed.items():
+        console.print(f"[yellow]game {game_id}: no puzzles made ({why})[/yellow]")
+    console.print(
+        f"{report.added} new puzzles from {report.games} games whose players consent "
+        f"({report.analyses} finished analyses read)"
+    )

@@ -5,7 +5,9 @@ When a finished game's analysis is stored (``analyses.Analyst``), its puzzles ar
 (``coach.puzzles.extract``) and stored (``store.puzzles``), if every seat consents: a seat
 played by a bot (the server's or a bot account) always does, a person's account does once
 its owner turned on "my games may become puzzles" (off by default), a guest never does (no
-one could ask them). An aborted or unfinished game makes none.
+one could ask them). An aborted or unfinished game makes none. The games analysed before
+(before the puzzles existed, or before their players said yes) are made puzzles of by
+``harvest_stored`` (``tne admin puzzles``).
 
 A puzzle is shown as a view frame of its decider's seat, like a lesson's (``frame_of``):
 the stored view (``player_view`` of the position, nothing else), the seats without their
@@ -20,6 +22,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from .. import EngineError, apply
 from ..ai.determinize import Determinizer
@@ -31,6 +34,7 @@ from .answers.meta import LessonFrame, LessonSeat
 from .answers.puzzles import PuzzleResult, PuzzleShown, RatingMove
 from .dbthread import DatabaseThread
 from .errors import GameError
+from .live import LiveGame
 
 log = logging.getLogger("tigris_euphrates.server")
 
@@ -73,6 +77,43 @@ class PuzzleDesk:
         except Exception:
             log.exception("the puzzles of %s were not made", game_id, extra={"game": game_id})
             return 0
+
+
+@dataclass
+class Harvest:
+    """What ``harvest_stored`` did: the finished analyses it read, the games among them
+    whose seats consent, the puzzles that were new, and the games it could not make
+    puzzles of (game id -> why)."""
+
+    analyses: int = 0
+    games: int = 0
+    added: int = 0
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def harvest_stored(store: Store, now: float, page: int = 100) -> Harvest:
+    """Make the puzzles of every finished analysis the store holds whose game's seats
+    consent now (``consenting``), as ``PuzzleDesk.harvest`` does when an analysis is
+    stored: for the games analysed before the puzzles existed, or before their players
+    said yes (``tne admin puzzles``). A game's puzzles are stored once (``Puzzles.add``):
+    run again, it adds nothing. A game whose puzzles cannot be made is reported; the
+    others go on."""
+    report = Harvest()
+    after: str | None = None
+    while analyses := store.analyses.done(after, page):
+        for game_id, analysis in analyses:
+            report.analyses += 1
+            try:
+                if not consenting(store, game_id):
+                    continue
+                report.games += 1
+                record = LiveGame(store.games.load(game_id)).record()
+                rows = [(puzzle_id(game_id, int(p["ply"])), p) for p in extract(record, analysis)]
+                report.added += store.puzzles.add(game_id, rows, now)
+            except Exception as exc:  # a game the engine or the analysis refuses
+                report.failed[game_id] = f"{type(exc).__name__}: {exc}"
+        after = analyses[-1][0]
+    return report
 
 
 def frame_of(row: PuzzleRow) -> LessonFrame:

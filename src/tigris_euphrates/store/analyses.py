@@ -106,6 +106,17 @@ class Analyses:
             row = conn.execute(select(self.table).where(self.table.c.game_id == game_id)).first()
         return None if row is None else _row(row)
 
+    def done(self, after: str | None = None, limit: int = 100) -> list[tuple[str, JsonDict]]:
+        """A page of the finished analyses, by game id after ``after``: each game's id and
+        its analysis (``tne admin puzzles`` reads them all, a page at a time)."""
+        t = self.table
+        query = select(t.c.game_id, t.c.result).where(t.c.state == "done", t.c.result.is_not(None))
+        if after is not None:
+            query = query.where(t.c.game_id > after)
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(query.order_by(t.c.game_id).limit(limit)).all()
+        return [(str(r.game_id), json.loads(r.result)) for r in rows]
+
     def claim(self, worker: str, now: float, stale: float) -> str | None:
         """Take the oldest queued analysis (or one whose worker went silent ``stale``
         seconds ago) for ``worker`` (a name unique to the process); its game id, or None

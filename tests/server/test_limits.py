@@ -1,12 +1,15 @@
 """Limits: request and frame sizes, games and bot games per client, spectators and
-connections, a fair bounded queue for bot work, and a lobby of small summaries a page at a
-time. Each refusal is a 4xx or an error frame naming the limit."""
+connections, a fair bounded queue for bot work, a lobby of small summaries a page at a
+time, and a guest's answers to puzzles. Each refusal is a 4xx or an error frame naming the
+limit."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import socket
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.serving import LiveServer, SeatClient
+from puzzling import game_puzzles
+from support.serving import LiveServer, Player, SeatClient
+from tigris_euphrates.coach.puzzles import puzzle_id
 from tigris_euphrates.server.launch import uvicorn_options
 from tigris_euphrates.server.limits import Limits
 
@@ -268,3 +273,28 @@ def test_an_idle_connection_serves_the_next_request_then_is_closed(tmp_path: Pat
                     length = int(value)
             assert b"alive" in reply.read(length)
         assert sock.recv(4096) == b""  # closed by the server, not by this client
+
+
+def test_a_guests_answers_to_puzzles_are_limited_and_an_accounts_are_not(
+    tmp_path: Path,
+) -> None:
+    with serve(tmp_path, puzzle_attempts_per_minute=3, sign_ups_per_client=100) as srv:
+        game = f"lim{uuid.uuid4().hex[:6]}"
+        puzzles = [{**p, "id": puzzle_id(game, p["ply"])} for p in game_puzzles(7)]
+        srv.app.state.hub.store.puzzles.add(game, [(p["id"], p) for p in puzzles], time.time())
+        url = f"{srv.url}/api/puzzles/{puzzles[0]['id']}/attempt"
+        # every answer counts, a refused one too: it was judged
+        tries = [puzzles[0]["solution"], "fly red a1", puzzles[0]["played"]]
+        assert [httpx.post(url, json={"action": a}).status_code for a in tries] == [200, 400, 200]
+        for _ in range(2):  # over the limit, and again
+            r = httpx.post(url, json={"action": puzzles[0]["solution"]})
+            assert r.status_code == 429 and r.json()["error"] == "rate-limited", r.text
+            assert "3 answers to puzzles a minute" in r.json()["message"]
+            assert float(r.headers["Retry-After"]) > 0
+        # a signed-in account's answers are not a guest's: judged, its first one rated
+        player = Player(srv)
+        player.sign_up(f"lim{uuid.uuid4().hex[:6]}", "correct horse battery")
+        for k in range(4):
+            r = player.post(url, {"action": puzzles[0]["solution"]})
+            assert r.status_code == 200 and r.json()["rated"] is (k == 0), r.text
+        player.close()

@@ -123,7 +123,9 @@ class Hub:
         self.analyst = Analyst(
             self.db, store, self._finished_record, analysis_seconds, analysis_budget
         )
-        self.analyst.finished = PuzzleDesk(self.db, store, clock).harvest  # a game's puzzles
+        #: the puzzles: made of each analysed game, the guests' answers limited
+        self.puzzles = PuzzleDesk(self.db, store, clock, self.limits)
+        self.analyst.finished = self.puzzles.harvest
         self.seats = Seats(self)
         self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)

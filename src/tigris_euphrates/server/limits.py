@@ -104,6 +104,10 @@ class Limits:
     #: ``server/invitemail.py``); past it the invitation is still shown in the lobby.
     direct_challenges_per_account: int = 3
     invite_emails_per_account: int = 3
+    #: Answers to puzzles a guest (a client not signed in; its answers rate nothing) may
+    #: send a minute, in a burst and then sustained, in each server process: each is judged
+    #: by the engine. A signed-in account's first answer to a puzzle is its rated one.
+    puzzle_attempts_per_minute: float = 30.0
 
     @classmethod
     def parse(cls, pairs: list[str]) -> Limits:

@@ -34,6 +34,7 @@ from .answers.meta import LessonFrame, LessonSeat
 from .answers.puzzles import PuzzleResult, PuzzleShown, RatingMove
 from .dbthread import DatabaseThread
 from .errors import GameError
+from .limits import ClientRates, Limits
 from .live import LiveGame
 
 log = logging.getLogger("tigris_euphrates.server")
@@ -56,12 +57,29 @@ def consenting(store: Store, game_id: str) -> bool:
 
 
 class PuzzleDesk:
-    """Makes the puzzles of each analysed game (``harvest``, called by the analyst)."""
+    """Makes the puzzles of each analysed game (``harvest``, called by the analyst), and
+    keeps the guests' answers within ``Limits.puzzle_attempts_per_minute`` (``guest``)."""
 
-    def __init__(self, db: DatabaseThread, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, db: DatabaseThread, store: Store, clock: Callable[[], float], limits: Limits
+    ) -> None:
         self.db = db
         self.store = store
         self.clock = clock
+        self.per_minute = limits.puzzle_attempts_per_minute
+        self.guest_rates = ClientRates(self.per_minute, max(1, int(self.per_minute)))
+
+    def guest(self, client: str) -> None:
+        """Count a guest's answer from ``client`` before it is judged; beyond the limit
+        raise ``GameError`` (``rate-limited``, 429 with ``Retry-After``)."""
+        if not self.guest_rates.take(client):
+            raise GameError(
+                "rate-limited",
+                f"at most {self.per_minute:g} answers to puzzles a minute from one address "
+                "without an account: sign in, or try again in a moment",
+                retry_after=60 / max(self.per_minute, 1e-9),
+                limit="puzzle_attempts_per_minute",
+            )
 
     async def harvest(self, game_id: str, record: JsonDict, analysis: JsonDict) -> int:
         """Store the puzzles of ``game_id``'s record and analysis if its seats consent;

@@ -9,6 +9,7 @@ what a solver is told):
   played in the game, the reason, and the ratings' moves. An account's first attempt at a
   puzzle is rated, once (``store.puzzles``); a later one is answered without rating
   anything. An action that is none, or not legal in the position, is refused saying why;
+  a guest's answers are limited per client (``Limits.puzzle_attempts_per_minute``);
 - ``GET`` and ``POST /api/account/puzzles`` ``{"share"}``: the account setting "my games may
   become puzzles" (off until turned on).
 
@@ -25,7 +26,7 @@ from fastapi import Path as PathParam
 from ...store.puzzles import PuzzleRow, shown
 from ..answers import puzzles as answers
 from ..answers.errors import refusals
-from ..deps import AccountsDep, CurrentAccount, HubDep, SignedIn, StoreDep
+from ..deps import AccountsDep, Client, CurrentAccount, HubDep, SignedIn, StoreDep
 from ..errors import GameError
 from ..hub import Hub
 from ..inputs import ActionText, Strict
@@ -87,7 +88,7 @@ async def one_puzzle(
 
 @router.post(
     "/api/puzzles/{puzzle_id}/attempt",
-    responses=refusals("csrf", "no-puzzle", "bad-action", "illegal-action"),
+    responses=refusals("csrf", "rate-limited", "no-puzzle", "bad-action", "illegal-action"),
 )
 async def attempt(
     puzzle_id: PuzzleId,
@@ -96,12 +97,16 @@ async def attempt(
     service: AccountsDep,
     hub: HubDep,
     store: StoreDep,
+    client: Client,
 ) -> answers.PuzzleResult:
     """An answer: judged, rated once for an account (its first attempt), never for a
-    guest; the solution and what the game's player did."""
+    guest (whose answers a minute are limited); the solution and what the game's player
+    did."""
     account = await service.current(request)
     if account is not None:
         service.check_csrf(request)
+    else:
+        hub.puzzles.guest(client)  # counted before the work, whatever the answer
     row = await _puzzle(hub, puzzle_id)
     action, correct = judge(row, body.action)
     if account is None:

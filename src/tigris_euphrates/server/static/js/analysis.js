@@ -225,7 +225,8 @@ function cellOf(/** @type {string} */ action) {
   return null;
 }
 // one move drawn over the board: a faint piece in a dashed square, and its sign in a corner
-function drawMove(
+// (the puzzles' page draws its answer so too)
+export function drawMove(
   /** @type {string} */ action,
   /** @type {string} */ id,
   /** @type {string} */ sign,

@@ -5,8 +5,8 @@
 // page draws the best move on the board beside the one tried, with what was played in the
 // game, why it was worse, and the puzzle rating's change. A guest is not rated; the puzzles a
 // guest saw this session are skipped when it asks for the next one.
-import { $, api, app, h, svg, toast } from "./dom.js";
-import { CAT, CS, SEAT_RING, cellPos, dynSymbol, loadCatalogue, tx } from "./words.js";
+import { $, api, app, h, toast } from "./dom.js";
+import { CAT, SEAT_RING, dynSymbol, loadCatalogue, tx } from "./words.js";
 import { drawBoard } from "./board.js";
 import { decisionPanel, playerPanel } from "./panels.js";
 import { handPanel } from "./hand.js";
@@ -17,6 +17,7 @@ import { focusKey, installKeys, restoreFocus } from "./keys.js";
 import { pageState } from "./page.js";
 import { signedIn } from "./account.js";
 import { reasonText } from "./analysiswords.js";
+import { drawMove } from "./analysis.js";
 /** @typedef {import("./shapes.js").Json} Json */
 /** @typedef {import("./shapes.js").Conn} Conn */
 /** @typedef {import("./page.js").Page} Page */
@@ -256,45 +257,13 @@ function ratingLine(/** @type {Solving} */ st) {
   );
 }
 
-// the cell an action names (a placement, a catastrophe, a treasure), else null
-function cellOf(/** @type {string} */ action) {
-  const w = action.split(" ");
-  if (["tile", "leader", "monument", "building"].includes(w[0])) return w[2] || null;
-  if (["catastrophe", "treasure", "wonder"].includes(w[0])) return w[1] || null;
-  return null;
-}
-// the best move (✓) and, when it was another, the move tried (✘), drawn over the board
+// the best move (✓) and, when it was another, the move tried (✘), drawn over the board as the
+// analysis draws a marked move (analysis.js)
 function drawAnswer(/** @type {Element} */ root, /** @type {Json} */ r) {
   if (!r.correct) {
-    const tried = markMove(r.action, "played-move", "✘", tx("puzzle_your_move"));
+    const tried = drawMove(r.action, "played-move", "✘", tx("puzzle_your_move"));
     if (tried) root.append(tried);
   }
-  const best = markMove(r.solution, "suggested", "✓", tx("analysis_suggested"));
+  const best = drawMove(r.solution, "suggested", "✓", tx("analysis_suggested"));
   if (best) root.append(best);
-}
-// one move over the board: a faint piece in a dashed square, its sign in a corner
-function markMove(
-  /** @type {string} */ action,
-  /** @type {string} */ id,
-  /** @type {string} */ sign,
-  /** @type {string} */ title,
-) {
-  const cell = cellOf(action);
-  if (!cell) return null;
-  const w = action.split(" "),
-    [c, r] = cellPos(cell),
-    x = c * CS,
-    y = r * CS;
-  const g = svg("g", { id, "data-cell": cell, "data-action": action });
-  if (w[0] === "tile")
-    g.append(
-      svg("rect", { x: x + 3, y: y + 3, width: CS - 6, height: CS - 6, rx: 3, class: "tile t-" + w[1], opacity: 0.55 }),
-    );
-  if (w[0] === "leader")
-    g.append(svg("circle", { cx: x + CS / 2, cy: y + CS / 2, r: 13, class: "t-" + w[1], opacity: 0.55 }));
-  g.append(svg("rect", { x: x + 1, y: y + 1, width: CS - 2, height: CS - 2, rx: 4, class: "outline" }));
-  g.append(svg("circle", { cx: x + CS - 7, cy: y + 7, r: 7, class: "badge" }));
-  g.append(svg("text", { x: x + CS - 7, y: y + 10.5, "text-anchor": "middle", class: "badge-sign" }, sign));
-  g.append(svg("title", {}, title + ": " + actionText(action)));
-  return g;
 }

@@ -3,8 +3,10 @@ analysed with a small budget are stored; a signed-up player opens them from the 
 the best move on the board as in a game (a hand tile or a leader, then its cell) and is told
 it is correct with the best move drawn and the rating's rise; then the next puzzle, answered
 by keyboard with the move the game's player made, is wrong, with the best move drawn beside
-it and the rating's fall. A guest on a phone gets a puzzle too, unrated. The account page's
-"my games may become puzzles" is off until ticked, and stays ticked."""
+it and the rating's fall. A guest on a phone gets a puzzle too, unrated. A puzzle opened at
+its own address is solved there and offers its link to copy; opened again it was answered
+before; an address that names no puzzle says so. The account page's "my games may become
+puzzles" is off until ticked, and stays ticked."""
 
 from __future__ import annotations
 
@@ -170,5 +172,45 @@ def test_the_account_page_lets_a_players_games_become_puzzles(
     page.reload()
     page.wait_for_selector("#puzzle-share")
     assert page.locator("#puzzle-share").is_checked()
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_puzzle_opens_at_its_own_address_and_offers_its_link(
+    server: tuple[LiveServer, dict[str, Any]], browser: Any
+) -> None:
+    srv, puzzles = server
+    target = puzzles[sorted(puzzles)[-1]]
+    address = f"{srv.url}/puzzles/{target['id']}"
+    page = signed_up_page(browser, srv.url, "pl")
+    page.goto(address)
+    assert wait_puzzle(page, "solving") == target["id"]
+    assert "Your puzzle rating: 1500" in page.locator("#puzzle").inner_text()
+    make_move(page, target["solution"])
+    wait_puzzle(page, "correct")
+    assert page.locator("#suggested").get_attribute("data-action") == target["solution"]
+    assert page.url == address
+    link = page.locator("#puzzle-link")
+    assert link.input_value() == address
+    page.click("#puzzle-copy")
+    page.wait_for_function(
+        "() => document.querySelector('#puzzle-link-said').textContent.includes('Copied')"
+    )
+    # the second time: the same address, the puzzle answered before, its rating kept
+    page.goto(link.input_value())
+    assert wait_puzzle(page, "solving") == target["id"]
+    assert "You answered this puzzle before" in page.locator("#puzzle-hint").inner_text()
+    make_move(page, target["played"], keyboard=True)
+    wait_puzzle(page, "wrong")
+    assert "first answer to this puzzle was rated" in page.locator("#puzzle-rating").inner_text()
+    # an address that names no puzzle says so, and another puzzle is a click away
+    page.goto(f"{srv.url}/puzzles/000000000000")
+    page.wait_for_function("() => document.body.dataset.puzzleState === 'unknown'")
+    said = page.locator("#puzzle-unknown").inner_text()
+    assert "There is no puzzle 000000000000 here" in said
+    shot(page, "puzzle-unknown")
+    page.click("#puzzle-skip")
+    shown = wait_puzzle(page, "solving")
+    assert shown in puzzles and page.url == f"{srv.url}/puzzles/{shown}"
     assert not page.errors, page.errors
     page.context.close()

@@ -299,3 +299,14 @@ def test_an_analysed_bot_game_becomes_puzzles_and_a_guests_does_not(server: Live
     assert [p.ply for p in made] == [d["ply"] for d in blunders]
     assert all(p.id == puzzle_id(bots, p.ply) for p in made)
     assert store.puzzles.of_game(guests) == []
+
+
+def test_a_puzzle_has_its_own_address_and_an_unknown_one_is_not_found(
+    server: LiveServer,
+) -> None:
+    puzzle = seeded(server)[0]
+    r = httpx.get(f"{server.url}/puzzles/{puzzle['id']}")
+    assert r.status_code == 200 and "<html" in r.text.lower()
+    for missing in ("000000000000", "0123456789abc", "0123456789AB", "zz"):
+        r = httpx.get(f"{server.url}/puzzles/{missing}")
+        assert r.status_code == 404 and "<html" in r.text.lower(), missing  # the page says so

@@ -1,11 +1,11 @@
 """The page's addresses: the lobby, a game, a replay, the account pages (with the pages of
 the password-reset and address-change links), a player's page, the leaderboard, the
 tutorial and its lessons, the admins' page (which reads the admin API), the live events
-(their list and each event's page) and the puzzles are all ``static/index.html``, which
-reads its address and draws the rest.
+(their list and each event's page) and the puzzles (and each puzzle's own address) are all
+``static/index.html``, which reads its address and draws the rest.
 
-An unknown game answers 404 with the same page, which then says "not found" (so does any
-unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
+An unknown game or puzzle answers 404 with the same page, which then says "not found" (so
+does any unknown address outside ``API_PREFIXES``: ``app.py``'s handler of HTTP errors).
 
 Where the page goes after signing in (``/account?next=…``) is resolved here too
 (``GET /api/next``): only to one of these pages, never elsewhere.
@@ -39,6 +39,9 @@ GAME_PAGE = re.compile(r"/(game|replay)/([0-9A-Za-z_-]{1,32})")
 EVENT_ID = re.compile(r"[0-9a-f]{12}")
 #: an event's page
 EVENT_PAGE = re.compile(r"/events/([0-9a-f]{12})")
+#: a puzzle's id (``coach.puzzles.puzzle_id``) and its own page
+PUZZLE_ID = re.compile(r"[0-9a-f]{12}")
+PUZZLE_PAGE = re.compile(r"/puzzles/([0-9a-f]{12})")
 #: a player's page: one segment of the address, percent-encoded as the page writes it
 PLAYER_PAGE = re.compile(r"/players/([0-9A-Za-z_.~%-]{1,400})")
 #: a player's name once decoded: word characters, inner spaces, ``.`` and ``-``
@@ -50,11 +53,12 @@ MAX_NEXT = 500
 def local_page(next_path: str | None) -> str:
     """The page of this server that ``next_path`` names, written anew from its parts:
     ``/``, ``/account``, ``/me``, ``/leaderboard``, ``/admin``, ``/tutorial``, ``/events``,
-    ``/puzzles``, ``/game/{id}``, ``/replay/{id}``, ``/events/{id}`` or ``/players/{name}``;
-    anything else (another host, a scheme, a backslash, a control character, an encoded
-    one, a query…) gives ``/``. What it returns starts with one ``/`` followed by a letter
-    or nothing, and holds only ASCII letters, digits and ``/_.~%-``: the browser reads it as
-    a path of this origin, whatever it does with odd characters."""
+    ``/puzzles``, ``/game/{id}``, ``/replay/{id}``, ``/events/{id}``, ``/puzzles/{id}`` or
+    ``/players/{name}``; anything else (another host, a scheme, a backslash, a control
+    character, an encoded one, a query…) gives ``/``. What it returns starts with one
+    ``/`` followed by a letter or nothing, and holds only ASCII letters, digits and
+    ``/_.~%-``: the browser reads it as a path of this origin, whatever it does with odd
+    characters."""
     if not next_path or len(next_path) > MAX_NEXT:
         return "/"
     if next_path in PLAIN_PAGES:
@@ -65,6 +69,9 @@ def local_page(next_path: str | None) -> str:
     event = EVENT_PAGE.fullmatch(next_path)
     if event is not None:
         return f"/events/{event[1]}"
+    puzzle = PUZZLE_PAGE.fullmatch(next_path)
+    if puzzle is not None:
+        return f"/puzzles/{puzzle[1]}"
     player = PLAYER_PAGE.fullmatch(next_path)
     if player is not None:
         try:
@@ -91,6 +98,7 @@ def local_page(next_path: str | None) -> str:
 @router.get("/events", include_in_schema=False)
 @router.get("/events/{event_id}", include_in_schema=False)
 @router.get("/puzzles", include_in_schema=False)
+@router.get("/puzzles/{puzzle_id}", include_in_schema=False)
 async def index(
     hub: HubDep,
     store: StoreDep,
@@ -98,11 +106,17 @@ async def index(
     name: str | None = None,
     lesson: str | None = None,
     event_id: str | None = None,
+    puzzle_id: str | None = None,
 ) -> FileResponse:
-    """The page; 404 (the same page, which then says so) for a game, a player or a lesson
-    that does not exist, and for an event's address that is no event id (an event that does
-    not exist the page learns from the events API: a private one is not told apart)."""
+    """The page; 404 (the same page, which then says so) for a game, a player, a lesson or
+    a puzzle that does not exist, and for an event's address that is no event id (an event
+    that does not exist the page learns from the events API: a private one is not told
+    apart)."""
     if lesson is not None and lesson not in lessons():
+        return page(404)
+    if puzzle_id is not None and (
+        PUZZLE_ID.fullmatch(puzzle_id) is None or await hub.db(store.puzzles.get, puzzle_id) is None
+    ):
         return page(404)
     if event_id is not None and EVENT_ID.fullmatch(event_id) is None:
         return page(404)

@@ -28,13 +28,14 @@ const pages = {
   "change-email": changeEmailPage,
   tutorial: () => (path[1] ? lessonPage(path[1]) : tutorialPage()),
   events: () => (path[1] ? eventPage(path[1]) : eventsPage()),
-  puzzles: puzzlesPage,
+  puzzles: () => puzzlesPage(path[1] || null),
 };
 const known =
   path.length === 0 ||
   (["game", "replay"].includes(path[0]) && path.length === 2) ||
   (["account", "me", "leaderboard", "admin", "reset-password", "change-email", "puzzles"].includes(path[0]) &&
     path.length === 1) ||
+  (path[0] === "puzzles" && path.length === 2 && /^[0-9a-f]{12}$/.test(path[1])) ||
   (path[0] === "players" && path.length === 2) ||
   (path[0] === "tutorial" && path.length <= 2) ||
   (path[0] === "events" && (path.length === 1 || /^[0-9a-f]{12}$/.test(path[1])));

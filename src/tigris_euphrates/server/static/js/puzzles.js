@@ -4,7 +4,9 @@
 // move is sent once (POST /api/puzzles/{id}/attempt); the answer says right or wrong, and the
 // page draws the best move on the board beside the one tried, with what was played in the
 // game, why it was worse, and the puzzle rating's change. A guest is not rated; the puzzles a
-// guest saw this session are skipped when it asks for the next one.
+// guest saw this session are skipped when it asks for the next one. Each puzzle has its own
+// address, /puzzles/{id} (the address bar follows the puzzle on screen; after the answer a
+// link to copy): opened there, that puzzle comes first, and an unknown one says so.
 import { $, api, app, h, toast } from "./dom.js";
 import { CAT, SEAT_RING, dynSymbol, loadCatalogue, tx } from "./words.js";
 import { drawBoard } from "./board.js";
@@ -40,8 +42,16 @@ const fetchNext = () => {
   return api("/api/puzzles/next" + (skip.length ? "?skip=" + skip.join(",") : ""));
 };
 
-export async function puzzlesPage() {
-  const [next] = await Promise.all([fetchNext(), signedIn]);
+// the page: the puzzle of its address (`id`), else the next one
+export async function puzzlesPage(/** @type {string | null} */ id = null) {
+  const asked = id
+    ? api(`/api/puzzles/${id}`).catch((/** @type {Error & {status?: number}} */ e) => {
+        if (e.status === 404) return null; // an unknown puzzle: said on the page
+        throw e;
+      })
+    : null;
+  // the next puzzle's answer carries the account's puzzle rating
+  const [next, one] = await Promise.all([fetchNext(), asked, signedIn]);
   const page = pageState("puzzles", false);
   /** @type {Solving} */
   const st = { puzzle: null, result: null, rating: next.rating, sending: false };
@@ -54,7 +64,40 @@ export async function puzzlesPage() {
   page.render = () => renderPuzzle(page, st);
   installKeys(page.ui, false); // the game's keys: a puzzle is played as a game is
   installEscape(page);
-  await show(page, st, next);
+  if (id && !one) await unknown(page, st, id, next.rating);
+  else await show(page, st, id ? { puzzle: one, rating: next.rating } : next);
+}
+
+// a puzzle's address that names none: said so, with another puzzle a click away
+async function unknown(
+  /** @type {Page} */ page,
+  /** @type {Solving} */ st,
+  /** @type {string} */ id,
+  /** @type {Json} */ rating,
+) {
+  await loadCatalogue(null);
+  document.title = tx("puzzles_title") + " · " + CAT.title;
+  st.rating = rating;
+  document.body.dataset.puzzle = "";
+  document.body.dataset.puzzleState = "unknown";
+  $("#status").textContent = "";
+  app.replaceChildren(
+    h(
+      "div",
+      { class: "narrow" },
+      h(
+        "div",
+        { class: "card", id: "puzzle-unknown" },
+        h("h2", {}, tx("puzzles_title")),
+        h("p", { role: "alert" }, tx("puzzle_not_found", { id })),
+        h(
+          "div",
+          { class: "actions" },
+          h("button", { id: "puzzle-skip", onclick: () => nextPuzzle(page, st) }, tx("puzzle_skip")),
+        ),
+      ),
+    ),
+  );
 }
 
 // the next puzzle on screen (or the words that there is none)
@@ -67,6 +110,7 @@ async function show(/** @type {Page} */ page, /** @type {Solving} */ st, /** @ty
   page.ui.sel = null;
   page.ui.swap = null;
   if (!next.puzzle) {
+    history.replaceState(null, "", "/puzzles");
     document.body.dataset.puzzle = "";
     document.body.dataset.puzzleState = "none";
     $("#status").textContent = "";
@@ -81,6 +125,7 @@ async function show(/** @type {Page} */ page, /** @type {Solving} */ st, /** @ty
     return;
   }
   remember(next.puzzle.id);
+  history.replaceState(null, "", "/puzzles/" + next.puzzle.id); // its own address
   const frame = next.puzzle.frame;
   for (const s of frame.seats) s.name = tx("player_n", { n: s.seat + 1 }); // nobody's name
   /** @type {Conn} */
@@ -120,7 +165,8 @@ async function answer(/** @type {Page} */ page, /** @type {Solving} */ st, /** @
         solved: st.rating.solved + (r.correct ? 1 : 0),
       };
   } catch (e) {
-    toast(/** @type {Error} */ (e).message);
+    const err = /** @type {Error & {code?: string}} */ (e);
+    toast(err.code === "rate-limited" ? tx("puzzle_too_many") : err.message); // a guest's, too fast
   }
   st.sending = false;
   page.render();
@@ -198,6 +244,7 @@ function puzzleCard(
       ? verdict(st)
       : h("p", { class: "muted", id: "puzzle-hint" }, tx(p.tried ? "puzzle_tried" : "puzzle_hint")),
     ratingLine(st),
+    answered ? linkLine(p.id) : null,
     h(
       "div",
       { class: "actions" },
@@ -232,6 +279,40 @@ function verdict(/** @type {Solving} */ st) {
   );
 }
 
+// the puzzle's own address, to share: shown and copied with a button (a page served over
+// plain http has no clipboard API: the field's text is selected and copied instead)
+function linkLine(/** @type {string} */ id) {
+  const link = `${location.origin}/puzzles/${id}`;
+  /** @type {HTMLInputElement} */
+  const input = h("input", {
+    id: "puzzle-link",
+    class: "invite-link",
+    value: link,
+    readonly: true,
+    onclick: e => /** @type {HTMLInputElement} */ (e.currentTarget).select(),
+  });
+  const said = h("span", { class: "muted", role: "status", id: "puzzle-link-said" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      input.select();
+      document.execCommand("copy");
+    }
+    said.textContent = " " + tx("link_copied");
+  };
+  return h(
+    "p",
+    { class: "invite", id: "puzzle-link-line" },
+    h("label", { for: input.id }, tx("puzzle_link")),
+    " ",
+    input,
+    " ",
+    h("button", { type: "button", id: "puzzle-copy", onclick: copy }, tx("copy_link")),
+    said,
+  );
+}
+
 // the account's puzzle rating and the answer's change; a guest is told how to get one
 function ratingLine(/** @type {Solving} */ st) {
   const r = st.result;
@@ -239,7 +320,7 @@ function ratingLine(/** @type {Solving} */ st) {
     return h(
       "p",
       { class: "muted", id: "puzzle-rating" },
-      h("a", { href: "/account?next=/puzzles" }, tx("puzzle_unrated")),
+      h("a", { href: "/account?next=" + encodeURIComponent(location.pathname) }, tx("puzzle_unrated")),
     );
   if (r && r.rating && r.rated) {
     const change = (r.rating.change > 0 ? "+" : r.rating.change < 0 ? "−" : "±") + Math.abs(r.rating.change);

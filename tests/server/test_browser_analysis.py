@@ -1,12 +1,13 @@
 """The post-game analysis in the replay, in real headless Chromium: asked for with one
-click, then under the board the graph of each player's chance of winning (its axes, its
-legend, a click on it goes to that step), the marks on it and in the move list (a click,
-Enter or Space goes to the position before the marked move, which shows the move played,
-the better one on the board and why), each player's marks and accuracy, and how far the
-graph can be trusted; a second visitor sees the stored analysis at once. The reasons' and
-the accuracy's page is shown from an analysis written here for a real finished game (the
-analysis's own figures are checked by tests/coach/); an older stored analysis, without
-reasons nor accuracy, still reads."""
+click, then beside the board (under it on a phone) the graph of each player's chance of
+winning (its axes, its legend, a click on it goes to that step), the marks on it and in the
+move list (a click, Enter or Space goes to the position before the marked move, which shows
+the move played, the better one on the board and why, seen together on a desktop without
+scrolling), marks one move apart each seen and clicked, each player's marks and accuracy,
+and how far the graph can be trusted; a second visitor sees the stored analysis at once.
+The reasons' and the accuracy's page is shown from an analysis written here for a real
+finished game (the analysis's own figures are checked by tests/coach/); an older stored
+analysis, without reasons nor accuracy, still reads."""
 
 from __future__ import annotations
 
@@ -171,9 +172,10 @@ def held_game(server: LiveServer, store: Store) -> dict[str, Any]:
 
 
 def written_analysis(server: LiveServer, game_id: str) -> dict[str, Any]:
-    """A tne-analysis/1 object for the real game ``game_id``: its curve, four marked moves
+    """A tne-analysis/1 object for the real game ``game_id``: its curve, six marked moves
     (placements, each with a better move on another cell and a reason, one of a code the
-    page does not know), an unmarked decision of each seat, the summary with accuracy."""
+    page does not know, two of them one move apart), an unmarked decision of each seat, the
+    summary with accuracy."""
     log = httpx.get(f"{server.url}/api/games/{game_id}/moves").json()["log"]
     plies = len(log)
     tiles = [i for i, e in enumerate(log) if e["action"].startswith("tile ") and 4 <= i < plies - 4]
@@ -195,6 +197,13 @@ def written_analysis(server: LiveServer, game_id: str) -> dict[str, Any]:
             {"code": "weakest-colour", "args": {"colour": "black"}},
         ),
         (by_seat[1][-1], "mistake", 0.12, {"code": "a-code-of-tomorrow", "args": {}}),
+    ]
+    # two marks one move apart (two tiles of one turn): their places on the graph touch
+    used = {p[0] for p in picks} | {by_seat[0][0], by_seat[1][0]}
+    pair = next(i for i in tiles if i + 1 in tiles and not {i, i + 1} & used)
+    picks += [
+        (pair, "mistake", 0.11, {"code": "misses-treasure", "args": {}}),
+        (pair + 1, "inaccuracy", 0.07, {"code": "position", "args": {}}),
     ]
     decisions: list[dict[str, Any]] = []
     for ply, mark, loss, reason in picks:
@@ -424,6 +433,100 @@ def test_a_mark_goes_to_the_position_before_its_move_with_the_better_move_and_wh
     page.context.close()
 
 
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element is wholly on the screen, as the page is scrolled now."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def test_on_a_desktop_the_board_and_the_marks_judgement_are_seen_together(
+    server: LiveServer, browser: Any, written: tuple[str, dict[str, Any], str, dict[str, Any]]
+) -> None:
+    """At 1280 x 900 a mark's click shows, without scrolling, the better move drawn on the
+    board and why it was better; scrolled down to the move list first, the board is still
+    in view and the mark's judgement is brought into view."""
+    game_id, analysis, _, _ = written
+    page = open_replay(browser, server, game_id)
+    blunder, mistake = (
+        next(d for d in analysis["decisions"] if d["reason"] and d["reason"]["code"] == code)
+        for code in ("gives-points", "loses-leader")
+    )
+    for dec in (blunder, mistake, blunder):  # twice the same: the same view
+        page.locator(f"#mark-{dec['ply']}").click()
+        at_step(page, dec["ply"])
+        assert page.locator("#suggested").get_attribute("data-action") == dec["suggestion"]
+        page.wait_for_function("() => document.getElementById('analysis-reason')")
+        for selector in ("#suggested", "#played-move", "#analysis-reason", f"#mark-{dec['ply']}"):
+            assert in_view(page, selector), selector
+    shot(page, "analysis-desktop")
+    # scrolled down to the move list's end, then up to a mark: the board has stayed in view
+    page.locator("#log").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 5000)
+    page.wait_for_function("() => scrollY > 0")
+    assert in_view(page, "#boardsvg")
+    page.locator(f"#mark-{mistake['ply']}").click()
+    at_step(page, mistake["ply"])
+    page.wait_for_function(
+        "() => { const r = document.getElementById('analysis-reason')?.getBoundingClientRect();"
+        " return r && r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+    for selector in ("#suggested", "#played-move", "#analysis-reason"):
+        assert in_view(page, selector), selector
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_marks_one_move_apart_are_each_seen_and_clicked(
+    server: LiveServer, browser: Any, written: tuple[str, dict[str, Any], str, dict[str, Any]]
+) -> None:
+    """Two marks one move apart would share a place on the graph: one is moved aside, tied
+    to its point; each can be clicked and goes to its own position (on a desktop and a
+    phone, each twice)."""
+    game_id, analysis, _, _ = written
+    first, second = (
+        next(d for d in analysis["decisions"] if d["reason"] and d["reason"]["code"] == code)
+        for code in ("misses-treasure", "position")
+    )
+    assert second["ply"] == first["ply"] + 1
+    for viewport in (VIEWPORT, {"width": 390, "height": 844}):
+        page = open_replay(browser, server, game_id, viewport=viewport)
+        # their shapes (what is seen and clicked) do not overlap
+        a = page.locator(f"#mark-{first['ply']} .mark-shape").bounding_box()
+        b = page.locator(f"#mark-{second['ply']} .mark-shape").bounding_box()
+        apart = (
+            a["x"] + a["width"] <= b["x"]
+            or b["x"] + b["width"] <= a["x"]
+            or a["y"] + a["height"] <= b["y"]
+            or b["y"] + b["height"] <= a["y"]
+        )
+        assert apart, (a, b)
+        assert page.locator("#analysis-graph .mark-tie").count() >= 1
+        for dec in (first, second, first, second):
+            page.locator(f"#mark-{dec['ply']}").click()
+            at_step(page, dec["ply"])
+            head = page.locator("#analysis-step .judged-head").inner_text()
+            assert head.startswith(f"Move {dec['ply'] + 1} ·"), head
+            assert MARK_WORD[dec["mark"]] in head
+            assert page.locator("#suggested").get_attribute("data-action") == dec["suggestion"]
+            mark = page.locator(f"#mark-{dec['ply']}")
+            assert "current" in (mark.get_attribute("class") or "")
+        # Tab goes through the marks in the order of the moves: the second after the first
+        page.focus(f"#mark-{first['ply']}")
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.id") == f"mark-{second['ply']}"
+        page.keyboard.press("Enter")
+        at_step(page, second["ply"])
+        assert not page.errors, page.errors
+        page.context.close()
+
+
 def test_the_analysis_in_german_and_on_a_phone(
     server: LiveServer, browser: Any, written: tuple[str, dict[str, Any], str, dict[str, Any]]
 ) -> None:
@@ -432,9 +535,13 @@ def test_the_analysis_in_german_and_on_a_phone(
         browser, server, game_id, locale="de-DE", viewport={"width": 390, "height": 844}
     )
     blunder = next(d for d in analysis["decisions"] if d["mark"] == "blunder")
-    # the graph fits the screen and its words are drawn at their size, not shrunk
+    # the graph fits the screen and its words are drawn at their size, not shrunk; the
+    # analysis is under the board, and nothing is wider than the screen
     box = page.locator("#analysis-graph").bounding_box()
     assert box["width"] <= 390
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    board = page.locator("#boardsvg").bounding_box()
+    assert board["y"] + board["height"] <= page.locator("#analysis").bounding_box()["y"]
     tick = page.locator(".graph-axis-y .graph-tick").last.bounding_box()
     assert tick["height"] >= 10
     assert page.locator(".graph-axis-x .graph-title").text_content() == "Zug"

@@ -1,11 +1,13 @@
 // The post-game analysis in the replay: asked for once (the server queues it, any of its
 // processes runs it, the result is shared by everyone), its progress while it runs, then a
-// page of its own under the board: the graph of each seat's chance of winning with its
+// page of its own under the board (beside it on a wide screen, where the board stays in
+// view: style.css, .replay-game): the graph of each seat's chance of winning with its
 // marks (analysisgraph.js), how far the graph can be trusted, the judged move of the
 // position on screen (the move played, the better one and why, both drawn on the board),
 // and each seat's marks and accuracy. A mark (on the graph or in the move list) goes to
-// the position before its move. Its state is `page.replay.analysis`: the server's answer
-// (state, done, total, analysis).
+// the position before its move, a graph's mark with its judgement scrolled into view. Its
+// state is `page.replay.analysis`: the server's answer (state, done, total, analysis), and
+// `page.replay.reveal`: the step a mark of the graph was chosen for.
 import { api, h, svg, toast } from "./dom.js";
 import { CS, SEAT_RING, cellPos, tx } from "./words.js";
 import { actionText, seatName } from "./text.js";
@@ -98,12 +100,24 @@ export function analysisCard(
         analysisLegend(a.analysis, step, seats),
         h("p", { id: "analysis-reliability", class: rel.warn ? "warn" : "muted" }, rel.text),
       ),
-      analysisGraph(a.analysis, step, seats, width, goTo),
+      analysisGraph(a.analysis, step, seats, width, (n, mark) => {
+        page.replay.reveal = mark ? n : null;
+        goTo(n);
+      }),
       judgement(page, step, seats),
       summary(a.analysis, seats),
     );
+    reveal(page, step);
   }
   return box;
+}
+// after a mark's click, once its position is drawn: its judgement (the move played, the
+// better one, why) scrolled into view if it is not, the least that shows it (the board
+// beside it on a wide screen stays in view)
+function reveal(/** @type {Page} */ page, /** @type {number} */ step) {
+  if (page.replay.reveal !== step) return;
+  page.replay.reveal = null;
+  requestAnimationFrame(() => document.getElementById("analysis-step")?.scrollIntoView({ block: "nearest" }));
 }
 function judgement(/** @type {Page} */ page, /** @type {number} */ step, /** @type {Json[]} */ seats) {
   // the decision played from this position: who played what (its mark), the better move
@@ -180,7 +194,12 @@ function summary(/** @type {Json} */ analysis, /** @type {Json[]} */ seats) {
       h("td", { class: "accuracy" }, acc === null ? "–" : acc.toFixed(1)),
     );
   });
-  return h("table", { id: "analysis-summary", class: "analysis-summary" }, h("thead", {}, head), h("tbody", {}, rows));
+  // (wider than a phone in some languages: it scrolls inside its card, never the page)
+  return h(
+    "div",
+    { class: "analysis-summary-box" },
+    h("table", { id: "analysis-summary", class: "analysis-summary" }, h("thead", {}, head), h("tbody", {}, rows)),
+  );
 }
 // the marks in the move list: the entry of each marked move gets its sign, a button that
 // goes to the position before that move

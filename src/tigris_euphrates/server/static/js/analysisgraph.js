@@ -1,8 +1,10 @@
 // The graph of the post-game analysis: each seat's chance of winning after each move (SVG,
 // drawn at the width it is shown at, so its words stay readable on a phone), its axes and
 // gridlines, the step on screen, and the marked moves as buttons on their seat's line (a
-// shape and a sign for each mark, never the colour alone; Tab reaches them, Enter or Space
-// goes to the position before the move). Its legend names each seat in its seat colour.
+// shape and a sign for each mark, never the colour alone; marks a few moves apart are moved
+// apart, tied to their points, so that each stays seen and clickable; Tab reaches them in
+// the order of the moves, Enter or Space goes to the position before the move). Its legend
+// names each seat in its seat colour.
 import { h, svg } from "./dom.js";
 import { SEAT_RING, tx } from "./words.js";
 import { seatName } from "./text.js";
@@ -29,12 +31,13 @@ function tickEvery(/** @type {number} */ n, /** @type {number} */ width) {
 
 /**
  * The graph: `curve[k]` is each seat's chance after the first k moves; a click on it goes
- * to that step, a mark's click (or Enter, Space) to the position before its move.
+ * to that step, a mark's click (or Enter, Space) to the position before its move (goTo's
+ * `mark` says so: its judgement is then brought into view).
  * @param {Json} analysis the tne-analysis/1 object
  * @param {number} step the step on screen
  * @param {Json[]} seats
  * @param {number} width the width it is shown at (its units are the screen's pixels)
- * @param {(step: number) => void} goTo
+ * @param {(step: number, mark?: boolean) => void} goTo
  */
 export function analysisGraph(analysis, step, seats, width, goTo) {
   const W = Math.max(300, Math.round(width)),
@@ -82,15 +85,61 @@ export function analysisGraph(analysis, step, seats, width, goTo) {
     band.addEventListener("click", () => goTo(i));
     root.append(band);
   }
-  // the marks, the worst drawn last (on top), each on its seat's line halfway through its move
-  const marked = analysis.decisions
-    .filter((/** @type {Json} */ d) => MARKS.includes(d.mark) && curve[d.ply + 1])
-    .sort((/** @type {Json} */ a, /** @type {Json} */ b) => MARKS.indexOf(a.mark) - MARKS.indexOf(b.mark));
-  for (const dec of marked) {
-    const p = (curve[dec.ply][dec.seat] + curve[dec.ply + 1][dec.seat]) / 2;
-    root.append(markButton(dec, seats, x(dec.ply + 0.5), y(p), dec.ply === step, goTo));
-  }
+  // the marks, each on its seat's line halfway through its move or moved aside from a
+  // closer one (tied to its point); in the order of the moves, as Tab goes through them
+  const marked = analysis.decisions.filter((/** @type {Json} */ d) => MARKS.includes(d.mark) && curve[d.ply + 1]);
+  const placed = placeMarks(
+    marked,
+    (/** @type {Json} */ d) => [x(d.ply + 0.5), y((curve[d.ply][d.seat] + curve[d.ply + 1][d.seat]) / 2)],
+    { left: PAD.left, right: PAD.left + plotW, top: PAD.top, bottom: PAD.top + plotH },
+  );
+  for (const m of placed)
+    if (m.x !== m.px || m.y !== m.py)
+      root.append(
+        svg("line", { x1: m.px, y1: m.py, x2: m.x, y2: m.y, class: "mark-tie" }),
+        svg("circle", { cx: m.px, cy: m.py, r: 2.5, class: "mark-point" }),
+      );
+  for (const m of placed) root.append(markButton(m.dec, seats, m.x, m.y, m.dec.ply === step, goTo));
   return root;
+}
+
+// two marks closer than this (across and up) would overlap: a mark's shape is 22 units wide
+const GAP = 24;
+// where a mark may go instead of its point, nearest first: up or down its own move, then
+// aside by a mark's width or two (a long game's marks a few moves apart share a place)
+const OFFSETS = (() => {
+  /** @type {[number, number][]} */
+  const all = [];
+  for (let i = -3; i <= 3; i++) for (let j = -12; j <= 12; j++) all.push([i * GAP, j * GAP]);
+  const cost = (/** @type {[number, number]} */ o) => 2 * Math.abs(o[0]) + Math.abs(o[1]);
+  return all.sort((a, b) => cost(a) - cost(b) || a[1] - b[1] || a[0] - b[0]);
+})();
+
+/**
+ * The marks' places, so that no two overlap and each stays clickable: the worst first, each
+ * at its point if free, else at the nearest free place inside the plot (its point kept as
+ * px, py for the tie); the answer in the order of the moves.
+ * @param {Json[]} marked the marked decisions
+ * @param {(dec: Json) => [number, number]} at a mark's point on its seat's line
+ * @param {{left: number, right: number, top: number, bottom: number}} plot
+ * @returns {{dec: Json, x: number, y: number, px: number, py: number}[]}
+ */
+function placeMarks(marked, at, plot) {
+  /** @type {{dec: Json, x: number, y: number, px: number, py: number}[]} */
+  const placed = [];
+  const worstFirst = [...marked].sort((a, b) => MARKS.indexOf(b.mark) - MARKS.indexOf(a.mark) || a.ply - b.ply);
+  for (const dec of worstFirst) {
+    const [px, py] = at(dec);
+    const free = (/** @type {number} */ x, /** @type {number} */ y) =>
+      x >= plot.left - 0.5 &&
+      x <= plot.right + 0.5 &&
+      y >= plot.top - 0.5 &&
+      y <= plot.bottom + 0.5 &&
+      placed.every(m => Math.abs(m.x - x) >= GAP || Math.abs(m.y - y) >= GAP);
+    const spot = OFFSETS.find(([dx, dy]) => free(px + dx, py + dy)) || [0, 0];
+    placed.push({ dec, x: px + spot[0], y: py + spot[1], px, py });
+  }
+  return placed.sort((a, b) => a.dec.ply - b.dec.ply);
 }
 
 function axes(
@@ -149,7 +198,7 @@ function markButton(
   /** @type {number} */ cx,
   /** @type {number} */ cy,
   /** @type {boolean} */ current,
-  /** @type {(step: number) => void} */ goTo,
+  /** @type {(step: number, mark?: boolean) => void} */ goTo,
 ) {
   // a mark: its shape and sign, focusable, named for assistive technology; it goes to the
   // position before its move (step = its ply)
@@ -174,11 +223,11 @@ function markButton(
       MARK_SIGN[dec.mark],
     ),
   );
-  g.addEventListener("click", () => goTo(dec.ply));
+  g.addEventListener("click", () => goTo(dec.ply, true));
   g.addEventListener("keydown", e => {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      goTo(dec.ply);
+      goTo(dec.ply, true);
     }
   });
   return g;

@@ -34,9 +34,10 @@ export async function gamePage(id, replayMode) {
   page.rated = !!summary.rated;
   await loadCatalogue(summary.options);
   page.ready = true;
-  // a replay's analysis goes under its board, in the board's column
+  // a replay's analysis goes under its board, in the board's column; on a wide screen beside
+  // the board, which stays in view (style.css, .replay-game)
   const main = replayMode ? h("div", { class: "replay-main" }, page.boardBox, page.replay.box) : page.boardBox;
-  app.replaceChildren(h("div", { class: "game" }, main, page.side));
+  app.replaceChildren(h("div", { class: replayMode ? "game replay-game" : "game" }, main, page.side));
   $(".brand").textContent = CAT.title;
   if (replayMode) return startReplay(page);
   page.render();

@@ -42,8 +42,9 @@ export function pageState(id, replayMode) {
     /** @type {(() => void)[]} */ later: [], // so do the status lines of a refused connection
     // the replay: the step wanted (the newest key press), the moves' log, the play timer, the
     // step on screen and the step last drawn with its view (a step forward moves: motion.js);
-    // the box under the board that holds its analysis (analysis.js)
-    /** @type {{want: number, moves: Json, playing: number | null, frame: Json, drawn: Json, box: HTMLElement, analysis?: Json, analysisTimer?: number}} */
+    // the box under the board that holds its analysis and the step whose judgement a mark's
+    // click brings into view (analysis.js)
+    /** @type {{want: number, moves: Json, playing: number | null, frame: Json, drawn: Json, box: HTMLElement, analysis?: Json, analysisTimer?: number, reveal?: number | null}} */
     replay: { want: 0, moves: null, playing: null, frame: null, drawn: null, box: h("div", { id: "analysis-box" }) },
     /** @type {Json} */ lessonState: null, // the tutorial's lesson (tutorial.js)
     /** @type {Json} */ lessonStep: null, // the lesson's last step, to move on the board

@@ -119,13 +119,8 @@ class Hub:
         )
         self.chat = TableChat(self.db, store, self.cluster)
         self.hints = HintDesk(self.db, store, self.bots, self.limits)
-        #: runs the post-game analyses queued in the database (any process takes the next)
-        self.analyst = Analyst(
-            self.db, store, self._finished_record, analysis_seconds, analysis_budget
-        )
-        #: the puzzles: made of each analysed game, the guests' answers limited
-        self.puzzles = PuzzleDesk(self.db, store, clock, self.limits)
-        self.analyst.finished = self.puzzles.harvest
+        #: runs the post-game analyses queued in the database; makes each one's puzzles
+        self.analyst, self.puzzles = self._analyses(analysis_seconds, analysis_budget)
         self.seats = Seats(self)
         self.leaving = Leaving(self)
         self.newgames = NewGames(self, client_seeds)
@@ -151,6 +146,18 @@ class Hub:
             self.events.subscribe(follower.game_changed)
         self._loading: dict[str, asyncio.Task[LiveGame]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+
+    def _analyses(
+        self, seconds: float, budget: AnalysisBudget | None
+    ) -> tuple[Analyst, PuzzleDesk]:
+        """The post-game analyses queued in the database (any process takes the next), and
+        the puzzles made of each analysed game (``PuzzleDesk``, which also limits the
+        guests' answers to puzzles)."""
+        puzzles = PuzzleDesk(self.db, self.store, self.clock, self.limits)
+        analyst = Analyst(
+            self.db, self.store, self._finished_record, seconds, budget, finished=puzzles.harvest
+        )
+        return analyst, puzzles
 
     # --- life cycle (``lifecycle.py``) -----------------------------------------------------
 

@@ -4,19 +4,17 @@ The decider's view (``player_view``) is searched the way the ``hard`` level sear
 (``ai.SearchBot``: information-set MCTS over deals of the tiles that seat could not see,
 the points it heard kept as they were), with a fixed number of iterations and a seed of
 the analysis's own per ply, so an analysis is the same on any machine. When the search
-chooses the action that was played, the decision is sound. Otherwise the action played and
-the search's three most visited candidates (its choice first) are each played out in the
-same ``worlds`` deals: the decisions inside the action settled by the bots' fixed
-policies, then the rest of the decider's turn (its second action) played by the bots'
-one-step ranking, the decisions inside it settled again; each outcome is read as the
-decider's win probability
-(``winprob.state_probabilities``). The *loss* is the best candidate's mean minus the
-played action's (never below 0), that candidate is the suggestion, and the outcomes'
-differences say why (``reasons``).
+chooses the action that was played, the decision is sound. Otherwise the search's choice
+and the action played are each played out in the same ``worlds`` deals: the decisions
+inside the action settled by the bots' fixed policies, then the rest of the decider's turn
+(its second action) played as the search's own ranking would, the decisions inside it
+settled again; each outcome is read as the decider's win probability
+(``winprob.state_probabilities``). The *loss* is the choice's mean minus the played
+action's (never below 0), and the outcomes' differences say why (``reasons``).
 
-Measuring against the few actions a search prefers, rather than against the best of many
-actions ranked one action ahead, is what keeps good play nearly unmarked: the best of many
-noisy means beats the action played by chance alone.
+Comparing with the one action a search prefers, rather than with the best of several
+actions measured by the same noisy outcomes, is what keeps good play nearly unmarked: the
+best of six noisy means beats the action played by chance alone.
 """
 
 from __future__ import annotations
@@ -36,9 +34,6 @@ from .winprob import state_probabilities
 
 #: The search level whose configuration judges: ``hard`` as shipped, without its clock.
 JUDGE_LEVEL = "hard"
-#: How many of the search's candidates, most visited first, the action played is measured
-#: against when the search chose another.
-TOP = 3
 
 
 @dataclass(frozen=True)
@@ -96,26 +91,10 @@ def judge_decision(
     p_mine = sum(state_probabilities(s)[seat] for s in mine) / worlds
     if choice == text:
         return Judgement(seat, len(legal), p_mine, p_mine, text, None)
-    best, p_best, outcomes = choice, -1.0, mine
-    for other in considered(search, choice, text):
-        theirs = [play_out(w, parse_action(other), seat) for w in deals]
-        p_theirs = sum(state_probabilities(s)[seat] for s in theirs) / worlds
-        if p_theirs > p_best:
-            best, p_best, outcomes = other, p_theirs, theirs
-    reason = reason_for(before, seat, mine, outcomes) if p_best > p_mine else None
-    return Judgement(seat, len(legal), p_mine, p_best, best, reason)
-
-
-def considered(search: SearchBot, choice: str, played: str) -> list[str]:
-    """The actions the action played is measured against: the search's choice, then its
-    next most visited candidates, ``TOP`` in all (never the action played)."""
-    out = [choice]
-    root = search.last_root
-    if root is not None and root.children is not None:
-        kids = root.children
-        by_visits = sorted(root.order, key=lambda a: -kids[a].visits)
-        out += [str(a) for a in by_visits if str(a) not in (choice, played)]
-    return out[:TOP]
+    theirs = [play_out(w, parse_action(choice), seat) for w in deals]
+    p_theirs = sum(state_probabilities(s)[seat] for s in theirs) / worlds
+    reason = reason_for(before, seat, mine, theirs) if p_theirs > p_mine else None
+    return Judgement(seat, len(legal), p_mine, p_theirs, choice, reason)
 
 
 def play_out(world: State, action: Any, seat: int) -> State:

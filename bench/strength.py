@@ -232,8 +232,9 @@ def _minimax_run(run: dict[str, Any]) -> str:
     return out
 
 
-def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
-    """The README's strength table, the ratings and the commands, from the results."""
+def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> tuple[str, str]:
+    """The README's strength table and ratings, and the commands that give them, from the
+    results."""
     runs = data["tournaments"]
     lines = [
         "| match-up | games | win rate | 95 % CI | target |",
@@ -332,16 +333,21 @@ def table(data: dict[str, Any], minimax: list[dict[str, Any]]) -> str:
             + " (two games in parallel on two cores, one game a core; its 0.9 s cap ends "
             "most four-player decisions).",
         ]
-    lines += ["", "```sh", *commands, "```"]
-    return "\n".join(lines)
+    lines += ["", "The commands: [docs/ai.md](docs/ai.md#measuring-strength)."]
+    return "\n".join(lines), "\n".join(["```sh", *commands, "```"])
 
 
-def update_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    pattern = re.compile(r"(<!-- bench:strength -->).*?(<!-- /bench:strength -->)", re.S)
-    old = readme.read_text()
-    if pattern.search(old):
-        readme.write_text(pattern.sub(lambda m: m.group(1) + "\n" + text + "\n" + m.group(2), old))
+def update_readme(text: str, commands: str) -> None:
+    """The table in README.md, the commands that give it in docs/ai.md (between the
+    ``bench:strength`` and ``bench:strength-commands`` markers)."""
+    for path, marker, body in (
+        (ROOT / "README.md", "bench:strength", text),
+        (ROOT / "docs" / "ai.md", "bench:strength-commands", commands),
+    ):
+        pattern = re.compile(rf"(<!-- {marker} -->).*?(<!-- /{marker} -->)", re.S)
+        old = path.read_text()
+        if pattern.search(old):
+            path.write_text(pattern.sub(lambda m, b=body: m[1] + "\n" + b + "\n" + m[2], old))
 
 
 def _variant(summary: dict[str, Any]) -> bool:
@@ -423,10 +429,10 @@ def main() -> None:
     finish(data, args.out, plot=True)
     minimax_file = HERE / "minimax.json"
     minimax = json.loads(minimax_file.read_text()) if minimax_file.exists() else []
-    text = table(data, minimax)
-    print(text)
+    text, commands = table(data, minimax)
+    print(text + "\n\n" + commands)
     if not args.no_readme:
-        update_readme(text)
+        update_readme(text, commands)
 
 
 if __name__ == "__main__":

@@ -79,3 +79,25 @@ export function withWords(page, f) {
 // opened with (a seat's token, or a seat of the account), before any view comes back
 /** @type {(page: Page) => boolean} */
 export const hotseat = page => page.conns.filter(x => (x.token || x.account) && !x.dead).length > 1;
+
+// a frame played on the page without a socket (a lesson, a puzzle): shown as the page's
+// one connection, with `log` as its game log
+export function showOffline(/** @type {Page} */ page, /** @type {Json} */ frame, /** @type {Json[]} */ log) {
+  /** @type {Conn} */
+  const conn = {
+    msg: frame,
+    seat: frame.seat,
+    log,
+    chat: [],
+    fresh: true,
+    token: null,
+    account: false,
+    ws: null,
+    retry: 0,
+    tries: 0,
+    heard: 0,
+    sent: null,
+  };
+  page.shown = conn;
+  page.conns = [conn];
+}

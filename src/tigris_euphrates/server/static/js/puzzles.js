@@ -16,7 +16,7 @@ import { supplyCard } from "./status.js";
 import { actionText } from "./text.js";
 import { installEscape, targetsFor } from "./moves.js";
 import { focusKey, installKeys, restoreFocus } from "./keys.js";
-import { pageState } from "./page.js";
+import { pageState, showOffline } from "./page.js";
 import { signedIn } from "./account.js";
 import { reasonText } from "./analysiswords.js";
 import { drawMove } from "./analysis.js";
@@ -128,23 +128,7 @@ async function show(/** @type {Page} */ page, /** @type {Solving} */ st, /** @ty
   history.replaceState(null, "", "/puzzles/" + next.puzzle.id); // its own address
   const frame = next.puzzle.frame;
   for (const s of frame.seats) s.name = tx("player_n", { n: s.seat + 1 }); // nobody's name
-  /** @type {Conn} */
-  const conn = {
-    msg: frame,
-    seat: frame.seat,
-    log: [],
-    chat: [],
-    fresh: true,
-    token: null,
-    account: false,
-    ws: null,
-    retry: 0,
-    tries: 0,
-    heard: 0,
-    sent: null,
-  };
-  page.shown = conn;
-  page.conns = [conn];
+  showOffline(page, frame, []);
   app.replaceChildren(h("div", { class: "game puzzle" }, page.boardBox, page.side));
   page.render();
 }

@@ -14,7 +14,7 @@ import { lastMove } from "./log.js";
 import { eventText } from "./text.js";
 import { installEscape, targetsFor } from "./moves.js";
 import { focusKey, installKeys, restoreFocus } from "./keys.js";
-import { pageState } from "./page.js";
+import { pageState, showOffline } from "./page.js";
 import { loadPrefs, savePref } from "./prefs.js";
 import { beforeStep, showStep } from "./motion.js";
 /** @typedef {import("./shapes.js").Json} Json */
@@ -83,23 +83,7 @@ export async function lessonPage(/** @type {Json} */ id) {
 function show(/** @type {Page} */ page, /** @type {Json} */ frame) {
   for (const s of frame.seats)
     s.name = s.kind === "bot" ? tx("bot_name", { level: s.level }) : tx("player_n", { n: s.seat + 1 });
-  /** @type {import("./shapes.js").Conn} */
-  const conn = {
-    msg: frame,
-    seat: frame.seat,
-    log: frame.log,
-    chat: [],
-    fresh: true,
-    token: null,
-    account: false,
-    ws: null,
-    retry: 0,
-    tries: 0,
-    heard: 0,
-    sent: null,
-  };
-  page.shown = conn;
-  page.conns = [conn];
+  showOffline(page, frame, frame.log);
 }
 
 async function play(/** @type {Page} */ page, /** @type {Json} */ actions) {

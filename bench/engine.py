@@ -1,13 +1,16 @@
 """Engine speed on one core: random full games per second, legal_actions and apply calls,
 the search bot's iterations, the RL environment's steps and the batch interface's steps.
 
-    python bench/engine.py --compare [--seconds 5] [--rounds 2] [--no-bots]
+    python bench/engine.py --compare [--baseline BEFORE/src] [--seconds 5] [--rounds 2] [--no-bots]
     python bench/engine.py [--seconds 5] [--profile]
 
 ``--compare`` measures the pure-Python engine and bots and the compiled ones (mypyc, built by
 setup.py from the same source) in two worker processes that take turns figure by figure, so
 both see the same machine; it prints the ratios and writes bench/engine.json and the table
-between the ``bench:engine`` markers of README.md. Without it, the figures of the core this
+between the ``bench:engine`` markers of README.md and docs/engine.md. With ``--baseline``
+(the ``src`` folder of another checkout, built or not: the build before a change), that
+checkout's pure-Python engine and compiled core take their turns too and the table shows
+them beside today's, with the ratios. Without ``--compare``, the figures of the core this
 process loads are printed (``TNE_PURE_PYTHON=1`` for the source), and ``--profile`` shows
 where the time of 30 random games goes. Times are the process's CPU time.
 
@@ -371,8 +374,8 @@ def main() -> None:
         "--baseline",
         type=Path,
         help="with --compare: also the pure engine of another checkout's src folder, and its "
-        "compiled core when it was built (printed, not written); its package root must offer "
-        "the engine's names, as this script imports them from there",
+        "compiled core when it was built, in the same run and the same table; its package "
+        "root must offer the engine's names, as this script imports them from there",
     )
     parser.add_argument("--no-readme", action="store_true", help="do not update README.md")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -385,10 +388,10 @@ def main() -> None:
         names = args.only.split(",")
         args.no_readme = True
     if args.compare:
-        if args.baseline is not None:
-            args.no_readme = args.only = True
         figures = compare(names, args.seconds, args.rounds, args.baseline)
         command = "python bench/engine.py --compare"
+        if args.baseline is not None:
+            command += " --baseline BEFORE/src"
     else:
         one_core()
         f = Figures()
@@ -464,15 +467,14 @@ def _table(result: dict[str, Any]) -> str:
     figures: dict[str, dict[str, float]] = result["figures"]
     cores = [c for c in ("baseline", "baseline_compiled", "python", "compiled") if c in figures]
     title = {
-        "baseline": "baseline",
-        "baseline_compiled": "baseline compiled",
+        "baseline": "before, pure Python",
+        "baseline_compiled": "before, compiled",
         "python": "pure Python",
         "compiled": "compiled (mypyc)",
     }
     pairs = (
         ("compiled", "python"),
         ("compiled", "baseline_compiled"),
-        ("compiled", "baseline"),
         ("python", "baseline"),
     )
     ratios = [(a, b) for a, b in pairs if a in cores and b in cores]
@@ -500,13 +502,14 @@ def _table(result: dict[str, Any]) -> str:
 
 
 def _update_readme(table: str) -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text()
+    """The table between the ``bench:engine`` markers of the README and of docs/engine.md."""
     pattern = re.compile(r"(<!-- bench:engine -->).*?(<!-- /bench:engine -->)", re.S)
-    if pattern.search(text):
-        readme.write_text(
-            pattern.sub(lambda m: m.group(1) + "\n" + table + "\n" + m.group(2), text)
-        )
+    for path in (ROOT / "README.md", ROOT / "docs" / "engine.md"):
+        text = path.read_text()
+        if pattern.search(text):
+            path.write_text(
+                pattern.sub(lambda m: m.group(1) + "\n" + table + "\n" + m.group(2), text)
+            )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,20 @@ this evaluation.
 
 from __future__ import annotations
 
-from tigris_euphrates import GREEN, NEIGHBOURS, RED, State, final_totals, region
+from tigris_euphrates import (
+    GREEN,
+    NEIGHBOURS,
+    NO_CELLS,
+    RED,
+    State,
+    bit,
+    count,
+    final_totals,
+    has,
+    inter,
+    region,
+    union,
+)
 
 #: What a finished game is worth beyond any position (the other engine scores a win as a win).
 WON = 1_000_000.0
@@ -55,18 +68,18 @@ def seat_eval(s: State, seat: int, bag: list[int] | None = None) -> int:
             v += 12 + (15 if row[colour] == low else 0) + 4 * min(hand[colour], 3)
     occupied = s.occupied()
     red = s.tiles[RED]
-    seen = 0
+    seen = NO_CELLS
     for colour, cell in enumerate(leaders):
         if cell < 0:
             continue
-        v += 6 * (NEIGHBOURS[cell] & red).bit_count()
-        if seen >> cell & 1:
+        v += 6 * count(inter(NEIGHBOURS[cell], red))
+        if has(seen, cell):
             continue  # as there: only the first leader met in a kingdom counts its tiles
-        kingdom = region(occupied, 1 << cell)
-        seen |= kingdom
-        v += 3 * (kingdom & s.tiles[colour]).bit_count()
+        kingdom = region(occupied, bit(cell))
+        seen = union(seen, kingdom)
+        v += 3 * count(inter(kingdom, s.tiles[colour]))
         if colour == GREEN:
-            v += 15 * (kingdom & s.treasures).bit_count()
+            v += 15 * count(inter(kingdom, s.treasures))
     v += 5 * s.cats[seat] + 2 * sum(row)
     if sum(bag) > 0:
         for colour in range(4):

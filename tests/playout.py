@@ -39,10 +39,35 @@ from tigris_euphrates import (
 )
 
 # the engine's internals the invariants look at (tests/engine uses this module)
-from tigris_euphrates.engine.board import cells_of
 from tigris_euphrates.engine.kingdoms import touch_counts
 from tigris_euphrates.engine.state import CATASTROPHES
 from tigris_euphrates.engine.wonder import plus_of
+from tigris_euphrates.engine.words import to_mask, to_words
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cells of a 176-bit mask, ascending."""
+    return [c for c in range(176) if mask >> c & 1]
+
+
+def mask_kingdoms(occupied: int, leaders: int) -> list[int]:
+    """The engine's ``kingdoms`` on 176-bit masks."""
+    return [to_mask(k) for k in kingdoms(to_words(occupied), to_words(leaders))]
+
+
+class Sets:
+    """A state's sets of cells (and its board's) as 176-bit ints, for checks written on the
+    int."""
+
+    def __init__(self, s: State) -> None:
+        self.tiles = [to_mask(t) for t in s.tiles]
+        self.facedown = to_mask(s.facedown)
+        self.treasures = to_mask(s.treasures)
+        self.catastrophes = to_mask(s.catastrophes)
+        self.lmask = to_mask(s.lmask)
+        self.rivers = to_mask(s.options.board.rivers)
+        self.temples = to_mask(s.options.board.temples)
+
 
 MAX_STEPS = 5000
 
@@ -50,8 +75,8 @@ MAX_STEPS = 5000
 def check_invariants(s: State) -> None:
     """Assert everything that must hold between any two decisions."""
     n = s.options.players
-    board = s.options.board
-    tiles = s.tiles
+    board = sets = Sets(s)
+    tiles = sets.tiles
     # Tiles conserved: board + hands + bag + out of the game = 153, colour by colour.
     bag = s.bag[s.bag_pos :]
     for c in range(4):
@@ -70,26 +95,26 @@ def check_invariants(s: State) -> None:
     any_tile = tiles[0] | tiles[1] | tiles[2] | tiles[3]
     assert tiles[1] & ~board.rivers == 0, "blue tiles only on rivers"
     assert (tiles[0] | tiles[2] | tiles[3]) & board.rivers == 0, "other tiles only on land"
-    assert not s.catastrophes & (any_tile | s.lmask)
-    assert s.treasures & ~any_tile == 0, "treasures lie on tiles"
-    assert s.facedown & ~any_tile == 0
-    assert (s.treasures & ~board.temples) == 0, "treasures never move"
+    assert not sets.catastrophes & (any_tile | sets.lmask)
+    assert sets.treasures & ~any_tile == 0, "treasures lie on tiles"
+    assert sets.facedown & ~any_tile == 0
+    assert (sets.treasures & ~board.temples) == 0, "treasures never move"
     # One leader per seat per colour, each on its own empty land cell next to a temple.
     cells = [c for c in s.leaders if c >= 0]
     assert len(set(cells)) == len(cells)
     mask = 0
     for c in cells:
         mask |= 1 << c
-    assert mask == s.lmask
-    assert not s.lmask & (any_tile | board.rivers | s.catastrophes)
+    assert mask == sets.lmask
+    assert not sets.lmask & (any_tile | board.rivers | sets.catastrophes)
     if not s.pending and s.union < 0:
-        red_up = tiles[0] & ~s.facedown
+        red_up = tiles[0] & ~sets.facedown
         for c in cells:
-            assert NEIGHBOURS[c] & red_up, "a leader stands next to a face-up temple"
+            assert to_mask(NEIGHBOURS[c]) & red_up, "a leader stands next to a face-up temple"
     # No kingdom holds two leaders of one colour once conflicts are over.
     if not any(isinstance(d, Support) for d in s.pending) and s.union < 0:
-        occ = any_tile | s.lmask
-        for k in kingdoms(occ, s.lmask):
+        occ = any_tile | sets.lmask
+        for k in mask_kingdoms(occ, sets.lmask):
             colours = [i & 3 for i, c in enumerate(s.leaders) if c >= 0 and k >> c & 1]
             assert len(colours) == len(set(colours)), "two leaders of a colour in a kingdom"
     assert dilate(ALL_CELLS) == ALL_CELLS
@@ -104,24 +129,25 @@ def check_invariants(s: State) -> None:
     for colour, cell in enumerate(s.buildings):
         if cell >= 0:
             assert s.options.buildings
-            assert (tiles[colour] & ~s.facedown) >> cell & 1, "a building stands on its colour"
+            assert (tiles[colour] & ~sets.facedown) >> cell & 1, "a building stands on its colour"
     if s.wonder >= 0:
         assert s.options.wonder
-        plus = plus_of(s.wonder)
-        assert plus and plus & s.facedown == plus, "the wonder stands on five face-down tiles"
+        plus = to_mask(plus_of(s.wonder))
+        assert plus and plus & sets.facedown == plus, "the wonder stands on five face-down tiles"
     if not s.options.rules.monuments:
-        assert s.facedown == 0 and max(s.monuments) < 0, "no monuments where the rules have none"
+        assert sets.facedown == 0 and max(s.monuments) < 0, "no monuments where the rules have none"
     # What play keeps up to date piece by piece (regions, the legality cache) is what a count
     # from scratch finds.
-    occ = s.occupied()
+    occ = to_mask(s.occupied())
     if s.regions is not None:
-        assert sorted(s.regions) == sorted(kingdoms(occ, occ)), "regions kept in step"
+        regions = sorted(to_mask(r) for r in s.regions)
+        assert regions == sorted(mask_kingdoms(occ, occ)), "regions kept in step"
     if s.cache is not None:
-        ks = kingdoms(occ, s.lmask)
-        ones, twos, threes, fours = touch_counts(ks)
-        twos_, threes_, ks_, ones_, fours_ = s.cache
-        assert sorted(ks_) == sorted(ks), "cached kingdoms kept in step"
-        assert (ones_, twos_, threes_, fours_) == (ones, twos, threes, fours), "cached counts"
+        ks = mask_kingdoms(occ, sets.lmask)
+        counts = touch_counts([to_words(k) for k in ks])
+        c = s.cache
+        assert sorted(to_mask(k) for k in c.kingdoms) == sorted(ks), "cached kingdoms in step"
+        assert (c.ones, c.twos, c.threes, c.fours) == counts, "cached counts"
     if not s.over:
         assert to_act(s) is not None
         assert legal_actions(s), "the player to act always has a legal action"
@@ -139,16 +165,16 @@ def check_conservation(s: State, lost: int) -> None:
     starting treasures, one on each temple.
     """
     n = s.options.players
-    on_board = s.catastrophes.bit_count()
+    on_board = to_mask(s.catastrophes).bit_count()
     in_hands = sum(s.cats)
     assert on_board + in_hands == CATASTROPHES * n, (
         f"catastrophes: {on_board} on the board + {in_hands} in hands, expected {CATASTROPHES * n}"
     )
     taken = sum(s.scores[p * 5 + 4] for p in range(n))
-    start = s.options.board.temples.bit_count()
-    assert s.treasures.bit_count() + taken + lost == start, (
-        f"treasures: {s.treasures.bit_count()} on the board + {taken} taken + {lost} lost, "
-        f"expected {start}"
+    start = to_mask(s.options.board.temples).bit_count()
+    treasures = to_mask(s.treasures).bit_count()
+    assert treasures + taken + lost == start, (
+        f"treasures: {treasures} on the board + {taken} taken + {lost} lost, expected {start}"
     )
 
 
@@ -163,11 +189,12 @@ def check_step_accounting(before: State, after: State, events: list[Event]) -> i
     board.
     """
     n = before.options.players
-    assert not after.treasures & ~before.treasures, "no treasure appears"
+    b, a = Sets(before), Sets(after)
+    assert not a.treasures & ~b.treasures, "no treasure appears"
     taken = [e for e in events if isinstance(e, TreasureTaken)]
     lost = [e for e in events if isinstance(e, TreasureLost)]
     named = sorted([cell_index(e.cell) for e in taken] + [cell_index(e.cell) for e in lost])
-    assert named == cells_of(before.treasures & ~after.treasures), "treasures gone = events"
+    assert named == cells_of(b.treasures & ~a.treasures), "treasures gone = events"
     for p in range(n):
         gained = after.scores[p * 5 + 4] - before.scores[p * 5 + 4]
         assert gained == sum(e.seat == p for e in taken), f"seat {p}'s treasures = its events"
@@ -176,9 +203,9 @@ def check_step_accounting(before: State, after: State, events: list[Event]) -> i
         assert rules.catastrophes_anywhere or rules.total_war, (
             "a treasure is lost only to a catastrophe that may fall on it or to a total war"
         )
-    assert not before.catastrophes & ~after.catastrophes, "catastrophes stay on the board"
+    assert not b.catastrophes & ~a.catastrophes, "catastrophes stay on the board"
     placed = [e for e in events if isinstance(e, CatastrophePlaced)]
-    new = cells_of(after.catastrophes & ~before.catastrophes)
+    new = cells_of(a.catastrophes & ~b.catastrophes)
     assert sorted(cell_index(e.cell) for e in placed) == new, "new catastrophes = events"
     for p in range(n):
         spent = before.cats[p] - after.cats[p]

@@ -14,7 +14,7 @@ or its modules. The stable core (docs/formats.md for the notation, positions and
     InvalidAction, IllegalAction
 
 then the vocabulary (actions, decisions, events, colours, rulesets) and the research level
-(``apply_unchecked``, ``sample_legal``, ``legal_groups``, bitboards, scoring helpers), listed
+(``apply_unchecked``, ``sample_legal``, ``legal_groups``, sets of cells, scoring helpers), listed
 by group in docs/engine.md, "Public API".
 """
 

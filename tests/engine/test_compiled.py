@@ -9,17 +9,20 @@ position after it must be equal, on the public API and on the fast path (``sampl
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
 import subprocess
 import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 import tigris_euphrates.engine as engine
-import tigris_euphrates.engine.board as board
+import tigris_euphrates.engine.words as words
 from tigris_euphrates.engine import (
     apply,
     apply_unchecked,
@@ -27,7 +30,9 @@ from tigris_euphrates.engine import (
     legal_notations,
     new_game,
     sample_legal,
+    to_mask,
     to_position,
+    to_words,
 )
 
 #: One option set per game, round robin: every variant, 2–4 players, both boards.
@@ -108,26 +113,76 @@ def test_the_compiled_core_runs_where_it_was_built() -> None:
     assert engine.COMPILED
 
 
-def test_the_flood_on_machine_words_is_the_flood_on_ints() -> None:
-    """The compiled core floods regions on 64-bit words (``board._flood_words``), the source
-    on the 176-bit int (``_flood_int``): the same region for every seed, on dense random
-    boards (long floods reaching every row and both edge columns) and on the boards of a
-    played game, on whichever core runs here (the compiled one's words are native)."""
-    assert board.NATIVE == engine.COMPILED
+def _source_words() -> ModuleType:
+    """``words`` run from its source, beside whichever module the core loaded."""
+    path = Path(engine.__file__).with_name("words.py")
+    spec = importlib.util.spec_from_file_location("tigris_euphrates.engine._words_source", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _bfs_region(occupied: int, seed: int) -> int:
+    """The region of ``seed``'s occupied cells in ``occupied`` (176-bit ints), by a
+    breadth-first search over rows and columns."""
+    todo = [c for c in range(176) if (occupied & seed) >> c & 1]
+    found = 0
+    for c in todo:
+        found |= 1 << c
+    while todo:
+        r, k = divmod(todo.pop(), 16)
+        for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+            n = rr * 16 + kk
+            if 0 <= rr < 11 and 0 <= kk < 16 and occupied >> n & 1 and not found >> n & 1:
+                found |= 1 << n
+                todo.append(n)
+    return found
+
+
+def test_the_words_are_the_same_on_both_cores() -> None:
+    """Every set of cells is four 48-bit words (``words``), which the compiled core holds as
+    native 64-bit integers (a shift carrying a bit past bit 63 would wrap there, and a shift
+    of a constant could be compiled as a 32-bit one): every primitive of the loaded module
+    gives what the source's gives, and the flood the region a breadth-first search finds,
+    for every seed, on dense random boards (long floods reaching every row and both edge
+    columns) and on the boards of a played game, on whichever core runs here."""
+    assert words.__file__.endswith(".py") != engine.COMPILED, "the words run with the core"
+    source = _source_words()
+    full = to_mask(words.FULL)
     rng = random.Random(5)
     cases = []
     for _ in range(300):
-        occupied = (rng.getrandbits(176) | rng.getrandbits(176)) & board.FULL
-        cases.append((occupied, 1 << rng.choice(board.cells_of(occupied))))
-        cases.append((occupied, rng.getrandbits(176) & board.FULL))
-    cases.append((board.FULL, 1))
-    cases.append((board.FULL, 1 << 175))
+        occupied = (rng.getrandbits(176) | rng.getrandbits(176)) & full
+        cells = [c for c in range(176) if occupied >> c & 1]
+        cases.append((occupied, 1 << rng.choice(cells)))
+        cases.append((occupied, rng.getrandbits(176) & full))
+    cases.append((full, 1))
+    cases.append((full, 1 << 175))
     cases.append((0, 1 << 40))
     state = new_game({"players": 4}, 7)
     while not state.over:
-        occupied = state.occupied()
-        for cell in board.cells_of(occupied)[::3]:
+        occupied = to_mask(state.occupied())
+        for cell in words.cells_of(state.occupied())[::3]:
             cases.append((occupied, 1 << cell))
         state = apply_unchecked(state, sample_legal(state, rng))
+    for cell in range(176):
+        assert words.bit(cell) == source.bit(cell), cell
+        for w in (words.EMPTY, words.FULL):
+            for name in ("has", "with_cell", "without_cell", "window"):
+                assert getattr(words, name)(w, cell) == getattr(source, name)(w, cell), name
+    pairs = ("union", "inter", "minus", "xor", "meets", "within")
+    ones = ("invert", "empty", "count", "low_cell", "lowest", "single", "cells_of", "dilate")
+    for a, b in cases:
+        wa, wb = to_words(a), to_words(b)
+        for name in pairs:
+            assert getattr(words, name)(wa, wb) == getattr(source, name)(wa, wb), name
+        for name in (*ones, "halo"):
+            assert getattr(words, name)(wa) == getattr(source, name)(wa), name
+        cell = rng.randrange(176)
+        assert words.window(wa, cell) == source.window(wa, cell)
+        assert words.has(wa, cell) == source.has(wa, cell)
     for occupied, seed in cases:
-        assert board._flood_words(occupied, seed) == board._flood_int(occupied, seed)
+        flooded = words.flood(to_words(occupied), to_words(seed))
+        assert flooded == source.flood(to_words(occupied), to_words(seed))
+        assert to_mask(flooded) == _bfs_region(occupied, seed)

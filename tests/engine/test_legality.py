@@ -30,11 +30,12 @@ from tigris_euphrates.engine.actions import (
     BuildMonument,
     swap_action,
 )
-from tigris_euphrates.engine.board import BLOCKS, cells_of
+from tigris_euphrates.engine.board import BLOCKS
 from tigris_euphrates.engine.checks import check
 from tigris_euphrates.engine.legal import legal_groups, legal_notations, sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
 from tigris_euphrates.engine.state import State
+from tigris_euphrates.engine.words import cells_of
 
 
 def universe(state: State) -> list[Action]:

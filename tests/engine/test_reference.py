@@ -11,7 +11,7 @@ from collections import deque
 
 import pytest
 
-from tigris_euphrates.engine import legal_actions, new_game
+from tigris_euphrates.engine import has, legal_actions, new_game
 from tigris_euphrates.engine.legal import sample_legal
 from tigris_euphrates.engine.play import apply_unchecked
 from tigris_euphrates.engine.state import State
@@ -37,13 +37,13 @@ class Grid:
         self.face_down: set[Cell] = set()
         for i in range(176):
             for colour in range(4):
-                if s.tiles[colour] >> i & 1:
+                if has(s.tiles[colour], i):
                     self.tile[cell_of(i)] = colour
-            if s.facedown >> i & 1:
+            if has(s.facedown, i):
                 self.face_down.add(cell_of(i))
         self.leaders = {cell_of(c) for c in s.leaders if c >= 0} - ({lift} if lift else set())
-        self.catastrophes = {cell_of(i) for i in range(176) if s.catastrophes >> i & 1}
-        self.treasures = {cell_of(i) for i in range(176) if s.treasures >> i & 1}
+        self.catastrophes = {cell_of(i) for i in range(176) if has(s.catastrophes, i)}
+        self.treasures = {cell_of(i) for i in range(176) if has(s.treasures, i)}
         grid = s.options.board.grid
         self.river = {(r, c) for r in range(11) for c in range(16) if grid[r][c] == "~"}
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from tigris_euphrates import from_position, legal_actions, new_game, to_position
+from tigris_euphrates import (
+    Words,
+    count,
+    from_position,
+    has,
+    legal_actions,
+    meets,
+    new_game,
+    to_position,
+)
 from tigris_euphrates.engine.board import Board
 
 STANDARD = """
@@ -65,10 +74,11 @@ def rules_map(text: str) -> dict[str, str]:
     return out
 
 
-def masked(mask: int, cell: str) -> bool:
-    """Whether ``cell`` (a name) is in the board mask ``mask`` (bit ``row * 16 + column``)."""
+def masked(mask: Words, cell: str) -> bool:
+    """Whether ``cell`` (a name) is in the board's set of cells ``mask`` (cell
+    ``row * 16 + column``)."""
     index = (int(cell[1:]) - 1) * 16 + ord(cell[0]) - ord("a")
-    return bool(mask >> index & 1)
+    return has(mask, index)
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -80,9 +90,9 @@ def test_the_board_masks_match_the_rules_map_cell_by_cell(name: str) -> None:
         assert masked(board.rivers, cell) == (ch == "~"), f"{name} {cell}: river"
         assert masked(board.temples, cell) == (ch in "TC"), f"{name} {cell}: temple"
         assert masked(board.specials, cell) == (ch == "C"), f"{name} {cell}: special treasure"
-    assert list(expected.values()).count("~") == board.rivers.bit_count() == rivers
-    assert board.temples.bit_count() == temples and board.specials.bit_count() == specials
-    assert not board.temples & board.rivers, "no temple stands on a river"
+    assert list(expected.values()).count("~") == count(board.rivers) == rivers
+    assert count(board.temples) == temples and count(board.specials) == specials
+    assert not meets(board.temples, board.rivers), "no temple stands on a river"
     assert "".join(board.grid) == "".join(expected.values())
 
 

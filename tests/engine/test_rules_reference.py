@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tigris_euphrates import apply, legal_actions, new_game, to_act, to_position
+from tigris_euphrates import apply, has, legal_actions, new_game, to_act, to_position
 from tigris_euphrates.engine.board import CELL_NAMES
 
 COLS, ROWS = 16, 11
@@ -279,7 +279,7 @@ def test_engine_agrees_with_a_naive_reading_of_the_rules(
 ) -> None:
     rng = random.Random(seed)
     s = new_game({"players": players, "english_variant": english}, seed)
-    rivers = {i for i in range(COLS * ROWS) if s.options.board.rivers >> i & 1}
+    rivers = {i for i in range(COLS * ROWS) if has(s.options.board.rivers, i)}
     steps = 0
     while to_act(s) is not None and steps < 400:
         acts = legal_actions(s)

@@ -12,7 +12,7 @@ import pytest
 
 from tigris_euphrates import State, apply, legal_actions, new_game
 from tigris_euphrates.engine import RULESETS, Ruleset
-from tigris_euphrates.engine.board import cells_of
+from tigris_euphrates.engine.words import cells_of, inter, to_words
 
 #: The hooks ``legal`` and ``play`` ask a ruleset, each checked below.
 HOOKS = {
@@ -48,7 +48,9 @@ def _answers(rules: Ruleset, s: State) -> dict[str, list[Any]]:
     """What every hook says of state ``s``, asked about its tiles, leaders and kingdoms."""
     occupied = s.occupied()
     out: dict[str, list[Any]] = {
-        "leader_blocked": [rules.leader_blocked(occupied, occupied & 0x5555_5555, s.lmask)],
+        "leader_blocked": [
+            rules.leader_blocked(occupied, inter(occupied, to_words(0x5555_5555)), s.lmask)
+        ],
         "catastrophe_targets": [rules.catastrophe_targets(s)],
         "war_orphans": [rules.war_orphans(s)],
         "treasure_pick": [rules.treasure_pick(s)],

@@ -27,6 +27,7 @@ from .. import (
     GREEN,
     MONUMENTS,
     NEIGHBOURS,
+    NO_CELLS,
     RED,
     Action,
     BuildMonument,
@@ -41,8 +42,13 @@ from .. import (
     apply_unchecked,
     commit_range,
     conflict,
+    count,
     final_totals,
+    has,
+    inter,
     legal_actions,
+    meets,
+    minus,
     state_kingdoms,
 )
 
@@ -109,9 +115,11 @@ def colour_ranks(row: list[int]) -> list[int]:
 #: ``seat_values`` by weights, then by everything else it reads. The search evaluates the
 #: same public position many times (in each world it deals, and when ranking as well as at a
 #: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
-#: ints and values as tuples: the garbage collector stops tracking them, instead of walking
-#: the whole memo at each full collection. Each memo is cleared when full. The options the
-#: value depends on are in the key: one process (the server) plays every variant.
+#: ints (and of the tuples of words the state's tile list already holds, so that no set of
+#: cells is boxed to make a key) and values as tuples: the garbage collector stops tracking
+#: them, instead of walking the whole memo at each full collection. Each memo is cleared
+#: when full. The options the value depends on are in the key: one process (the server)
+#: plays every variant.
 _VALUES: Final[dict[Weights, dict[tuple[object, ...], tuple[float, ...]]]] = {}
 
 
@@ -121,13 +129,22 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     if memo is None:
         memo = _VALUES[wt] = {}
     opts = s.options
+    fd = s.facedown
+    # The treasures count only for the galaxy's harvest (the ruleset is in the key).
+    tr = s.treasures if opts.rules.harvest_treasures else NO_CELLS
     key = (
         # what the value reads of the options (the players show in the lengths below)
         opts.buildings,
         opts.ruleset,
-        s.facedown,
+        fd[0],
+        fd[1],
+        fd[2],
+        fd[3],
         s.bag_pos - len(s.bag),
-        *s.tiles,
+        s.red,
+        s.blue,
+        s.green,
+        s.black,
         *s.leaders,
         *s.scores,
         *s.cats,
@@ -135,7 +152,10 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
         *[sum(s.hand(p)) for p in range(s.options.players)],
         s.buildings,
         s.wonder,
-        s.treasures,
+        tr[0],
+        tr[1],
+        tr[2],
+        tr[3],
     )
     v = memo.get(key)
     if v is None:
@@ -148,8 +168,7 @@ def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
 def _seat_values(s: State, wt: Weights) -> list[float]:
     n = s.options.players
     fd = s.facedown
-    red_up = s.tiles[RED] & ~fd
-    tiles = s.tiles
+    red_up = minus(s.tiles_of(RED), fd)
     cats = s.cats
     w0, w1, w2, w3 = RANK_WEIGHTS
     kingdoms = state_kingdoms(s)
@@ -162,14 +181,14 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
         if wt.horizon > 0 and turns < wt.horizon:
             scale = turns / wt.horizon
         turns = min(turns, wt.income_turns)
-    monument_cells: list[tuple[int, int]] = []  # (2x2 block, monument index) of built ones
+    monument_cells: list[tuple[int, int]] = []  # (2x2 block's top left, monument) of built ones
     if income > 0:
         for m, top_left in enumerate(s.monuments):
             if top_left >= 0:
-                monument_cells.append((BLOCKS[top_left], m))
+                monument_cells.append((top_left, m))
     # The variants' own terms (none of them applies to the classic game).
     opts = s.options
-    wonder = 1 << s.wonder if s.wonder >= 0 and income > 0 else 0
+    wonder = s.wonder if income > 0 else -1
     buildings = s.buildings if opts.buildings else None
     harvests = opts.rules.harvest_treasures
     if opts.rules.total_war:
@@ -190,27 +209,26 @@ def _seat_values(s: State, wt: Weights) -> list[float]:
                 continue
             if ranks is None:
                 ranks = colour_ranks(row)
-            bit = 1 << cell
             for k in kingdoms:
-                if k & bit:
+                if has(k, cell):
                     break
-            temples = (NEIGHBOURS[cell] & red_up).bit_count()
-            backing = (tiles[c] & ~fd & k).bit_count()
-            size = k.bit_count()
+            temples = count(inter(NEIGHBOURS[cell], red_up))
+            backing = count(inter(minus(s.tiles_of(c), fd), k))
+            size = count(k)
             w = scale * (
                 leader_w
                 + temple_w * (temples if temples < 3 else 3)
                 + war_w * (backing if backing < 6 else 6)
                 + size_w * (size if size < 15 else 15)
             )
-            for block, m in monument_cells:
-                if block & k and c in MONUMENTS[m]:
+            for top_left, m in monument_cells:
+                if meets(BLOCKS[top_left], k) and c in MONUMENTS[m]:
                     w += income * turns
-            if wonder and c == BLACK and wonder & k:
+            if wonder >= 0 and c == BLACK and has(k, wonder):
                 w += income * turns  # a point of any colour at the end of each own turn
-            if buildings is not None and buildings[c] >= 0 and k >> buildings[c] & 1:
+            if buildings is not None and buildings[c] >= 0 and has(k, buildings[c]):
                 w += wt.building
-            if harvests and c == GREEN and (k & s.treasures).bit_count() >= 2:
+            if harvests and c == GREEN and count(inter(k, s.treasures)) >= 2:
                 v += wt.harvest
             v += (0.35 + RANK_WEIGHTS[ranks[c]]) * w
         v += wt.hand_tile * sum(s.hand(p))

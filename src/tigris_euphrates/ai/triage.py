@@ -35,17 +35,27 @@ from .. import (
     BLOCKS,
     BLOCKS_AT,
     NEIGHBOURS,
+    NO_CELLS,
     RED,
     Action,
-    Mask,
     Pass,
     PlaceCatastrophe,
     PlaceLeader,
     PlaceTile,
     State,
     Swap,
+    Words,
+    bit,
+    count,
+    has,
+    inter,
+    meets,
+    minus,
     region,
     state_kingdoms,
+    with_cell,
+    within,
+    without_cell,
 )
 from .evaluate import BASIC
 
@@ -74,16 +84,21 @@ class _Board:
         self.scorer = _scorers(s, self.ks)
         self.fd = s.facedown
         self.tiles = s.tiles
-        self.red_up = self.tiles[RED] & ~self.fd
-        own = [cell for cell in s.leaders_of(actor) if cell >= 0]
+        self.red_up = minus(self.tiles[RED], self.fd)
         # A red tile beside one of these leaders is hot: the actor's own (focused), or any.
-        self.guarded = sum(1 << cell for cell in own) if focused else s.lmask
+        guarded = s.lmask
+        if focused:
+            guarded = NO_CELLS
+            for cell in s.leaders_of(actor):
+                if cell >= 0:
+                    guarded = with_cell(guarded, cell)
+        self.guarded = guarded
         self.own_scores = s.score(actor)[:4]
         # A colour above ``top`` is the actor's clear best: a point of it is worth little.
         self.top = sorted(self.own_scores)[2] if focused else 10**6
 
 
-def _scorers(s: State, ks: list[Mask]) -> list[list[int]]:
+def _scorers(s: State, ks: list[Words]) -> list[list[int]]:
     """Per kingdom and colour: the seat a tile of that colour scores for (the leader of its
     colour, else the king), -1 for nobody."""
     scorer: list[list[int]] = []
@@ -91,7 +106,7 @@ def _scorers(s: State, ks: list[Mask]) -> list[list[int]]:
         row = [-1, -1, -1, -1]
         for p in range(s.options.players):
             for c, cell in enumerate(s.leaders_of(p)):
-                if cell >= 0 and k >> cell & 1:
+                if cell >= 0 and has(k, cell):
                     row[c] = p
         king = row[BLACK]
         scorer.append([r if r >= 0 else king for r in row])
@@ -129,8 +144,8 @@ def triage(
                 group = revolts if revolt else placed
                 group[a.colour].append((_leader_key(b, a, k, revolt), i, a))
         elif isinstance(a, PlaceCatastrophe):
-            on_piece = b.occ >> a.cell & 1
-            if on_piece and NEIGHBOURS[a.cell] & s.lmask:
+            on_piece = has(b.occ, a.cell)
+            if on_piece and meets(NEIGHBOURS[a.cell], s.lmask):
                 hot.append(a)
             elif on_piece:
                 warm.append(a)
@@ -157,10 +172,10 @@ def _tile_tier(b: _Board, a: PlaceTile, actor: int) -> int:
     completes a square of four (a monument) is hot; any other is warm."""
     cell = a.cell
     nb = NEIGHBOURS[cell]
-    if not nb & b.occ:
+    if not meets(nb, b.occ):
         return QUIET
-    touched = [j for j, k in enumerate(b.ks) if nb & k]
-    if len(touched) >= 2 or (a.colour == RED and nb & b.guarded):
+    touched = [j for j, k in enumerate(b.ks) if meets(nb, k)]
+    if len(touched) >= 2 or (a.colour == RED and meets(nb, b.guarded)):
         return HOT
     if (
         touched
@@ -168,35 +183,33 @@ def _tile_tier(b: _Board, a: PlaceTile, actor: int) -> int:
         and b.own_scores[a.colour] <= b.top  # not a point in the colour it leads most
     ):
         return HOT
-    same = b.tiles[a.colour] & ~b.fd
-    bit = 1 << cell
-    if any(not BLOCKS[t] & ~bit & ~same for t in BLOCKS_AT[cell]):
+    same = with_cell(minus(b.tiles[a.colour], b.fd), cell)  # with the tile put
+    if any(within(BLOCKS[t], same) for t in BLOCKS_AT[cell]):
         return HOT  # completes a square of four: a monument
     return WARM
 
 
-def _leader_kingdom(s: State, occ: Mask, a: PlaceLeader, actor: int) -> tuple[Mask, bool]:
+def _leader_kingdom(s: State, occ: Words, a: PlaceLeader, actor: int) -> tuple[Words, bool]:
     """The kingdom the leader would stand in (lifted from where it stands), and whether
     another seat's leader of its colour is there (a revolt)."""
     colour = a.colour
     cur = s.leader(actor, colour)
-    base = occ & ~(1 << cur) if cur >= 0 else occ
-    bit = 1 << a.cell
-    k = region(base | bit, bit)
+    base = without_cell(occ, cur) if cur >= 0 else occ
+    k = region(with_cell(base, a.cell), bit(a.cell))
     for other in range(s.options.players):
         o = s.leader(other, colour)
-        if other != actor and o >= 0 and k >> o & 1:
+        if other != actor and o >= 0 and has(k, o):
             return k, True
     return k, False
 
 
-def _leader_key(b: _Board, a: PlaceLeader, k: Mask, revolt: bool) -> tuple[float, ...]:
+def _leader_key(b: _Board, a: PlaceLeader, k: Words, revolt: bool) -> tuple[float, ...]:
     """The sort key of a leader placement in kingdom ``k``, best first: a revolt by the
     temples beside the leader, then the tiles of its colour, then the kingdom's size; a plain
     placement by its place as the evaluation weighs it (greedy's ``BASIC`` weights)."""
-    temples = (NEIGHBOURS[a.cell] & b.red_up).bit_count()
-    backing = (b.tiles[a.colour] & ~b.fd & k).bit_count()
-    size = k.bit_count()
+    temples = count(inter(NEIGHBOURS[a.cell], b.red_up))
+    backing = count(inter(minus(b.tiles[a.colour], b.fd), k))
+    size = count(k)
     if revolt:
         return (-temples, -backing, -size)
     v = (

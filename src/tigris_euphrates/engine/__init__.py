@@ -61,10 +61,7 @@ from .board import (
     Board,
     board_from_option,
     cell_index,
-    dilate,
-    region,
 )
-from .board import FULL as ALL_CELLS
 from .checks import check
 from .decisions import (
     DECISIONS,
@@ -130,8 +127,34 @@ from .record import make_record, replay, replay_steps, start_of
 from .rules import DEFAULT_RULESET, RULESETS, Ruleset
 from .scoring import final_totals, ranking, ranks, result, seat_totals
 from .state import HAND_SIZE, Options, State, new_game
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour, Mask, Seat, Words
 from .view import player_view, redact_event, spectator_view, unseen_tiles
+from .words import EMPTY as NO_CELLS
+from .words import FULL as ALL_CELLS
+from .words import (
+    bit,
+    cells_of,
+    count,
+    dilate,
+    empty,
+    halo,
+    has,
+    inter,
+    invert,
+    low_cell,
+    lowest,
+    meets,
+    minus,
+    single,
+    to_mask,
+    to_words,
+    union,
+    with_cell,
+    within,
+    without_cell,
+    xor,
+)
+from .words import flood as region
 
 #: Whether a package built with the engine (the bots, the research adapters' fast path) runs
 #: its compiled modules: ``choose_core(package, folder, allowed)``, see ``_core.choose``.
@@ -165,6 +188,7 @@ __all__ = [
     "MONUMENT_NAMES",
     "NCELLS",
     "NEIGHBOURS",
+    "NO_CELLS",
     "PASS",
     "RED",
     "REVOLT",
@@ -237,23 +261,36 @@ __all__ = [
     "Withdraw",
     "WonderBuilt",
     "WonderPoint",
+    "Words",
     "action_from_dict",
     "apply",
     "apply_unchecked",
+    "bit",
     "board_from_option",
     "cell_index",
+    "cells_of",
     "check",
     "choose_core",
     "commit_range",
     "conflict",
+    "count",
     "dilate",
+    "empty",
     "final_totals",
     "from_position",
+    "halo",
+    "has",
+    "inter",
+    "invert",
     "kingdoms",
     "legal_actions",
     "legal_groups",
     "legal_notations",
+    "low_cell",
+    "lowest",
     "make_record",
+    "meets",
+    "minus",
     "new_game",
     "parse_action",
     "player_view",
@@ -266,6 +303,7 @@ __all__ = [
     "result",
     "sample_legal",
     "seat_totals",
+    "single",
     "spectator_view",
     "start_of",
     "state_kingdoms",
@@ -273,6 +311,13 @@ __all__ = [
     "swap_options",
     "to_act",
     "to_action",
+    "to_mask",
     "to_position",
+    "to_words",
+    "union",
     "unseen_tiles",
+    "with_cell",
+    "within",
+    "without_cell",
+    "xor",
 ]

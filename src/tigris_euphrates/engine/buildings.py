@@ -11,63 +11,77 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import COLS, NCELLS
-from .types import Cell, Colour, Mask
+from .types import Cell, Colour, Words
+from .words import EMPTY, bit, cells_of, count, has, minus, shift_left, union, with_cell, word
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain ``int`` to the interpreter
+    from mypy_extensions import i64
+
     from .state import State
 
 
-def row_run(up: Mask, cell: Cell) -> Mask:
-    """The run of ``up`` cells through ``cell`` along its row (0 if ``cell`` is not in
-    ``up``)."""
-    if not up >> cell & 1:
-        return 0
-    row_start = cell - cell % COLS
-    lo = hi = cell
-    while lo > row_start and up >> (lo - 1) & 1:
+def _in_word(q: int, x: i64) -> Words:
+    """The set whose word ``q`` is ``x`` and the others empty."""
+    if q == 0:
+        return (x, 0, 0, 0)
+    if q == 1:
+        return (0, x, 0, 0)
+    if q == 2:
+        return (0, 0, x, 0)
+    return (0, 0, 0, x)
+
+
+def row_run(up: Words, cell: Cell) -> Words:
+    """The run of ``up`` cells through ``cell`` along its row (empty if ``cell`` is not in
+    ``up``). A row lies within one word."""
+    if not has(up, cell):
+        return EMPTY
+    q = cell // 48
+    b = cell - q * 48
+    x = word(up, q)
+    row_start = b - b % COLS
+    lo = hi = b
+    while lo > row_start and (x >> (lo - 1)) & 1:
         lo -= 1
-    while hi < row_start + COLS - 1 and up >> (hi + 1) & 1:
+    while hi < row_start + COLS - 1 and (x >> (hi + 1)) & 1:
         hi += 1
-    return ((1 << (hi - lo + 1)) - 1) << lo
+    return _in_word(q, shift_left(shift_left(1, hi - lo + 1) - 1, lo))
 
 
-def column_run(up: Mask, cell: Cell) -> Mask:
+def column_run(up: Words, cell: Cell) -> Words:
     """The run of ``up`` cells through ``cell`` along its column."""
-    if not up >> cell & 1:
-        return 0
-    run = 1 << cell
+    if not has(up, cell):
+        return EMPTY
+    run = bit(cell)
     c = cell - COLS
-    while c >= 0 and up >> c & 1:
-        run |= 1 << c
+    while c >= 0 and has(up, c):
+        run = with_cell(run, c)
         c -= COLS
     c = cell + COLS
-    while c < NCELLS and up >> c & 1:
-        run |= 1 << c
+    while c < NCELLS and has(up, c):
+        run = with_cell(run, c)
         c += COLS
     return run
 
 
-def length(up: Mask, cell: Cell) -> int:
+def length(up: Words, cell: Cell) -> int:
     """The tile's length: the longer of its row run and column run."""
-    return max(row_run(up, cell).bit_count(), column_run(up, cell).bit_count())
+    return max(count(row_run(up, cell)), count(column_run(up, cell)))
 
 
-def building_targets(state: State, cell: Cell, colour: Colour) -> Mask:
+def building_targets(state: State, cell: Cell, colour: Colour) -> Words:
     """Where building ``colour`` may go after a tile of that colour was placed on ``cell``:
     the tiles of the placed tile's runs longer than the threshold (2, or the length of the
     building's tile when that is longer); nothing when the building already stands on one of
     those runs."""
-    up = state.tiles[colour] & ~state.facedown
-    runs = row_run(up, cell) | column_run(up, cell)
+    up = minus(state.tiles_of(colour), state.facedown)
+    runs = union(row_run(up, cell), column_run(up, cell))
     at = state.buildings[colour]
-    if at >= 0 and runs >> at & 1:
-        return 0
+    if at >= 0 and has(runs, at):
+        return EMPTY
     threshold = 2 if at < 0 else max(2, length(up, at))
-    out = 0
-    todo = runs
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        if length(up, low.bit_length() - 1) > threshold:
-            out |= low
+    out = EMPTY
+    for c in cells_of(runs):
+        if length(up, c) > threshold:
+            out = with_cell(out, c)
     return out

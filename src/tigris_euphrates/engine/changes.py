@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import CELL_NAMES, COLOURS, NEIGHBOURS, cells_of
+from .board import CELL_NAMES, COLOURS, NEIGHBOURS
 from .events import (
     BuildingPlaced,
     BuildingReturned,
@@ -25,7 +25,8 @@ from .legal import grown_cache
 from .rules import orphaned
 from .scoring import result
 from .state import State
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour, Seat, Words
+from .words import bit, cells_of, empty, has, inter, meets, minus, without_cell
 
 #: Where the events of the changes go: a list, or None on the fast path (no events).
 Events = list[Event] | None
@@ -43,7 +44,7 @@ def add_piece(s: State, cell: Cell, tile: bool) -> None:
             s.cache = grown_cache(cache, cell, s.regions[-1])  # with_piece puts it last
 
 
-def remove_pieces(s: State, cells: Mask) -> None:
+def remove_pieces(s: State, cells: Words) -> None:
     """Keep the known regions in step with the pieces taken off ``cells`` (and drop the
     legality cache)."""
     s.cache = None
@@ -94,21 +95,21 @@ def game_over(s: State, ev: Events, reason: str) -> None:
         ev.append(GameOver(reason, final))
 
 
-def touched_kingdoms(s: State, cell: Cell) -> list[Mask]:
+def touched_kingdoms(s: State, cell: Cell) -> list[Words]:
     """The kingdoms beside the empty ``cell``, from the known regions: looked for from the
     newest region back until every piece beside the cell is found."""
-    touching = NEIGHBOURS[cell] & s.occupied()
+    touching = inter(NEIGHBOURS[cell], s.occupied())
     lmask = s.lmask
-    found: list[Mask] = []
-    if touching:
+    found: list[Words] = []
+    if not empty(touching):
         regions = regions_of(s)
         for i in range(len(regions) - 1, -1, -1):
             r = regions[i]
-            if r & touching:
-                touching &= ~r
-                if r & lmask:
+            if meets(r, touching):
+                touching = minus(touching, r)
+                if meets(r, lmask):
                     found.append(r)
-                if not touching:
+                if empty(touching):
                     break
     return found
 
@@ -117,39 +118,39 @@ def remove_leader(s: State, ev: Events, seat: Seat, colour: Colour, reason: str)
     idx = seat * 4 + colour
     cell = s.leaders[idx]
     s.leaders[idx] = -1
-    s.lmask &= ~(1 << cell)
-    remove_pieces(s, 1 << cell)
+    s.lmask = without_cell(s.lmask, cell)
+    remove_pieces(s, bit(cell))
     if ev is not None:
         ev.append(LeaderWithdrawn(seat, COLOURS[colour], CELL_NAMES[cell], reason))
 
 
-def return_leaders(s: State, ev: Events, cells: Mask) -> None:
+def return_leaders(s: State, ev: Events, cells: Words) -> None:
     """Return the leaders on ``cells`` for want of a temple, in seat and colour order."""
     for idx, cell in enumerate(s.leaders):
-        if cell >= 0 and cells >> cell & 1:
+        if cell >= 0 and has(cells, cell):
             remove_leader(s, ev, idx >> 2, idx & 3, "no temple")
 
 
 def return_orphans(s: State, ev: Events) -> None:
     """Return every leader left without an adjacent face-up temple."""
     orphans = orphaned(s)
-    if orphans:
+    if not empty(orphans):
         return_leaders(s, ev, orphans)
 
 
-def lose_treasures(s: State, ev: Events, cells: Mask, reason: str) -> None:
-    s.treasures &= ~cells
+def lose_treasures(s: State, ev: Events, cells: Words, reason: str) -> None:
+    s.treasures = minus(s.treasures, cells)
     if ev is not None:
         for name in cell_names(cells):
             ev.append(TreasureLost(name, reason))
 
 
-def cell_names(mask: Mask) -> list[str]:
-    return [CELL_NAMES[i] for i in cells_of(mask)]
+def cell_names(cells: Words) -> list[str]:
+    return [CELL_NAMES[i] for i in cells_of(cells)]
 
 
 def take_treasure(s: State, ev: Events, seat: Seat, cell: Cell, forced: bool) -> None:
-    s.treasures &= ~(1 << cell)
+    s.treasures = without_cell(s.treasures, cell)
     s.scores[seat * 5 + 4] += 1
     if ev is not None:
         ev.append(TreasureTaken(seat, CELL_NAMES[cell], forced))
@@ -163,10 +164,10 @@ def place_building(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         ev.append(BuildingPlaced(s.turn, COLOURS[colour], CELL_NAMES[cell], before))
 
 
-def return_buildings(s: State, ev: Events, cells: Mask, reason: str) -> None:
+def return_buildings(s: State, ev: Events, cells: Words, reason: str) -> None:
     """Buildings standing on ``cells`` (now face down) go back off the board."""
     for colour, at in enumerate(s.buildings):
-        if at >= 0 and cells >> at & 1:
+        if at >= 0 and has(cells, at):
             s.move_building(colour, -1)
             if ev is not None:
                 ev.append(BuildingReturned(COLOURS[colour], CELL_NAMES[at], reason))

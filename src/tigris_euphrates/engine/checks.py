@@ -22,7 +22,7 @@ from .actions import (
     TakeTreasure,
     Withdraw,
 )
-from .board import BLUE, CELL_NAMES, COLOURS, MONUMENT_NAMES, MONUMENTS, NEIGHBOURS, RED, cells_of
+from .board import BLUE, CELL_NAMES, COLOURS, MONUMENT_NAMES, MONUMENTS, NEIGHBOURS, RED
 from .decisions import (
     BuildingOffer,
     Decision,
@@ -39,6 +39,7 @@ from .legal import commit_range, conflict, leader_masks
 from .rules import building_cells
 from .state import State
 from .types import Cell, Colour
+from .words import EMPTY, bit, cells_of, has, meets, minus
 
 #: What each kind of decision asks, in the words of an error that names it.
 DECISION_WORDS: dict[type[Decision] | None, str] = {
@@ -75,14 +76,14 @@ def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
         raise _illegal("no-tile", f"you have no {COLOURS[colour]} tile in hand")
     _check_empty(state, cell, "a tile")
     rivers = state.options.board.rivers
-    if colour == BLUE and not rivers >> cell & 1:
+    if colour == BLUE and not has(rivers, cell):
         raise _illegal("blue-on-land", "blue tiles go only on rivers")
-    if colour != BLUE and rivers >> cell & 1:
+    if colour != BLUE and has(rivers, cell):
         raise _illegal(
             "tile-on-river", f"{COLOURS[colour]} tiles go only on land (only blue on rivers)"
         )
     if state.cache is not None:  # legal_actions ran: the cells touching 3+ kingdoms are known
-        three = state.cache[1] >> cell & 1
+        three = has(state.cache.threes, cell)
     else:
         three = len(touching_kingdoms(state.occupied(), state.lmask, cell)) >= 3
     if three:
@@ -90,12 +91,11 @@ def _check_tile(state: State, colour: Colour, cell: Cell) -> None:
 
 
 def _check_empty(state: State, cell: Cell, what: str) -> None:
-    bit = 1 << cell
-    if state.lmask & bit:
+    if has(state.lmask, cell):
         raise _illegal("occupied", f"{what} may not go on a leader ({CELL_NAMES[cell]})")
-    if state.catastrophes & bit:
+    if has(state.catastrophes, cell):
         raise _illegal("occupied", f"{what} may not go on a catastrophe ({CELL_NAMES[cell]})")
-    if state.occupied() & bit:
+    if has(state.occupied(), cell):
         raise _illegal("occupied", f"{what} needs an empty cell; {CELL_NAMES[cell]} holds a tile")
 
 
@@ -106,54 +106,55 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
         raise _illegal("same-cell", "a leader cannot be placed on the cell it stands on")
     # Lifting the leader empties only its own cell, which is not ``cell``.
     _check_empty(state, cell, "a leader")
-    if state.options.board.rivers >> cell & 1:
+    if has(state.options.board.rivers, cell):
         raise _illegal("leader-on-river", "leaders go only on land, never on a river")
-    red = state.tiles[RED] & ~state.facedown
-    if not NEIGHBOURS[cell] & red:
+    red = minus(state.tiles_of(RED), state.facedown)
+    if not meets(NEIGHBOURS[cell], red):
         raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
     rules = state.options.rules
-    if state.cache is not None:  # legal_actions ran: the targets are a few masks away
-        if not leader_masks(state, seat, colour)[colour] >> cell & 1:
+    if state.cache is not None:  # legal_actions ran: the targets are a few sets away
+        if not has(leader_masks(state, seat, colour)[colour], cell):
             raise _illegal(rules.blocked_code, rules.blocked_words)
         return
-    # The ruleset's hook, asked about ``cell`` alone: the masks hold at most that cell.
-    here = 1 << cur if cur >= 0 else 0
-    occ = state.occupied() & ~here
-    bit = 1 << cell
-    kingdom_twos = bit if len(touching_kingdoms(occ, state.lmask & ~here, cell)) >= 2 else 0
-    region_twos = 0
+    # The ruleset's hook, asked about ``cell`` alone: the sets hold at most that cell.
+    here = bit(cur) if cur >= 0 else EMPTY
+    occ = minus(state.occupied(), here)
+    one = bit(cell)
+    kingdom_twos = (
+        one if len(touching_kingdoms(occ, minus(state.lmask, here), cell)) >= 2 else EMPTY
+    )
+    region_twos = EMPTY
     if rules.needs_regions and len(touching_kingdoms(occ, occ, cell)) >= 2:
-        region_twos = bit
-    if rules.leader_blocked(occ, kingdom_twos, region_twos) & bit:
+        region_twos = one
+    if has(rules.leader_blocked(occ, kingdom_twos, region_twos), cell):
         raise _illegal(rules.blocked_code, rules.blocked_words)
 
 
 def _check_catastrophe(state: State, cell: Cell) -> None:
     if not state.cats[state.turn]:
         raise _illegal("no-catastrophe", "you have no catastrophe tile left")
-    bit = 1 << cell
-    if state.catastrophes & bit:
+    if has(state.catastrophes, cell):
         raise _illegal(
             "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
         )
-    if state.options.rules.catastrophe_targets(state) & bit:
+    if has(state.options.rules.catastrophe_targets(state), cell):
         return
-    if building_cells(state) & bit:
+    if has(building_cells(state), cell):
         raise _illegal(
             "catastrophe-on-building",
             "a catastrophe may not be placed on the tile of a civilization building",
         )
-    if state.lmask & bit:
+    if has(state.lmask, cell):
         raise _illegal("catastrophe-on-leader", "a catastrophe may not be placed on a leader")
-    if state.catastrophes & bit:
+    if has(state.catastrophes, cell):
         raise _illegal(
             "catastrophe-on-catastrophe", "a catastrophe may not be placed on another catastrophe"
         )
-    if state.facedown & bit:
+    if has(state.facedown, cell):
         raise _illegal(
             "catastrophe-on-monument", "a catastrophe may not be placed on a monument tile"
         )
-    if state.treasures & bit:
+    if has(state.treasures, cell):
         raise _illegal(
             "catastrophe-on-treasure", "a catastrophe may not be placed on a tile with a treasure"
         )
@@ -279,7 +280,7 @@ def _check_building(offer: BuildingOffer, action: PlaceBuilding) -> None:
             f"the offer is for the {COLOURS[offer.colour]} building, "
             f"not the {COLOURS[action.colour]} one",
         )
-    if not offer.cells >> action.cell & 1:
+    if not has(offer.cells, action.cell):
         cells = ", ".join(CELL_NAMES[i] for i in cells_of(offer.cells))
         raise _illegal(
             "no-such-building-cell",
@@ -289,13 +290,13 @@ def _check_building(offer: BuildingOffer, action: PlaceBuilding) -> None:
 
 
 def _check_treasure(state: State, pick: TreasurePick | Harvest, action: TakeTreasure) -> None:
-    if pick.cells >> action.cell & 1:
+    if has(pick.cells, action.cell):
         return
     specials = state.options.board.specials
     if (
         isinstance(pick, TreasurePick)
-        and state.treasures >> action.cell & 1
-        and pick.cells & specials
+        and has(state.treasures, action.cell)
+        and meets(pick.cells, specials)
     ):
         raise _illegal("special-first", "special treasures (corner temples) must be taken first")
     cells = ", ".join(CELL_NAMES[i] for i in cells_of(pick.cells))

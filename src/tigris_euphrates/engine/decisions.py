@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .board import RED
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour, Seat, Words
 
 #: The two kinds of conflict.
 REVOLT, WAR = 0, 1
@@ -70,7 +70,7 @@ class TreasurePick:
     """Which of the treasures in ``cells`` the trader's owner takes."""
 
     owner: Seat
-    cells: Mask
+    cells: Words
     name: ClassVar[str] = "treasure"
 
 
@@ -82,7 +82,7 @@ class BuildingOffer:
     owner: Seat
     colour: Colour
     tile: Cell
-    cells: Mask
+    cells: Words
     name: ClassVar[str] = "building"
 
 
@@ -101,7 +101,7 @@ class Harvest:
     harvests at the end of the turn."""
 
     owner: Seat
-    cells: Mask
+    cells: Words
     name: ClassVar[str] = "harvest"
 
 

@@ -1,139 +1,168 @@
-"""Regions and kingdoms on bitboards: the regions of a board kept up to date piece by piece,
-which kingdoms a cell touches, and the masks of cells touching one to four kingdoms (for legal
-placements), also with one piece lifted."""
+"""Regions and kingdoms as sets of cells (``words``): the regions of a board kept up to date
+piece by piece, which kingdoms a cell touches, and the cells touching one to four kingdoms
+(for legal placements), also with one piece lifted."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .board import NEIGHBOURS, halo, region, remember_halo
-from .types import Cell, Mask
+from .board import NEIGHBOURS
+from .types import Cell, Words
+from .words import (
+    EMPTY,
+    bit,
+    empty,
+    halo,
+    inter,
+    low_cell,
+    lowest,
+    meets,
+    minus,
+    single,
+    union,
+    window,
+)
+from .words import flood as region
 
 if TYPE_CHECKING:
     from .state import State
 
 
-def touching_kingdoms(occupied: Mask, leaders: Mask, cell: Cell) -> list[Mask]:
+class LegalCache:
+    """What legality needs of a board, found once per board (``legal._cached``): the
+    kingdoms, in no particular order, and the cells touching one or more, two or more, three
+    or more and four of them (``touch_counts``)."""
+
+    __slots__ = ("fours", "kingdoms", "ones", "threes", "twos")
+
+    def __init__(
+        self, kingdoms: tuple[Words, ...], ones: Words, twos: Words, threes: Words, fours: Words
+    ) -> None:
+        self.kingdoms = kingdoms
+        self.ones = ones
+        self.twos = twos
+        self.threes = threes
+        self.fours = fours
+
+
+def touching_kingdoms(occupied: Words, leaders: Words, cell: Cell) -> list[Words]:
     """The distinct kingdoms (regions holding a leader) with a piece adjacent to ``cell``."""
-    nb = NEIGHBOURS[cell] & occupied
-    found: list[Mask] = []
-    covered = 0
-    while nb:
-        low = nb & -nb
-        nb ^= low
-        if low & covered:
+    nb = inter(NEIGHBOURS[cell], occupied)
+    found: list[Words] = []
+    covered = EMPTY
+    while not empty(nb):
+        low = lowest(nb)
+        nb = minus(nb, low)
+        if meets(low, covered):
             continue
         r = region(occupied, low)
-        covered |= r
-        if r & leaders:
+        covered = union(covered, r)
+        if meets(r, leaders):
             found.append(r)
     return found
 
 
-def kingdoms(occupied: Mask, leaders: Mask) -> list[Mask]:
-    """Every kingdom on the board, as masks."""
-    found: list[Mask] = []
-    covered = 0
+def kingdoms(occupied: Words, leaders: Words) -> list[Words]:
+    """Every kingdom on the board, by their lowest leader cell."""
+    found: list[Words] = []
+    covered = EMPTY
     todo = leaders
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        if low & covered:
+    while not empty(todo):
+        low = lowest(todo)
+        todo = minus(todo, low)
+        if meets(low, covered):
             continue
         r = region(occupied, low)
-        covered |= r
+        covered = union(covered, r)
         found.append(r)
     return found
 
 
-def regions_of(state: State) -> tuple[Mask, ...]:
+def regions_of(state: State) -> tuple[Words, ...]:
     """The regions of the board (connected groups of tiles and leaders), found once per
     state: ``play`` keeps them up to date piece by piece from then on (``with_piece``,
     ``without``), so a board seen through a game is flooded only where pieces left it."""
     regions = state.regions
     if regions is None:
-        found: list[Mask] = []
+        found: list[Words] = []
         todo = state.occupied()
-        while todo:
-            r = region(todo, todo & -todo)
-            todo &= ~r
+        while not empty(todo):
+            r = region(todo, lowest(todo))
+            todo = minus(todo, r)
             found.append(r)
         regions = state.regions = tuple(found)
     return regions
 
 
-def region_at(state: State, seed: Mask) -> Mask:
-    """The pieces connected to the cells of ``seed``: ``board.region`` from the known
-    regions. A one-cell seed is looked for from the newest region back (the one a piece
-    just joined is last) and the search stops at the first hit."""
+def region_at(state: State, seed: Words) -> Words:
+    """The pieces connected to the cells of ``seed``, from the known regions. A one-cell
+    seed is looked for from the newest region back (the one a piece just joined is last) and
+    the search stops at the first hit."""
     regions = regions_of(state)
-    if not seed & (seed - 1):
+    if single(seed):
         for i in range(len(regions) - 1, -1, -1):
             r = regions[i]
-            if r & seed:
+            if meets(r, seed):
                 return r
-        return 0
-    out = 0
+        return EMPTY
+    out = EMPTY
     for r in regions:
-        if r & seed:
-            out |= r
+        if meets(r, seed):
+            out = union(out, r)
     return out
 
 
-def with_piece(regions: tuple[Mask, ...], cell: Cell, occupied: Mask) -> tuple[Mask, ...]:
+def with_piece(regions: tuple[Words, ...], cell: Cell, occupied: Words) -> tuple[Words, ...]:
     """The regions once a piece is put on the empty ``cell`` (``occupied``: the pieces with
     or without it): it joins those it touches, which are looked for from the newest back
     until every piece beside it is found."""
-    nb = NEIGHBOURS[cell]
-    touching = nb & occupied
-    if not touching:
-        return (*regions, 1 << cell)
-    joined = 1 << cell
-    outline = nb
+    touching = inter(NEIGHBOURS[cell], occupied)
+    joined = bit(cell)
+    if empty(touching):
+        return (*regions, joined)
     out = list(regions)
     i = len(out) - 1
-    while touching:
+    while not empty(touching):
         r = out[i]
-        if r & touching:
-            joined |= r
-            outline |= halo(r)
-            touching &= ~r
+        if meets(r, touching):
+            joined = union(joined, r)
+            touching = minus(touching, r)
             del out[i]
         i -= 1
     out.append(joined)
-    remember_halo(joined, outline & ~joined)  # the new kingdom's outline, for touch_counts
     return tuple(out)
 
 
-def without(regions: tuple[Mask, ...], cells: Mask) -> tuple[Mask, ...]:
+def without(regions: tuple[Words, ...], cells: Words) -> tuple[Words, ...]:
     """The regions once the pieces on ``cells`` are taken off: a region that lost one may
     fall apart, and only that one is flooded again (new parts go last)."""
     out = list(regions)
-    parts: list[Mask] = []
+    parts: list[Words] = []
     todo = cells
+    one = single(cells)
     i = len(out) - 1
-    while todo and i >= 0:
+    while not empty(todo) and i >= 0:
         r = out[i]
-        if r & todo:
-            todo &= ~r
+        if meets(r, todo):
+            todo = minus(todo, r)
             del out[i]
-            rest = r & ~cells
-            if rest and not cells & (cells - 1) and _stays_connected(rest, cells.bit_length() - 1):
+            rest = minus(r, cells)
+            if one and not empty(rest) and _stays_connected(rest, low_cell(cells)):
                 parts.append(rest)  # one piece taken off, the rest still joined around it
-                rest = 0
-            while rest:
-                part = region(rest, rest & -rest)
-                rest &= ~part
+                rest = EMPTY
+            while not empty(rest):
+                part = region(rest, lowest(rest))
+                rest = minus(rest, part)
                 parts.append(part)
         i -= 1
     out.extend(parts)
     return tuple(out)
 
 
-def kingdoms_in(regions: tuple[Mask, ...], leaders: Mask) -> tuple[Mask, ...]:
+def kingdoms_in(regions: tuple[Words, ...], leaders: Words) -> tuple[Words, ...]:
     """The kingdoms among the known regions: those holding a leader (in the regions' order,
     not ``kingdoms``'s), as a tuple: the caches keep it."""
-    return tuple([r for r in regions if r & leaders])
+    return tuple([r for r in regions if meets(r, leaders)])
 
 
 def _ring_ok(window: int) -> bool:
@@ -169,48 +198,46 @@ WINDOW_ON_BOARD: Final = tuple(
 )
 
 
-def _stays_connected(rest: Mask, cell: Cell) -> bool:
+def _stays_connected(rest: Words, cell: Cell) -> bool:
     """A sufficient test that ``rest``, a connected group less the piece on ``cell``, is still
     in one piece: the pieces beside ``cell`` are joined through the eight cells around it (a
     leaf always is). False means: maybe not, flood to know."""
-    window = (rest << 17) >> cell  # bit j: cell - 17 + j
-    w = (window & 7) | ((window >> 13) & 56) | ((window >> 26) & 448)
-    return bool(RING_OK[w & WINDOW_ON_BOARD[cell]])
+    return bool(RING_OK[window(rest, cell) & WINDOW_ON_BOARD[cell]])
 
 
-def touch_counts(groups: list[Mask] | tuple[Mask, ...]) -> tuple[Mask, Mask, Mask, Mask]:
-    """Masks of the cells adjacent to one or more of ``groups``, two or more, three or more,
-    four (a count per cell held in four bit planes: a cell has four neighbours at most, so
-    the count is exact and can be taken down as well as up, ``recount``)."""
-    ones = twos = threes = fours = 0
+def touch_counts(groups: list[Words] | tuple[Words, ...]) -> tuple[Words, Words, Words, Words]:
+    """The cells adjacent to one or more of ``groups``, two or more, three or more, four (a
+    count per cell held in four bit planes: a cell has four neighbours at most, so the count
+    is exact and can be taken down as well as up, ``recount``)."""
+    ones = twos = threes = fours = EMPTY
     for k in groups:
         d = halo(k)
-        fours |= threes & d
-        threes |= twos & d
-        twos |= ones & d
-        ones |= d
+        fours = union(fours, inter(threes, d))
+        threes = union(threes, inter(twos, d))
+        twos = union(twos, inter(ones, d))
+        ones = union(ones, d)
     return ones, twos, threes, fours
 
 
 def recount(
-    counts: tuple[Mask, Mask, Mask, Mask], gone: Mask, new: Mask
-) -> tuple[Mask, Mask, Mask, Mask]:
+    counts: tuple[Words, Words, Words, Words], gone: Words, new: Words
+) -> tuple[Words, Words, Words, Words]:
     """``touch_counts`` once the group ``gone`` is replaced by the group ``new``."""
     ones, twos, threes, fours = counts
     d = halo(gone)
-    ones = twos | (ones & ~d)
-    twos = threes | (twos & ~d)
-    threes = fours | (threes & ~d)
-    fours &= ~d
+    ones = union(twos, minus(ones, d))
+    twos = union(threes, minus(twos, d))
+    threes = union(fours, minus(threes, d))
+    fours = minus(fours, d)
     d = halo(new)
-    fours |= threes & d
-    threes |= twos & d
-    twos |= ones & d
-    ones |= d
+    fours = union(fours, inter(threes, d))
+    threes = union(threes, inter(twos, d))
+    twos = union(twos, inter(ones, d))
+    ones = union(ones, d)
     return ones, twos, threes, fours
 
 
-def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: Mask) -> Mask:
+def lifted_twos(counts: tuple[Words, Words, Words], home: Words, cell: Cell, seeds: Words) -> Words:
     """The cells adjacent to two or more groups once the piece on ``cell`` is lifted.
 
     ``counts`` are ``touch_counts`` of some disjoint groups of pieces, ``home`` the one
@@ -222,18 +249,18 @@ def lifted_twos(counts: tuple[Mask, Mask, Mask], home: Mask, cell: Cell, seeds: 
     """
     ones, twos, threes = counts
     d = halo(home)
-    ones = twos | (ones & ~d)  # each cell of d touches one group fewer
-    twos = threes | (twos & ~d)
-    rest = home & ~(1 << cell)
-    seeds &= rest
-    if not seeds:
+    ones = union(twos, minus(ones, d))  # each cell of d touches one group fewer
+    twos = union(threes, minus(twos, d))
+    rest = minus(home, bit(cell))
+    seeds = inter(seeds, rest)
+    if empty(seeds):
         return twos
     if _stays_connected(rest, cell):
-        return twos | (ones & halo(rest))
-    while seeds:
-        k = region(rest, seeds & -seeds)  # keyed by the kingdom alone: met again and again
-        seeds &= ~k
+        return union(twos, inter(ones, halo(rest)))
+    while not empty(seeds):
+        k = region(rest, lowest(seeds))
+        seeds = minus(seeds, k)
         d = halo(k)
-        twos |= ones & d
-        ones |= d
+        twos = union(twos, inter(ones, d))
+        ones = union(ones, d)
     return twos

@@ -1,6 +1,6 @@
 """Legality: the one source of which actions are allowed now.
 
-The turn actions are computed as bitboards of target cells per kind and colour (``targets``);
+The turn actions are computed as sets of target cells per kind and colour (``targets``);
 ``legal_actions`` expands them into interned action objects, ``sample_legal`` draws one
 uniformly without building the list. Why an action is not allowed, in the rule's words, is
 ``checks.check``'s to say.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .actions import (
     CATASTROPHE_ACTIONS,
@@ -30,16 +30,7 @@ from .actions import (
     TakePoint,
     swap_action,
 )
-from .board import (
-    BLUE,
-    FULL,
-    MONUMENTS,
-    NEIGHBOURS,
-    RED,
-    cells_of,
-    halo,
-    region,
-)
+from .board import BLUE, MONUMENTS, NEIGHBOURS, RED
 from .decisions import (
     BuildingOffer,
     Decision,
@@ -51,6 +42,7 @@ from .decisions import (
 )
 from .errors import IllegalAction
 from .kingdoms import (
+    LegalCache,
     kingdoms_in,
     lifted_twos,
     recount,
@@ -59,9 +51,31 @@ from .kingdoms import (
     touching_kingdoms,
 )
 from .state import State
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour, Seat, Words
+from .words import (
+    EMPTY,
+    bit,
+    cells_of,
+    count,
+    count_word,
+    empty,
+    halo,
+    has,
+    inter,
+    invert,
+    low_cell,
+    meets,
+    minus,
+    union,
+    without_cell,
+    word,
+)
+from .words import flood as region
 
-# Per-byte bit positions and popcounts, to walk a 176-bit mask 8 cells at a time.
+if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain ``int`` to the interpreter
+    pass
+
+# Per-byte bit positions, to walk a set of cells 8 cells at a time.
 _BYTE_BITS: Final = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
 _NBYTES: Final = 22
 
@@ -96,138 +110,116 @@ def to_act(state: State) -> Seat | None:
     return p[-1].owner if p else state.turn
 
 
-#: ``_cached``'s tuples by (occupied cells, leader cells): searches and replays meet the same
-#: boards many times over, in different states. Cleared when full.
-_BOARDS: dict[tuple[Mask, Mask], tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]] = {}
-
-
-def _cached(state: State) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask]:
-    """(cells touching 2+ kingdoms, cells touching 3+ kingdoms, the kingdoms in no particular
-    order, cells touching 1+ kingdom, cells touching 4), cached: on the state (``play``
-    carries it to the next state when a tile only grows a kingdom, ``grown_cache``) and by
-    board."""
+def _cached(state: State) -> LegalCache:
+    """The kingdoms and the cells touching one to four of them, found once per state
+    (``play`` carries them to the next state when a tile only grows a kingdom,
+    ``grown_cache``)."""
     t = state.cache
     if t is None:
-        key = (state.occupied(), state.lmask)
-        t = _BOARDS.get(key)
-        if t is None:
-            if len(_BOARDS) >= 20_000:
-                _BOARDS.clear()
-            ks = kingdoms_in(regions_of(state), key[1])
-            ones, twos, threes, fours = touch_counts(ks)
-            t = _BOARDS[key] = (twos, threes, ks, ones, fours)
-        state.cache = t
+        ks = kingdoms_in(regions_of(state), state.lmask)
+        ones, twos, threes, fours = touch_counts(ks)
+        t = state.cache = LegalCache(ks, ones, twos, threes, fours)
     return t
 
 
-def grown_cache(
-    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask], cell: Cell, grown: Mask
-) -> tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None:
+def grown_cache(cache: LegalCache, cell: Cell, grown: Words) -> LegalCache | None:
     """The cache of a board once a tile is put on ``cell`` (``grown``: the region it is now
     part of), from the cache of the board before: the same when the tile touches no kingdom,
     the one kingdom it touches replaced by ``grown`` (and the counts taken down and up,
     ``recount``), None (find it again) when it touches two."""
-    twos, threes, ks, ones, fours = cache
+    ks = cache.kingdoms
     nb = NEIGHBOURS[cell]
     touched = -1
-    for i, k in enumerate(ks):
-        if k & nb:
+    for i in range(len(ks)):
+        if meets(ks[i], nb):
             if touched >= 0:
                 return None
             touched = i
     if touched < 0:
         return cache
-    ones, twos, threes, fours = recount((ones, twos, threes, fours), ks[touched], grown)
-    return twos, threes, (*ks[:touched], grown, *ks[touched + 1 :]), ones, fours
+    ones, twos, threes, fours = recount(
+        (cache.ones, cache.twos, cache.threes, cache.fours), ks[touched], grown
+    )
+    return LegalCache((*ks[:touched], grown, *ks[touched + 1 :]), ones, twos, threes, fours)
 
 
-def state_kingdoms(state: State) -> list[Mask]:
-    """Every kingdom on the board, as masks, by their lowest leader cell (``kingdoms``'s
-    order), from those ``legal_actions`` found (cached on the state until the board
-    changes)."""
+def state_kingdoms(state: State) -> list[Words]:
+    """Every kingdom on the board, by their lowest leader cell (``kingdoms``'s order), from
+    those ``legal_actions`` found (cached on the state until the board changes)."""
     lmask = state.lmask
-    return sorted(_cached(state)[2], key=lambda k: k & lmask & -(k & lmask))
+    return sorted(state_cache(state).kingdoms, key=lambda k: low_cell(inter(k, lmask)))
 
 
-def tile_targets(state: State, colour: Colour) -> Mask:
+def state_cache(state: State) -> LegalCache:
+    """The kingdoms and the cells touching them of ``state``'s board (see ``_cached``)."""
+    return _cached(state)
+
+
+def tile_targets(state: State, colour: Colour) -> Words:
     """Cells where the turn player could put a tile of ``colour`` (ignoring the hand)."""
-    threes = _cached(state)[1]
-    board = state.options.board
-    empty = FULL & ~(state.occupied() | state.catastrophes)
-    terrain = board.rivers if colour == BLUE else ~board.rivers
-    return empty & terrain & ~threes
+    threes = _cached(state).threes
+    rivers = state.options.board.rivers
+    free = invert(union(state.occupied(), state.catastrophes))
+    terrain = rivers if colour == BLUE else invert(rivers)
+    return minus(inter(free, terrain), threes)
 
 
-def leader_targets(state: State, seat: Seat, colour: Colour) -> Mask:
+def leader_targets(state: State, seat: Seat, colour: Colour) -> Words:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
     return leader_masks(state, seat)[colour]
 
 
-def leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Mask]:
+def leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Words]:
     """``leader_targets`` of ``seat``'s four leaders (or of the ``only`` one, the others
     0): land cells next to a face-up temple, empty once the leader is lifted (not its own
     cell), and not blocked by the ruleset (classic: touching two kingdoms). Lifting a leader
     changes only its own kingdom (it may split or lose its crown), so the counts of the board
     are corrected for that kingdom alone (``lifted_twos``)."""
     occ = state.occupied()
-    twos, threes, ks, ones, _ = _cached(state)
-    counts = (ones, twos, threes)
-    red = state.tiles[RED] & ~state.facedown
-    base = FULL & ~(occ | state.catastrophes | state.options.board.rivers) & (red | halo(red))
+    cache = _cached(state)
+    ks = cache.kingdoms
+    twos = cache.twos
+    counts = (cache.ones, twos, cache.threes)
+    red = minus(state.tiles_of(RED), state.facedown)
+    rivers = state.options.board.rivers
+    base = inter(invert(union(union(occ, state.catastrophes), rivers)), union(red, halo(red)))
     rules = state.options.rules
-    needs_regions = rules.needs_regions
-    regions: tuple[tuple[Mask, ...], Mask, Mask, Mask] | None = None
-    if needs_regions:
-        regions = _region_counts(state)
+    regions: tuple[Words, ...] = ()
+    region_counts = (EMPTY, EMPTY, EMPTY)
+    if rules.needs_regions:
+        regions = regions_of(state)
+        ones, rtwos, rthrees, _ = touch_counts(regions)
+        region_counts = (ones, rtwos, rthrees)
     leaders = state.leaders
     lmask = state.lmask
-    out: list[Mask] = []
+    out: list[Words] = []
     for colour in range(4):
         if only >= 0 and colour != only:
-            out.append(0)
+            out.append(EMPTY)
             continue
         cur = leaders[seat * 4 + colour]
         if cur < 0:
-            blocked = rules.leader_blocked(occ, twos, regions[2] if regions is not None else 0)
+            blocked = rules.leader_blocked(occ, twos, region_counts[1])
         else:
-            here = 1 << cur
-            home = 0
+            home = EMPTY
             for k in ks:
-                if k & here:
+                if has(k, cur):
                     home = k
                     break
             kingdom_twos = lifted_twos(counts, home, cur, lmask)
-            other_twos = 0
-            if regions is not None:
-                for r in regions[0]:
-                    if r & here:
+            other_twos = EMPTY
+            if rules.needs_regions:
+                for r in regions:
+                    if has(r, cur):
                         home = r
                         break
-                other_twos = lifted_twos(regions[1:], home, cur, home)
-            blocked = rules.leader_blocked(occ & ~here, kingdom_twos, other_twos)
-        out.append(base & ~blocked)
+                other_twos = lifted_twos(region_counts, home, cur, home)
+            blocked = rules.leader_blocked(without_cell(occ, cur), kingdom_twos, other_twos)
+        out.append(minus(base, blocked))
     return out
 
 
-#: Every region of a board by its occupied cells, with the cells touching one, two and three
-#: or more of them (searches and playouts meet the same boards many times). Cleared when full.
-_REGIONS: dict[Mask, tuple[tuple[Mask, ...], Mask, Mask, Mask]] = {}
-
-
-def _region_counts(state: State) -> tuple[tuple[Mask, ...], Mask, Mask, Mask]:
-    """(the regions of the board, cells touching 1+, 2+ and 3+ of them), cached."""
-    occ = state.occupied()
-    t = _REGIONS.get(occ)
-    if t is None:
-        if len(_REGIONS) >= 20_000:
-            _REGIONS.clear()
-        regions = regions_of(state)
-        ones, twos, threes, _ = touch_counts(regions)
-        t = _REGIONS[occ] = (regions, ones, twos, threes)
-    return t
-
-
-def catastrophe_targets(state: State) -> Mask:
+def catastrophe_targets(state: State) -> Words:
     """Cells a catastrophe may hit (the ruleset's ``catastrophe_targets``)."""
     return state.options.rules.catastrophe_targets(state)
 
@@ -276,14 +268,14 @@ def commit_range(state: State) -> list[int]:
     return [0] + ([need] if 0 < need <= have else [])
 
 
-def around_union(state: State) -> tuple[Mask, Mask]:
+def around_union(state: State) -> tuple[Words, Words]:
     """(pieces on the board without the union tile, the kingdoms touching the union tile):
     during a war the union tile belongs to no kingdom (RULES §4, §6.2)."""
     u = state.union
-    occ = state.occupied() & ~(1 << u)
-    around = 0
+    occ = without_cell(state.occupied(), u)
+    around = EMPTY
     for k in touching_kingdoms(occ, state.lmask, u):
-        around |= k
+        around = union(around, k)
     return occ, around
 
 
@@ -298,7 +290,7 @@ def war_colours(state: State) -> list[Colour]:
         n = 0
         for i in range(colour, len(leaders), 4):
             cell = leaders[i]
-            if cell >= 0 and around >> cell & 1:
+            if cell >= 0 and has(around, cell):
                 n += 1
         if n >= 2:
             out.append(colour)
@@ -315,7 +307,7 @@ def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
     seats = [
         seat
         for seat in range(n)
-        if state.leaders[seat * 4 + colour] >= 0 and around >> state.leaders[seat * 4 + colour] & 1
+        if state.leaders[seat * 4 + colour] >= 0 and has(around, state.leaders[seat * 4 + colour])
     ]
     placer = state.turn
     if placer in seats:
@@ -323,9 +315,9 @@ def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
     else:
         att = next((placer + i) % n for i in range(1, n) if (placer + i) % n in seats)
     dfn = seats[0] if seats[1] == att else seats[1]
-    up = state.tiles[colour] & ~state.facedown
-    abase = (up & region(occ, 1 << state.leaders[att * 4 + colour])).bit_count()
-    dbase = (up & region(occ, 1 << state.leaders[dfn * 4 + colour])).bit_count()
+    up = minus(state.tiles_of(colour), state.facedown)
+    abase = count(inter(up, region(occ, bit(state.leaders[att * 4 + colour]))))
+    dbase = count(inter(up, region(occ, bit(state.leaders[dfn * 4 + colour]))))
     return att, dfn, abase, dbase
 
 
@@ -351,41 +343,52 @@ def _text_chunks(kind: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
     return chunks
 
 
-def _expand(mask: Mask, kind: int, out: list[Action]) -> None:
-    """Append the actions of ``kind`` on the cells of ``mask``, in cell order."""
+def _expand(mask: Words, kind: int, out: list[Action]) -> None:
+    """Append the actions of ``kind`` on the cells of ``mask``, in cell order (a word is six
+    bytes: byte ``j`` of word ``q`` is byte ``6q + j`` of the board)."""
     chunks = _action_chunks(kind)
-    data = mask.to_bytes(_NBYTES, "little")
-    for idx in range(_NBYTES):
-        b = data[idx]
-        if b:
-            out.extend(chunks[idx][b])
+    for q in range(4):
+        x = word(mask, q)
+        if x:
+            for j in range(6):
+                b = (x >> (8 * j)) & 255
+                if b:
+                    out.extend(chunks[q * 6 + j][b])
 
 
-def _expand_texts(mask: Mask, kind: int, out: list[str]) -> None:
+def _expand_texts(mask: Words, kind: int, out: list[str]) -> None:
     """``_expand``, the notations instead of the actions."""
     chunks = _text_chunks(kind)
-    data = mask.to_bytes(_NBYTES, "little")
-    for idx in range(_NBYTES):
-        b = data[idx]
-        if b:
-            out.extend(chunks[idx][b])
+    for q in range(4):
+        x = word(mask, q)
+        if x:
+            for j in range(6):
+                b = (x >> (8 * j)) & 255
+                if b:
+                    out.extend(chunks[q * 6 + j][b])
 
 
-def _kth(mask: Mask, k: int) -> Cell:
-    data = mask.to_bytes(_NBYTES, "little")
-    for idx in range(_NBYTES):
-        b = data[idx]
-        if b:
-            bits = _BYTE_BITS[b]
-            if k < len(bits):
-                return idx * 8 + bits[k]
-            k -= len(bits)
+def _kth(mask: Words, k: int) -> Cell:
+    """The ``k``-th cell of ``mask`` in cell order."""
+    for q in range(4):
+        x = word(mask, q)
+        n = count_word(x)
+        if k >= n:
+            k -= n
+            continue
+        for j in range(6):
+            b = (x >> (8 * j)) & 255
+            if b:
+                bits = _BYTE_BITS[b]
+                if k < len(bits):
+                    return (q * 6 + j) * 8 + bits[k]
+                k -= len(bits)
     raise IndexError(k)
 
 
 def _turn_groups(
     state: State,
-) -> tuple[list[Mask], list[int], list[Action], list[Action]]:
+) -> tuple[list[Words], list[int], list[Action], list[Action]]:
     """The turn actions: the masks of target cells with the kind of each (the index of its
     table in ``KIND_ACTIONS``: tiles, leaders, the catastrophe), the withdrawals, and the
     swaps (a shared list: do not mutate); then ``pass``."""
@@ -393,26 +396,28 @@ def _turn_groups(
     h = state.hands
     i = seat * 4
     hand = (h[i], h[i + 1], h[i + 2], h[i + 3])
-    masks: list[Mask] = []
+    masks: list[Words] = []
     kinds: list[int] = []
     if hand[0] or hand[1] or hand[2] or hand[3]:
-        threes = _cached(state)[1]
-        free = FULL & ~(state.occupied() | state.catastrophes | threes)
+        threes = _cached(state).threes
+        free = invert(union(union(state.occupied(), state.catastrophes), threes))
         rivers = state.options.board.rivers
-        land = free & ~rivers
+        land = minus(free, rivers)
         for colour in range(4):
             if hand[colour]:
-                m = free & rivers if colour == BLUE else land
-                if m:
+                m = inter(free, rivers) if colour == BLUE else land
+                if not empty(m):
                     masks.append(m)
                     kinds.append(colour)
-    for colour, m in enumerate(leader_masks(state, seat)):
-        if m:
+    lm = leader_masks(state, seat)
+    for colour in range(4):
+        m = lm[colour]
+        if not empty(m):
             masks.append(m)
             kinds.append(4 + colour)
     if state.cats[seat]:
         m = catastrophe_targets(state)
-        if m:
+        if not empty(m):
             masks.append(m)
             kinds.append(CATASTROPHE_KIND)
     leaders = state.leaders
@@ -492,7 +497,7 @@ def legal_notations(state: State) -> list[str]:
     return out
 
 
-def legal_groups(state: State) -> tuple[list[Mask], list[tuple[Action, ...]], list[Action]]:
+def legal_groups(state: State) -> tuple[list[Words], list[tuple[Action, ...]], list[Action]]:
     """``legal_actions`` before it is expanded: masks of target cells, each with the table of
     its actions by cell (the tiles or the leader of one colour, the catastrophe), then the
     other legal actions (withdrawals, swaps and ``pass``; or the answers to the decision).
@@ -517,7 +522,7 @@ def sample_legal(state: State, rng: random.Random) -> Action:
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
     masks, kinds, withdrawals, swaps = _turn_groups(state)
-    sizes = [m.bit_count() for m in masks]
+    sizes = [count(m) for m in masks]
     total = len(withdrawals) + len(swaps) + 1
     for size in sizes:
         total += size

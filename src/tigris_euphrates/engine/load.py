@@ -32,8 +32,9 @@ from .errors import InvalidAction
 from .legal import war_colours
 from .position import FORMAT
 from .state import Options, State, blank_state
-from .types import Cell, Colour, Mask
+from .types import Cell, Colour, Words
 from .wonder import plus_of
+from .words import EMPTY, count, empty, has, minus, union, with_cell, within
 
 
 def _bad(message: str) -> InvalidAction:
@@ -75,8 +76,8 @@ def from_position(position: dict[str, Any]) -> State:
     if position.get("format", FORMAT) != FORMAT:
         raise _bad(f"unknown position format {position.get('format')!r}")
     s = blank_state(Options.from_dict(position.get("options")))
-    s.tiles = [0, 0, 0, 0]
-    s.treasures = 0
+    s.red = s.blue = s.green = s.black = EMPTY
+    s.treasures = EMPTY
     _read_cells(s, position.get("cells", {}))
     _read_monuments(s, position.get("monuments", {}))
     _read_buildings(s, position.get("buildings"))
@@ -96,25 +97,24 @@ def _read_cells(s: State, cells: Any) -> None:
     rivers = s.options.board.rivers
     for name, entry in cells.items():
         i = _cell(name)
-        bit = 1 << i
         if not isinstance(entry, dict):
             raise _bad(f"cell {name} must be an object")
         if entry.get("catastrophe"):
             if entry.get("tile") or entry.get("treasure"):
                 raise _bad(f"cell {name}: a catastrophe cell holds nothing else")
-            s.catastrophes |= bit
+            s.catastrophes = with_cell(s.catastrophes, i)
             continue
         if "tile" in entry:
             colour = _colour(entry["tile"])
-            if (colour == 1) != bool(rivers >> i & 1):
+            if (colour == 1) != has(rivers, i):
                 raise _bad(f"cell {name}: blue tiles only on rivers, others only on land")
-            s.tiles[colour] |= bit
+            s.set_tiles(colour, with_cell(s.tiles_of(colour), i))
             if entry.get("face_down"):
-                s.facedown |= bit
+                s.facedown = with_cell(s.facedown, i)
         if entry.get("treasure"):
             if "tile" not in entry:
                 raise _bad(f"cell {name}: a treasure lies on a tile")
-            s.treasures |= bit
+            s.treasures = with_cell(s.treasures, i)
 
 
 def _read_monuments(s: State, monuments: Any) -> None:
@@ -127,21 +127,21 @@ def _read_monuments(s: State, monuments: Any) -> None:
                 raise _bad("a wonder on the board needs the wonder option")
             centre = _cell(where)
             plus = plus_of(centre)
-            if not plus or plus & s.facedown != plus:
+            if empty(plus) or not within(plus, s.facedown):
                 raise _bad("the wonder must stand on a plus of five face-down tiles")
             s.wonder = centre
             continue
         if name not in MONUMENT_INDEX:
             raise _bad(f"unknown monument {name!r}")
         t = _cell(where)
-        if t not in BLOCKS or BLOCKS[t] & s.facedown != BLOCKS[t]:
+        if t not in BLOCKS or not within(BLOCKS[t], s.facedown):
             raise _bad(f"monument {name} must stand on a block of four face-down tiles")
         s.monuments[MONUMENT_INDEX[name]] = t
 
 
 def _read_leaders(s: State, leaders: Any) -> None:
     """The ``leaders`` list: each on its own empty land cell, one of a colour a seat."""
-    occupied = s.tiles[0] | s.tiles[1] | s.tiles[2] | s.tiles[3]
+    occupied = union(union(s.tiles_of(0), s.tiles_of(1)), union(s.tiles_of(2), s.tiles_of(3)))
     if not isinstance(leaders, list):
         raise _bad("leaders must be a list")
     n = s.options.players
@@ -152,13 +152,12 @@ def _read_leaders(s: State, leaders: Any) -> None:
         seat = _int(entry.get("seat"), "a leader's seat", 0, n - 1)
         colour = _colour(entry.get("colour"))
         i = _cell(entry.get("cell"))
-        bit = 1 << i
         if s.leaders[seat * 4 + colour] >= 0:
             raise _bad(f"seat {seat} has two {COLOURS[colour]} leaders")
-        if (occupied | s.lmask | s.catastrophes) & bit or rivers & bit:
+        if has(union(union(occupied, s.lmask), s.catastrophes), i) or has(rivers, i):
             raise _bad(f"leader on {CELL_NAMES[i]}: leaders stand alone on land")
         s.leaders[seat * 4 + colour] = i
-        s.lmask |= bit
+        s.lmask = with_cell(s.lmask, i)
 
 
 def _read_players(s: State, players: Any) -> None:
@@ -227,7 +226,7 @@ def _read_buildings(s: State, data: Any) -> None:
     for name, where in data.items():
         colour = _colour(name)
         cell = _cell(where)
-        if not (s.tiles[colour] & ~s.facedown) >> cell & 1:
+        if not has(minus(s.tiles_of(colour), s.facedown), cell):
             raise _bad(f"the {name} building must stand on a face-up {name} tile")
         s.move_building(colour, cell)
 
@@ -237,7 +236,7 @@ def _read_out(s: State, out: Any) -> None:
     if out is None:
         # Unknown history: everything not on the board, in a hand or in the bag is out.
         for c in range(4):
-            on_board = s.tiles[c].bit_count()
+            on_board = count(s.tiles_of(c))
             in_hands = sum(s.hands[seat * 4 + c] for seat in range(n))
             s.out_public[c] = max(0, TILE_TOTALS[c] - on_board - in_hands - s.bag.count(c))
         return
@@ -310,20 +309,21 @@ def _read_pending(s: State, p: Any) -> None:
         if not isinstance(t, dict) or not isinstance(t.get("cells"), list):
             raise _bad(f"a {stage} stage needs pending.{stage} with seat and cells")
         seat = _int(t.get("seat"), f"{stage} seat", 0, n - 1)
-        mask = _mask(t["cells"])
-        s.pending = (TreasurePick(seat, mask) if stage == "treasure" else Harvest(seat, mask),)
+        cells = _cells(t["cells"])
+        s.pending = (TreasurePick(seat, cells) if stage == "treasure" else Harvest(seat, cells),)
     elif stage == "building":
         b = p.get("building")
         if not isinstance(b, dict) or not isinstance(b.get("cells"), list):
             raise _bad("a building stage needs pending.building with colour, tile and cells")
         tile = _cell(b.get("tile"))
-        s.pending = (BuildingOffer(turn, _colour(b.get("colour")), tile, _mask(b["cells"])),)
+        s.pending = (BuildingOffer(turn, _colour(b.get("colour")), tile, _cells(b["cells"])),)
     elif stage == "wonder_point":
         s.pending = (WonderPoint(turn),)
 
 
-def _mask(names: list[Any]) -> Mask:
-    mask = 0
+def _cells(names: list[Any]) -> Words:
+    """The set of the cells named."""
+    cells = EMPTY
     for name in names:
-        mask |= 1 << _cell(name)
-    return mask
+        cells = with_cell(cells, _cell(name))
+    return cells

@@ -39,7 +39,6 @@ from .board import (
     MONUMENT_NAMES,
     NEIGHBOURS,
     RED,
-    region,
 )
 from .changes import (
     Events,
@@ -97,6 +96,21 @@ from .legal import war_colours, war_sides
 from .state import HAND_SIZE, State
 from .types import Cell, Colour
 from .wonder import plus_of
+from .words import (
+    bit,
+    count,
+    empty,
+    flood,
+    has,
+    inter,
+    low_cell,
+    meets,
+    minus,
+    single,
+    union,
+    with_cell,
+    without_cell,
+)
 
 
 def apply(state: State, action: Action | str | dict[str, Any]) -> tuple[State, list[Event]]:
@@ -193,7 +207,7 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     seat = s.turn
     s.hands[seat * 4 + colour] -= 1
     ks = touched_kingdoms(s, cell)
-    s.tiles[colour] |= 1 << cell
+    s.set_tiles(colour, with_cell(s.tiles_of(colour), cell))
     add_piece(s, cell, True)
     if ev is not None:
         ev.append(TilePlaced(seat, COLOURS[colour], CELL_NAMES[cell]))
@@ -210,7 +224,7 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         for want in (colour, BLACK):
             for owner in range(s.options.players):
                 cell_l = leaders[owner * 4 + want]
-                if cell_l >= 0 and k >> cell_l & 1:
+                if cell_l >= 0 and has(k, cell_l):
                     scorer = owner
                     break
             if scorer >= 0:
@@ -218,7 +232,7 @@ def _place_tile(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
         if scorer >= 0:
             score(s, ev, scorer, colour, 1, "tile")
             building = s.buildings[colour]
-            if building >= 0 and region_at(s, 1 << cell) >> building & 1:
+            if building >= 0 and has(region_at(s, bit(cell)), building):
                 score(s, ev, scorer, colour, 1, "building")
     _after_tile(s, ev, cell, colour)
 
@@ -228,21 +242,21 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
     idx = seat * 4 + colour
     cur = s.leaders[idx]
     if cur >= 0:
-        s.lmask &= ~(1 << cur)
-        remove_pieces(s, 1 << cur)
+        s.lmask = without_cell(s.lmask, cur)
+        remove_pieces(s, bit(cur))
     s.leaders[idx] = cell
-    s.lmask |= 1 << cell
+    s.lmask = with_cell(s.lmask, cell)
     add_piece(s, cell, False)
     if ev is not None:
         origin = CELL_NAMES[cur] if cur >= 0 else None
         ev.append(LeaderPlaced(seat, COLOURS[colour], CELL_NAMES[cell], origin))
-    k = region_at(s, 1 << cell)
+    k = region_at(s, bit(cell))
     for other in range(s.options.players):
         o = s.leaders[other * 4 + colour]
-        if other != seat and o >= 0 and k >> o & 1:
-            red = s.tiles[RED] & ~s.facedown
-            abase = (NEIGHBOURS[cell] & red).bit_count()
-            dbase = (NEIGHBOURS[o] & red).bit_count()
+        if other != seat and o >= 0 and has(k, o):
+            red = minus(s.tiles_of(RED), s.facedown)
+            abase = count(inter(NEIGHBOURS[cell], red))
+            dbase = count(inter(NEIGHBOURS[o], red))
             push(s, Support(seat, REVOLT, colour, seat, other, abase, dbase))
             _announce_conflict(s, ev)
             return
@@ -252,22 +266,22 @@ def _place_leader(s: State, ev: Events, colour: Colour, cell: Cell) -> None:
 def _catastrophe(s: State, ev: Events, cell: Cell) -> None:
     seat = s.turn
     s.cats[seat] -= 1
-    bit = 1 << cell
+    here = bit(cell)
     removed = None
     for colour in range(4):
-        if s.tiles[colour] & bit:
-            s.tiles[colour] &= ~bit
-            remove_pieces(s, bit)
+        if has(s.tiles_of(colour), cell):
+            s.set_tiles(colour, minus(s.tiles_of(colour), here))
+            remove_pieces(s, here)
             s.out_public[colour] += 1
             removed = COLOURS[colour]
-    s.catastrophes |= bit
+    s.catastrophes = union(s.catastrophes, here)
     if ev is not None:
         ev.append(CatastrophePlaced(seat, CELL_NAMES[cell], removed))
-    if s.lmask & bit:  # a weapon ship on a leader (galaxy)
+    if has(s.lmask, cell):  # a weapon ship on a leader (galaxy)
         idx = s.leaders.index(cell)
         remove_leader(s, ev, idx >> 2, idx & 3, "catastrophe")
-    if s.treasures & bit:  # a weapon ship on an artifact (galaxy)
-        lose_treasures(s, ev, bit, "catastrophe")
+    if has(s.treasures, cell):  # a weapon ship on an artifact (galaxy)
+        lose_treasures(s, ev, here, "catastrophe")
     return_orphans(s, ev)
     _after_action(s, ev)
 
@@ -350,23 +364,22 @@ def _commit(s: State, ev: Events, n: int) -> None:
         _after_action(s, ev)
         return
     rules = s.options.rules
-    u = 1 << s.union
     lcell = s.leaders[loser * 4 + colour]
-    kingdom = region(s.occupied() & ~u, 1 << lcell)
+    kingdom = flood(without_cell(s.occupied(), s.union), bit(lcell))
     removed = rules.war_losses(s, colour, kingdom, lcell)
     remove_leader(s, ev, loser, colour, "war")
-    count = removed.bit_count()
-    if count:
-        s.tiles[colour] &= ~removed
+    lost = count(removed)
+    if lost:
+        s.set_tiles(colour, minus(s.tiles_of(colour), removed))
         remove_pieces(s, removed)
-        s.out_public[colour] += count
+        s.out_public[colour] += lost
         if ev is not None:
             ev.append(TilesRemoved(COLOURS[colour], tuple(cell_names(removed)), "war"))
-        if s.treasures & removed:
-            lose_treasures(s, ev, s.treasures & removed, "war")
-    score(s, ev, winner, colour, 1 + count, "war")
+        if meets(s.treasures, removed):
+            lose_treasures(s, ev, inter(s.treasures, removed), "war")
+    score(s, ev, winner, colour, 1 + lost, "war")
     orphans = rules.war_orphans(s)
-    if orphans:
+    if not empty(orphans):
         return_leaders(s, ev, orphans)
     _union_step(s, ev)
 
@@ -383,7 +396,7 @@ def _union_step(s: State, ev: Events) -> None:
     else:
         cell = s.union
         s.union = -1
-        colour = next(c for c in range(4) if s.tiles[c] >> cell & 1)
+        colour = next(c for c in range(4) if has(s.tiles_of(c), cell))
         if ev is not None:
             ev.append(UnionResolved(CELL_NAMES[cell]))
         _after_tile(s, ev, cell, colour)
@@ -419,7 +432,7 @@ def _placement_offer(s: State, ev: Events, cell: Cell, colour: Colour) -> None:
 
 
 def _build_monument(s: State, ev: Events, monument: int, cell: Cell) -> None:
-    s.facedown |= BLOCKS[cell]
+    s.facedown = union(s.facedown, BLOCKS[cell])
     s.monuments[monument] = cell
     if ev is not None:
         ev.append(MonumentBuilt(s.turn, MONUMENT_NAMES[monument], CELL_NAMES[cell]))
@@ -430,7 +443,7 @@ def _build_monument(s: State, ev: Events, monument: int, cell: Cell) -> None:
 
 def _build_wonder(s: State, ev: Events, centre: Cell) -> None:
     plus = plus_of(centre)
-    s.facedown |= plus
+    s.facedown = union(s.facedown, plus)
     s.wonder = centre
     if ev is not None:
         ev.append(WonderBuilt(s.turn, CELL_NAMES[centre]))
@@ -450,8 +463,8 @@ def _treasure_rule(s: State, ev: Events) -> bool:
         pick = rules.treasure_pick(s)
         if pick is None:
             return True
-        if pick.cells.bit_count() == 1:
-            take_treasure(s, ev, pick.owner, pick.cells.bit_length() - 1, forced=True)
+        if single(pick.cells):
+            take_treasure(s, ev, pick.owner, low_cell(pick.cells), forced=True)
             continue
         push(s, pick)
         if ev is not None:

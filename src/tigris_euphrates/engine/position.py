@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import CELL_NAMES, COLOURS, MONUMENT_NAMES, cells_of
+from .board import CELL_NAMES, COLOURS, MONUMENT_NAMES
 from .decisions import (
     REVOLT,
     BuildingOffer,
@@ -24,6 +24,7 @@ from .decisions import (
     Support,
     TreasurePick,
 )
+from .words import cells_of, has
 
 if TYPE_CHECKING:
     from .state import State
@@ -39,11 +40,11 @@ def board_cells(state: State) -> dict[str, dict[str, Any]]:
     """The ``cells`` object: every cell that holds a tile, treasure or catastrophe."""
     found: dict[int, dict[str, Any]] = {}
     for colour in range(4):
-        for i in cells_of(state.tiles[colour]):
+        for i in cells_of(state.tiles_of(colour)):
             entry: dict[str, Any] = {"tile": COLOURS[colour]}
-            if state.treasures >> i & 1:
+            if has(state.treasures, i):
                 entry["treasure"] = True
-            if state.facedown >> i & 1:
+            if has(state.facedown, i):
                 entry["face_down"] = True
             found[i] = entry
     for i in cells_of(state.catastrophes):

@@ -31,31 +31,46 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .board import BLOCKS, BLOCKS_AT, FULL, GREEN, MONUMENTS, RED, dilate
+from .board import BLOCKS, BLOCKS_AT, GREEN, MONUMENTS, RED
 from .buildings import building_targets
 from .decisions import BuildingOffer, Harvest, MonumentOffer, TreasurePick, WonderPoint
 from .kingdoms import region_at
-from .types import Cell, Colour, Mask
+from .types import Cell, Colour, Words
 from .wonder import king_at_wonder, wonder_centres
+from .words import (
+    EMPTY,
+    bit,
+    count,
+    dilate,
+    empty,
+    has,
+    inter,
+    invert,
+    minus,
+    union,
+    with_cell,
+    within,
+    without_cell,
+)
 
 if TYPE_CHECKING:
     from .state import State
 
 
-def building_cells(state: State) -> Mask:
+def building_cells(state: State) -> Words:
     """The cells of the civilization buildings on the board (buildings variant)."""
-    out = 0
+    out = EMPTY
     if state.options.buildings:
         for cell in state.buildings:
             if cell >= 0:
-                out |= 1 << cell
+                out = with_cell(out, cell)
     return out
 
 
-def orphaned(state: State) -> Mask:
+def orphaned(state: State) -> Words:
     """The cells of the leaders with no adjacent face-up temple (they return to their
     owners)."""
-    return state.lmask & ~dilate(state.tiles[RED] & ~state.facedown)
+    return minus(state.lmask, dilate(minus(state.tiles_of(RED), state.facedown)))
 
 
 class Ruleset:
@@ -148,42 +163,46 @@ class Ruleset:
 
     # --- legality ---------------------------------------------------------------------------
 
-    def leader_blocked(self, occupied: Mask, kingdom_twos: Mask, region_twos: Mask) -> Mask:
+    def leader_blocked(self, occupied: Words, kingdom_twos: Words, region_twos: Words) -> Words:
         """Cells a leader may not go to (the leader being moved already lifted from
         ``occupied``): here, cells touching two or more kingdoms (``kingdom_twos``).
         ``region_twos``, the cells touching two or more regions of any kind, is given only
         to rulesets that ask for it (``needs_regions``): there, cells touching two or more
-        regions, with or without leaders. Callers may pass masks restricted to the cells
+        regions, with or without leaders. Callers may pass sets restricted to the cells
         they ask about."""
         return region_twos if self.leaders_link_regions else kingdom_twos
 
-    def catastrophe_targets(self, state: State) -> Mask:
+    def catastrophe_targets(self, state: State) -> Words:
         """Empty cells and tiles, but not a leader, a treasure, a face-down (monument or
         wonder) tile, another catastrophe or a building's tile (§5.3); where catastrophes
         fall anywhere, any cell not already destroyed."""
         if self.catastrophes_anywhere:
-            return FULL & ~state.catastrophes
-        out = FULL & ~(state.lmask | state.treasures | state.facedown | state.catastrophes)
-        return out & ~building_cells(state) if state.options.buildings else out
+            return invert(state.catastrophes)
+        taken = union(
+            union(state.lmask, state.treasures), union(state.facedown, state.catastrophes)
+        )
+        out = invert(taken)
+        return minus(out, building_cells(state)) if state.options.buildings else out
 
     # --- a war ------------------------------------------------------------------------------
 
-    def war_losses(self, state: State, colour: Colour, kingdom: Mask, loser: Cell) -> Mask:
+    def war_losses(self, state: State, colour: Colour, kingdom: Words, loser: Cell) -> Words:
         """The face-up tiles of ``colour`` a war removes from the loser's ``kingdom``: all but
         those carrying a treasure, in a red war the temples beside another leader than the
         losing one (at ``loser``), and a building's tile (§6.2); in a total war, every one."""
+        up = inter(minus(state.tiles_of(colour), state.facedown), kingdom)
         if self.total_war:
-            return state.tiles[colour] & ~state.facedown & kingdom
-        removed = state.tiles[colour] & ~state.facedown & kingdom & ~state.treasures
+            return up
+        removed = minus(up, state.treasures)
         if colour == RED:
-            removed &= ~dilate(state.lmask & ~(1 << loser))
-        return removed & ~building_cells(state) if state.options.buildings else removed
+            removed = minus(removed, dilate(without_cell(state.lmask, loser)))
+        return minus(removed, building_cells(state)) if state.options.buildings else removed
 
-    def war_orphans(self, state: State) -> Mask:
+    def war_orphans(self, state: State) -> Words:
         """The cells of the leaders a war (its tiles removed) sends back for want of a
         temple: none in the classic game, since a red war spares every temple beside another
         leader; in a total war, every leader left without an adjacent face-up temple."""
-        return orphaned(state) if self.total_war else 0
+        return orphaned(state) if self.total_war else EMPTY
 
     # --- after a tile -----------------------------------------------------------------------
 
@@ -193,7 +212,9 @@ class Ruleset:
         if not state.options.buildings:
             return None
         targets = building_targets(state, cell, colour)
-        return BuildingOffer(state.turn, colour, cell, targets) if targets else None
+        if empty(targets):
+            return None
+        return BuildingOffer(state.turn, colour, cell, targets)
 
     def monument_offer(self, state: State, cell: Cell, colour: Colour) -> MonumentOffer | None:
         """The next step: a monument on a 2×2 block of ``colour`` the tile completed (§8),
@@ -203,8 +224,8 @@ class Ruleset:
         blocks: tuple[Cell, ...] = ()
         for m in range(6):
             if state.monuments[m] < 0 and colour in MONUMENTS[m]:
-                up = state.tiles[colour] & ~state.facedown
-                blocks = tuple(t for t in BLOCKS_AT[cell] if up & BLOCKS[t] == BLOCKS[t])
+                up = minus(state.tiles_of(colour), state.facedown)
+                blocks = tuple(t for t in BLOCKS_AT[cell] if within(BLOCKS[t], up))
                 break
         centres = wonder_centres(state, cell, colour) if state.options.wonder else ()
         if blocks or centres:
@@ -228,9 +249,10 @@ class Ruleset:
             trader = state.leaders[seat * 4 + GREEN]
             if trader < 0:
                 continue
-            held = region_at(state, 1 << trader) & state.treasures
-            if held.bit_count() >= 2:
-                return TreasurePick(seat, held & specials or held)
+            held = inter(region_at(state, bit(trader)), state.treasures)
+            if count(held) >= 2:
+                special = inter(held, specials)
+                return TreasurePick(seat, held if empty(special) else special)
         return None
 
     # --- the end of a turn ------------------------------------------------------------------
@@ -254,7 +276,7 @@ class Ruleset:
             kingdom = region_at(state, BLOCKS[top_left])
             for colour in MONUMENTS[m]:
                 cell = state.leaders[seat * 4 + colour]
-                if cell >= 0 and kingdom >> cell & 1:
+                if cell >= 0 and has(kingdom, cell):
                     out.append(colour)
         return out
 
@@ -266,8 +288,8 @@ class Ruleset:
             return None
         merchant = state.leaders[state.turn * 4 + GREEN]
         if merchant >= 0:
-            held = region_at(state, 1 << merchant) & state.treasures
-            if held.bit_count() >= 2:
+            held = inter(region_at(state, bit(merchant)), state.treasures)
+            if count(held) >= 2:
                 return Harvest(state.turn, held)
         return None
 
@@ -275,7 +297,7 @@ class Ruleset:
         """Last: the reason the game ends at the end of this turn, or "" if it goes on: two or
         fewer treasures left (§9). (A draw the bag cannot meet ends the game at once, in
         every ruleset.)"""
-        return "treasures" if state.treasures.bit_count() <= 2 else ""
+        return "treasures" if count(state.treasures) <= 2 else ""
 
 
 #: The ruleset of a game whose options name none.

@@ -1,16 +1,16 @@
 """The game state, the options, and setting up a new game.
 
-A ``State`` is a bag of bitboards and small lists with an explicit cheap ``copy``. The flow of
-one action (conflicts, offers, treasure picks, the decisions at the end of a turn) is held as
-a stack of pending decisions (``decisions``), so the state between any two decisions is
-complete: saving, replay, search and the server all work on the same thing.
+A ``State`` is a bag of sets of cells (``words``) and small lists with an explicit cheap
+``copy``. The flow of one action (conflicts, offers, treasure picks, the decisions at the end
+of a turn) is held as a stack of pending decisions (``decisions``), so the state between any
+two decisions is complete: saving, replay, search and the server all work on the same thing.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import (
     DYNASTIES,
@@ -25,7 +25,11 @@ from .errors import InvalidAction
 from .galaxy import GALAXY
 from .position import to_position
 from .rules import DEFAULT_RULESET, RULESETS, Ruleset
-from .types import Cell, Colour, Mask, Seat
+from .types import Cell, Colour, Seat, Words
+from .words import EMPTY, count
+
+if TYPE_CHECKING:
+    from .kingdoms import LegalCache
 
 assert RULESETS[GALAXY.name] is GALAXY  # registered by importing the galaxy module
 
@@ -109,6 +113,8 @@ FIELDS = (
     "actions_left",
     "bag",
     "bag_pos",
+    "black",
+    "blue",
     "buildings",
     "cache",
     "catastrophes",
@@ -116,6 +122,7 @@ FIELDS = (
     "dynasties",
     "end",
     "facedown",
+    "green",
     "hands",
     "leaders",
     "lmask",
@@ -125,10 +132,10 @@ FIELDS = (
     "over",
     "pending",
     "ply",
+    "red",
     "regions",
     "scores",
     "swapped",
-    "tiles",
     "treasures",
     "turn",
     "union",
@@ -149,12 +156,16 @@ class State:
     __slots__ = FIELDS
 
     options: Options
-    tiles: list[Mask]
-    facedown: Mask
-    treasures: Mask
-    catastrophes: Mask
+    #: The civilization tiles of each colour on the board (``tiles_of``).
+    red: Words
+    blue: Words
+    green: Words
+    black: Words
+    facedown: Words
+    treasures: Words
+    catastrophes: Words
     leaders: list[Cell]
-    lmask: Mask
+    lmask: Words
     monuments: list[Cell]
     hands: list[int]
     cats: list[int]
@@ -178,15 +189,18 @@ class State:
     ply: int
     dynasties: tuple[str, ...]
     #: The regions of the board (``kingdoms.regions_of``), None until first needed.
-    regions: tuple[Mask, ...] | None
-    #: legal._cached: cells touching 2+ and 3+ kingdoms, the kingdoms, cells touching 1+, 4.
-    cache: tuple[Mask, Mask, tuple[Mask, ...], Mask, Mask] | None
+    regions: tuple[Words, ...] | None
+    #: The kingdoms and the cells touching them (``legal._cached``), None until first needed.
+    cache: LegalCache | None
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
         s = State.__new__(State)
         s.options = self.options
-        s.tiles = self.tiles[:]
+        s.red = self.red
+        s.blue = self.blue
+        s.green = self.green
+        s.black = self.black
         s.facedown = self.facedown
         s.treasures = self.treasures
         s.catastrophes = self.catastrophes
@@ -229,10 +243,45 @@ class State:
     def bag_left(self) -> int:
         return len(self.bag) - self.bag_pos
 
-    def occupied(self) -> Mask:
+    def occupied(self) -> Words:
         """Cells holding a civilization tile or a leader."""
-        t = self.tiles
-        return t[0] | t[1] | t[2] | t[3] | self.lmask
+        a = self.red
+        b = self.blue
+        c = self.green
+        d = self.black
+        m = self.lmask
+        return (
+            a[0] | b[0] | c[0] | d[0] | m[0],
+            a[1] | b[1] | c[1] | d[1] | m[1],
+            a[2] | b[2] | c[2] | d[2] | m[2],
+            a[3] | b[3] | c[3] | d[3] | m[3],
+        )
+
+    def tiles_of(self, colour: Colour) -> Words:
+        """The civilization tiles of ``colour`` on the board."""
+        if colour == 0:
+            return self.red
+        if colour == 1:
+            return self.blue
+        if colour == 2:
+            return self.green
+        return self.black
+
+    def set_tiles(self, colour: Colour, tiles: Words) -> None:
+        """Make ``tiles`` the civilization tiles of ``colour`` on the board."""
+        if colour == 0:
+            self.red = tiles
+        elif colour == 1:
+            self.blue = tiles
+        elif colour == 2:
+            self.green = tiles
+        else:
+            self.black = tiles
+
+    @property
+    def tiles(self) -> tuple[Words, Words, Words, Words]:
+        """The civilization tiles on the board, by colour (red, blue, green, black)."""
+        return (self.red, self.blue, self.green, self.black)
 
     def hand(self, seat: Seat) -> tuple[int, int, int, int]:
         """The tiles in ``seat``'s hand: counts of red, blue, green, black."""
@@ -314,7 +363,7 @@ def shuffled(items: list[int], seed: int) -> list[int]:
 
 def initial_bag(options: Options, seed: int) -> tuple[int, ...]:
     """The bag of a new game: all tiles but the starting temples, shuffled by ``seed``."""
-    temples = options.board.temples.bit_count()
+    temples = count(options.board.temples)
     counts = list(TILE_TOTALS)
     counts[RED] -= temples
     ordered = [c for c in range(4) for _ in range(counts[c])]
@@ -326,12 +375,13 @@ def blank_state(options: Options) -> State:
     n = options.players
     s = State.__new__(State)
     s.options = options
-    s.tiles = [options.board.temples, 0, 0, 0]
-    s.facedown = 0
+    s.red = options.board.temples
+    s.blue = s.green = s.black = EMPTY
+    s.facedown = EMPTY
     s.treasures = options.board.temples
-    s.catastrophes = 0
+    s.catastrophes = EMPTY
     s.leaders = [-1] * (4 * n)
-    s.lmask = 0
+    s.lmask = EMPTY
     s.monuments = [-1] * 6
     s.hands = [0] * (4 * n)
     s.cats = [CATASTROPHES] * n

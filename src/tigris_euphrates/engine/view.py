@@ -25,6 +25,7 @@ from .position import (
 from .scoring import result
 from .state import State
 from .types import Seat
+from .words import count
 
 FORMAT = "tne-view/1"
 
@@ -33,7 +34,7 @@ def unseen_tiles(state: State, seat: Seat | None) -> list[int]:
     """Per colour, the tiles ``seat`` cannot see: other hands, the bag, others' swaps."""
     out = []
     for c in range(4):
-        n = TILE_TOTALS[c] - state.tiles[c].bit_count() - state.out_public[c]
+        n = TILE_TOTALS[c] - count(state.tiles_of(c)) - state.out_public[c]
         if seat is not None:
             n -= state.hands[seat * 4 + c] + state.swapped[seat * 4 + c]
         out.append(n)

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import BLACK, NEIGHBOURS, cells_of
+from .board import BLACK, NEIGHBOURS
 from .kingdoms import region_at
-from .types import Cell, Colour, Mask
+from .types import Cell, Colour, Words
+from .words import EMPTY, bit, cells_of, count, empty, has, minus, with_cell, within
 
 if TYPE_CHECKING:
     from .state import State
 
 
-def plus_of(centre: Cell) -> Mask:
+def plus_of(centre: Cell) -> Words:
     """The five cells of the plus centred on ``centre`` (only where it has four
-    neighbours; else 0)."""
+    neighbours; else empty)."""
     nb = NEIGHBOURS[centre]
-    return nb | 1 << centre if nb.bit_count() == 4 else 0
+    return with_cell(nb, centre) if count(nb) == 4 else EMPTY
 
 
 def wonder_centres(state: State, cell: Cell, colour: Colour) -> tuple[Cell, ...]:
@@ -29,11 +30,11 @@ def wonder_centres(state: State, cell: Cell, colour: Colour) -> tuple[Cell, ...]
     in a game without it."""
     if not state.options.wonder or state.wonder >= 0:
         return ()
-    up = state.tiles[colour] & ~state.facedown
-    out = []
+    up = minus(state.tiles_of(colour), state.facedown)
+    out: list[Cell] = []
     for centre in sorted((cell, *cells_of(NEIGHBOURS[cell]))):
         plus = plus_of(centre)
-        if plus and up & plus == plus:
+        if not empty(plus) and within(plus, up):
             out.append(centre)
     return tuple(out)
 
@@ -45,4 +46,4 @@ def king_at_wonder(state: State) -> bool:
     king = state.leaders[state.turn * 4 + BLACK]
     if king < 0:
         return False
-    return bool(region_at(state, 1 << state.wonder) >> king & 1)
+    return has(region_at(state, bit(state.wonder)), king)

@@ -23,6 +23,7 @@ from .. import (
     LEADER_ACTIONS,
     NCELLS,
     NEIGHBOURS,
+    NO_CELLS,
     TILE_ACTIONS,
     Action,
     Board,
@@ -32,9 +33,14 @@ from .. import (
     State,
     Support,
     TreasurePick,
+    inter,
     legal_groups,
+    minus,
     to_act,
+    to_mask,
+    union,
     unseen_tiles,
+    with_cell,
 )
 from .indices import INDEX_BY_ID, encode, indices_of
 
@@ -105,29 +111,34 @@ def _board_bits(board: Board) -> int:
     if hit is None or hit[0] is not board:
         if len(_BOARD_BITS) >= 64:
             _BOARD_BITS.clear()
-        hit = (board, board.specials << 6 * NCELLS | board.rivers << 8 * NCELLS)
+        hit = (board, to_mask(board.specials) << 6 * NCELLS | to_mask(board.rivers) << 8 * NCELLS)
         _BOARD_BITS[id(board)] = hit
     return hit[1]
 
 
 def plane_bits(state: State, seat: int) -> int:
     """Every plane's bitboard in one int, plane ``k`` at bit ``k * NCELLS``
-    (``observation.observe``'s planes)."""
+    (``observation.observe``'s planes): each plane's set of cells found on words, then made
+    an int once (``to_mask``)."""
     opts = state.options
     n = opts.players
     tiles = state.tiles
+    red = tiles[0]
+    blue = tiles[1]
+    green = tiles[2]
+    black = tiles[3]
     cats = state.catastrophes
     down = state.facedown
-    up = ~(down | cats)
-    placed = (tiles[0] | tiles[1] | tiles[2] | tiles[3]) & ~cats
+    hidden = union(down, cats)  # not face up
+    placed = minus(union(union(red, blue), union(green, black)), cats)
     bits = (
-        tiles[0] & up
-        | (tiles[1] & up) << NCELLS
-        | (tiles[2] & up) << 2 * NCELLS
-        | (tiles[3] & up) << 3 * NCELLS
-        | (placed & down) << 4 * NCELLS
-        | (placed & state.treasures) << 5 * NCELLS
-        | cats << 7 * NCELLS
+        to_mask(minus(red, hidden))
+        | to_mask(minus(blue, hidden)) << NCELLS
+        | to_mask(minus(green, hidden)) << 2 * NCELLS
+        | to_mask(minus(black, hidden)) << 3 * NCELLS
+        | to_mask(inter(placed, down)) << 4 * NCELLS
+        | to_mask(inter(placed, state.treasures)) << 5 * NCELLS
+        | to_mask(cats) << 7 * NCELLS
         | _board_bits(opts.board)
     )
     at = _LEADER_AT[n * 4 + seat]
@@ -141,17 +152,19 @@ def plane_bits(state: State, seat: int) -> int:
         bits |= 1 << (state.union + 25 * NCELLS)
     d = state.decision
     if isinstance(d, MonumentOffer):
+        blocks = NO_CELLS
         for top_left in d.blocks:
-            bits |= BLOCKS[top_left] << 26 * NCELLS
+            blocks = union(blocks, BLOCKS[top_left])
+        bits |= to_mask(blocks) << 26 * NCELLS
         for centre in d.centres:
             bits |= 1 << (centre + 30 * NCELLS)
     elif isinstance(d, TreasurePick | Harvest):
-        bits |= d.cells << 27 * NCELLS
+        bits |= to_mask(d.cells) << 27 * NCELLS
     elif isinstance(d, BuildingOffer):
-        bits |= d.cells << 31 * NCELLS
+        bits |= to_mask(d.cells) << 31 * NCELLS
     wonder = state.wonder
     if wonder >= 0:
-        bits |= (1 << wonder | NEIGHBOURS[wonder]) << 28 * NCELLS
+        bits |= to_mask(with_cell(NEIGHBOURS[wonder], wonder)) << 28 * NCELLS
     if opts.buildings:
         for cell in state.buildings:
             if cell >= 0:
@@ -265,12 +278,13 @@ def _rest_bits(rest: list[Action]) -> int:
 
 def legal_bits(state: State) -> int:
     """The legal actions of the player to act as one int, bit ``i`` for index ``i``, read
-    from ``legal_groups``: each mask of target cells shifted to its block, the other actions
-    by their indices (no action object is made, no notation read)."""
+    from ``legal_groups``: each set of target cells made an int (``to_mask``) and shifted to
+    its block, the other actions by their indices (no action object is made, no notation
+    read)."""
     masks, tables, rest = legal_groups(state)
     bits = _rest_bits(rest) if rest else 0
     for g in range(len(masks)):
         table = tables[g]
         at = _TABLE_AT.get(id(table))
-        bits |= masks[g] << (_table_at(table) if at is None else at)
+        bits |= to_mask(masks[g]) << (_table_at(table) if at is None else at)
     return bits

@@ -163,13 +163,14 @@ class Cluster:
 
     async def _locked(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Run ``query`` on the locking connection; if it broke, its locks are lost: say
-        so, connect again and raise."""
+        so, connect again (the new connection is kept for the next call) and raise."""
         async with self._locker_lock:
+            if self._locker is None or self._locker.closed:
+                self._locker = None
+                self._lost_locks()
+                await self._connect_locker()
+                raise ConnectionError("the locking connection was down")
             try:
-                if self._locker is None or self._locker.closed:
-                    await self._connect_locker()
-                    raise ConnectionError("the locking connection was down")
-                assert self._locker is not None
                 cur = await self._locker.execute(query, params)
                 return list(await cur.fetchall()) if cur.description else []
             except (psycopg.OperationalError, ConnectionError):

@@ -97,3 +97,10 @@ def test_the_window_around_a_cell(m: int, cell: int) -> None:
     expected = (shifted & 7) | ((shifted >> 13) & 56) | ((shifted >> 26) & 448)
     on_board = WINDOW_ON_BOARD[cell]
     assert words.window(words.to_words(m), cell) & on_board == expected & on_board
+
+
+@given(st.integers(0, 3), st.integers(0, (1 << 48) - 1))
+def test_a_word_in_its_place(q: int, x: int) -> None:
+    if q == 3:
+        x &= words.LAST
+    assert words.to_mask(words.in_word(q, x)) == x << (48 * q)

@@ -12,23 +12,22 @@ from typing import TYPE_CHECKING
 
 from .board import COLS, NCELLS
 from .types import Cell, Colour, Words
-from .words import EMPTY, bit, cells_of, count, has, minus, shift_left, union, with_cell, word
+from .words import (
+    EMPTY,
+    bit,
+    cells_of,
+    count,
+    has,
+    in_word,
+    minus,
+    shift_left,
+    union,
+    with_cell,
+    word,
+)
 
 if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain ``int`` to the interpreter
-    from mypy_extensions import i64
-
     from .state import State
-
-
-def _in_word(q: int, x: i64) -> Words:
-    """The set whose word ``q`` is ``x`` and the others empty."""
-    if q == 0:
-        return (x, 0, 0, 0)
-    if q == 1:
-        return (0, x, 0, 0)
-    if q == 2:
-        return (0, 0, x, 0)
-    return (0, 0, 0, x)
 
 
 def row_run(up: Words, cell: Cell) -> Words:
@@ -45,7 +44,7 @@ def row_run(up: Words, cell: Cell) -> Words:
         lo -= 1
     while hi < row_start + COLS - 1 and (x >> (hi + 1)) & 1:
         hi += 1
-    return _in_word(q, shift_left(shift_left(1, hi - lo + 1) - 1, lo))
+    return in_word(q, shift_left(shift_left(1, hi - lo + 1) - 1, lo))
 
 
 def column_run(up: Words, cell: Cell) -> Words:

@@ -54,17 +54,21 @@ def to_mask(w: Words) -> Mask:
     return a | (b << 48) | (c << 96) | (d << 144)
 
 
+def in_word(q: int, x: i64) -> Words:
+    """The set whose word ``q`` is ``x`` and the other words empty."""
+    if q == 0:
+        return (x, 0, 0, 0)
+    if q == 1:
+        return (0, x, 0, 0)
+    if q == 2:
+        return (0, 0, x, 0)
+    return (0, 0, 0, x)
+
+
 def bit(cell: Cell) -> Words:
     """The set holding ``cell`` alone."""
     q = cell // 48
-    b = shift_left(1, cell - q * 48)
-    if q == 0:
-        return (b, 0, 0, 0)
-    if q == 1:
-        return (0, b, 0, 0)
-    if q == 2:
-        return (0, 0, b, 0)
-    return (0, 0, 0, b)
+    return in_word(q, shift_left(1, cell - q * 48))
 
 
 def shift_left(x: i64, n: i64) -> i64:

@@ -147,12 +147,7 @@ def state_kingdoms(state: State) -> list[Words]:
     """Every kingdom on the board, by their lowest leader cell (``kingdoms``'s order), from
     those ``legal_actions`` found (cached on the state until the board changes)."""
     lmask = state.lmask
-    return sorted(state_cache(state).kingdoms, key=lambda k: low_cell(inter(k, lmask)))
-
-
-def state_cache(state: State) -> LegalCache:
-    """The kingdoms and the cells touching them of ``state``'s board (see ``_cached``)."""
-    return _cached(state)
+    return sorted(_cached(state).kingdoms, key=lambda k: low_cell(inter(k, lmask)))
 
 
 def tile_targets(state: State, colour: Colour) -> Words:

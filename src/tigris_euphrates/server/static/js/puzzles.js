@@ -4,7 +4,7 @@
 // move is sent once (POST /api/puzzles/{id}/attempt); the answer says right or wrong, and the
 // page draws the best move on the board beside the one tried, with what was played in the
 // game, why it was worse, and the puzzle rating's change. A guest is not rated; the puzzles a
-// guest saw this session are skipped when it asks for the next one. Each puzzle has its own
+// guest has seen in this tab are skipped when it asks for the next one. Each puzzle has its own
 // address, /puzzles/{id} (the address bar follows the puzzle on screen; after the answer a
 // link to copy): opened there, that puzzle comes first, and an unknown one says so.
 import { $, api, app, h, toast } from "./dom.js";
@@ -29,7 +29,7 @@ import { drawMove } from "./analysis.js";
  * @typedef {{puzzle: Json, result: Json, rating: Json, sending: boolean}} Solving
  */
 
-// the puzzles this browser saw this session (a guest's next puzzle skips them)
+// the puzzles seen in this tab (a guest's next puzzle skips them)
 const SEEN = "tne:puzzles-seen";
 const seen = () => /** @type {string[]} */ (JSON.parse(sessionStorage.getItem(SEEN) || "[]"));
 function remember(/** @type {string} */ id) {

@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from tigris_euphrates import IllegalAction, apply, legal_actions, new_game, to_position
+from tigris_euphrates import (
+    KIND_ACTIONS,
+    NO_CELLS,
+    TURN_KINDS,
+    IllegalAction,
+    apply,
+    legal_actions,
+    new_game,
+    to_position,
+    turn_groups,
+)
 from tigris_euphrates.engine import (
     NCELLS,
     BuildWonder,
@@ -153,6 +163,37 @@ def test_legal_groups_expand_to_legal_actions(variant: int) -> None:
             table[cell] for m, table in zip(masks, tables, strict=True) for cell in cells_of(m)
         ]
         assert expanded + rest == legal_actions(state)
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_turn_groups_are_the_turn_actions_as_integers(variant: int) -> None:
+    """Between decisions ``turn_groups`` is ``legal_actions`` as integers: the cells of each
+    kind through that kind's table, then the withdrawals its bits name, the hand's swaps and
+    ``pass``, in the same order and number (``size``)."""
+    seen = 0
+    for state in sample_states(7, 3, every=2, variant=VARIANTS[variant]):
+        if state.over or state.pending:
+            continue
+        groups = turn_groups(state)
+        expanded = [
+            KIND_ACTIONS[kind][cell]
+            for kind in range(TURN_KINDS)
+            if groups.kinds >> kind & 1
+            for cell in cells_of(groups.cells(kind))
+        ]
+        assert all(
+            groups.cells(kind) == NO_CELLS
+            for kind in range(TURN_KINDS)
+            if not groups.kinds >> kind & 1
+        )
+        withdrawals = [WITHDRAW_ACTIONS[c] for c in range(4) if groups.withdrawals >> c & 1]
+        actions = expanded + withdrawals + groups.swaps + [PASS]
+        assert actions == legal_actions(state)
+        assert groups.size() == len(actions)
+        seat = state.turn
+        assert groups.hand == tuple(state.hands[seat * 4 : seat * 4 + 4])
+        seen += 1
+    assert seen
 
 
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))

@@ -108,6 +108,7 @@ from .events import (
     WarChosen,
     WonderBuilt,
 )
+from .groups import KIND_ACTIONS, TURN_KINDS, TurnGroups, swap_options
 from .kingdoms import kingdoms
 from .legal import (
     commit_range,
@@ -117,8 +118,8 @@ from .legal import (
     legal_notations,
     sample_legal,
     state_kingdoms,
-    swap_options,
     to_act,
+    turn_groups,
 )
 from .load import from_position
 from .play import apply, apply_unchecked
@@ -183,6 +184,7 @@ __all__ = [
     "EVENTS",
     "GREEN",
     "HAND_SIZE",
+    "KIND_ACTIONS",
     "LEADER_ACTIONS",
     "MONUMENTS",
     "MONUMENT_NAMES",
@@ -196,6 +198,7 @@ __all__ = [
     "TILE_ACTIONS",
     "TILE_TOTALS",
     "TREASURE_ACTIONS",
+    "TURN_KINDS",
     "WAR",
     "WAR_ACTIONS",
     "WITHDRAW_ACTIONS",
@@ -253,6 +256,7 @@ __all__ = [
     "TreasureLost",
     "TreasurePick",
     "TreasureTaken",
+    "TurnGroups",
     "TurnStarted",
     "UnionResolved",
     "WarChoice",
@@ -314,6 +318,7 @@ __all__ = [
     "to_mask",
     "to_position",
     "to_words",
+    "turn_groups",
     "union",
     "unseen_tiles",
     "with_cell",

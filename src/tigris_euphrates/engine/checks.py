@@ -35,7 +35,7 @@ from .decisions import (
 )
 from .errors import IllegalAction
 from .kingdoms import touching_kingdoms
-from .legal import commit_range, conflict, leader_masks
+from .legal import commit_range, conflict, leader_targets
 from .rules import building_cells
 from .state import State
 from .types import Cell, Colour
@@ -113,7 +113,7 @@ def _check_leader(state: State, colour: Colour, cell: Cell) -> None:
         raise _illegal("no-temple", "a leader must be placed next to a face-up temple (red tile)")
     rules = state.options.rules
     if state.cache is not None:  # legal_actions ran: the targets are a few sets away
-        if not has(leader_masks(state, seat, colour)[colour], cell):
+        if not has(leader_targets(state, seat, colour), cell):
             raise _illegal(rules.blocked_code, rules.blocked_words)
         return
     # The ruleset's hook, asked about ``cell`` alone: the sets hold at most that cell.

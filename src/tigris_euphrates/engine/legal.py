@@ -9,17 +9,12 @@ uniformly without building the list. Why an action is not allowed, in the rule's
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final
+from typing import cast
 
 from .actions import (
-    CATASTROPHE_ACTIONS,
     COMMIT_ACTIONS,
     DECLINE,
-    LEADER_ACTIONS,
     PASS,
-    TILE_ACTIONS,
-    TREASURE_ACTIONS,
     WAR_ACTIONS,
     WITHDRAW_ACTIONS,
     Action,
@@ -28,7 +23,6 @@ from .actions import (
     Commit,
     PlaceBuilding,
     TakePoint,
-    swap_action,
 )
 from .board import BLUE, MONUMENTS, NEIGHBOURS, RED
 from .decisions import (
@@ -41,6 +35,19 @@ from .decisions import (
     WarChoice,
 )
 from .errors import IllegalAction
+from .groups import (
+    CATASTROPHE_KIND,
+    KIND_ACTIONS,
+    TEXTS,
+    TREASURE_KIND,
+    TURN_KINDS,
+    WITHDRAW_TEXTS,
+    TurnGroups,
+    expand,
+    kth_cell,
+    swap_actions,
+    swap_texts,
+)
 from .kingdoms import (
     LegalCache,
     kingdoms_in,
@@ -57,7 +64,6 @@ from .words import (
     bit,
     cells_of,
     count,
-    count_word,
     empty,
     halo,
     has,
@@ -68,37 +74,8 @@ from .words import (
     minus,
     union,
     without_cell,
-    word,
 )
 from .words import flood as region
-
-if TYPE_CHECKING:  # mypyc's native 64-bit integer; plain ``int`` to the interpreter
-    pass
-
-# Per-byte bit positions, to walk a set of cells 8 cells at a time.
-_BYTE_BITS: Final = tuple(tuple(o for o in range(8) if b >> o & 1) for b in range(256))
-_NBYTES: Final = 22
-
-#: The kinds of groups of target cells (``_turn_groups``), each the index of its table of
-#: interned actions by cell: the tiles of each colour (0–3), the leaders of each colour (4–7),
-#: the catastrophe (8) and the treasures (9).
-CATASTROPHE_KIND: Final = 8
-TREASURE_KIND: Final = 9
-KIND_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = (
-    *TILE_ACTIONS,
-    *LEADER_ACTIONS,
-    CATASTROPHE_ACTIONS,
-    TREASURE_ACTIONS,
-)
-#: The notation of each of those actions, by kind and cell.
-KIND_TEXTS: Final[tuple[tuple[str, ...], ...]] = tuple(
-    tuple(str(a) for a in table) for table in KIND_ACTIONS
-)
-#: By kind (filled on first use), the actions and the notations of every byte of a mask:
-#: ``[kind][byte index][byte value]`` is the tuple of what the set bits of that byte stand
-#: for, in cell order, so a mask is expanded one ``extend`` per non-zero byte.
-_ACTION_CHUNKS: list[tuple[tuple[tuple[Action, ...], ...], ...] | None] = [None] * 10
-_TEXT_CHUNKS: list[tuple[tuple[tuple[str, ...], ...], ...] | None] = [None] * 10
 
 
 def to_act(state: State) -> Seat | None:
@@ -161,86 +138,62 @@ def tile_targets(state: State, colour: Colour) -> Words:
 
 def leader_targets(state: State, seat: Seat, colour: Colour) -> Words:
     """Cells where ``seat`` could place or move its leader of ``colour``."""
-    return leader_masks(state, seat)[colour]
+    return _leader_mask(state, seat, colour, _leader_ground(state))
 
 
-def leader_masks(state: State, seat: Seat, only: Colour = -1) -> list[Words]:
-    """``leader_targets`` of ``seat``'s four leaders (or of the ``only`` one, the others
-    0): land cells next to a face-up temple, empty once the leader is lifted (not its own
-    cell), and not blocked by the ruleset (classic: touching two kingdoms). Lifting a leader
-    changes only its own kingdom (it may split or lose its crown), so the counts of the board
-    are corrected for that kingdom alone (``lifted_twos``)."""
+#: What every leader's targets are judged from (``_leader_ground``): the pieces on the
+#: board, the free land next to a face-up temple, the regions and their cells touching one,
+#: two and three of them when the ruleset needs them.
+_Ground = tuple[Words, Words, tuple[Words, ...], tuple[Words, Words, Words]]
+
+
+def _leader_ground(state: State) -> _Ground:
+    """What ``_leader_mask`` reads for each leader, found once for the four."""
     occ = state.occupied()
-    cache = _cached(state)
-    ks = cache.kingdoms
-    twos = cache.twos
-    counts = (cache.ones, twos, cache.threes)
     red = minus(state.tiles_of(RED), state.facedown)
     rivers = state.options.board.rivers
     base = inter(invert(union(union(occ, state.catastrophes), rivers)), union(red, halo(red)))
-    rules = state.options.rules
     regions: tuple[Words, ...] = ()
     region_counts = (EMPTY, EMPTY, EMPTY)
-    if rules.needs_regions:
+    if state.options.rules.needs_regions:
         regions = regions_of(state)
         ones, rtwos, rthrees, _ = touch_counts(regions)
         region_counts = (ones, rtwos, rthrees)
-    leaders = state.leaders
-    lmask = state.lmask
-    out: list[Words] = []
-    for colour in range(4):
-        if only >= 0 and colour != only:
-            out.append(EMPTY)
-            continue
-        cur = leaders[seat * 4 + colour]
-        if cur < 0:
-            blocked = rules.leader_blocked(occ, twos, region_counts[1])
-        else:
-            home = EMPTY
-            for k in ks:
-                if has(k, cur):
-                    home = k
-                    break
-            kingdom_twos = lifted_twos(counts, home, cur, lmask)
-            other_twos = EMPTY
-            if rules.needs_regions:
-                for r in regions:
-                    if has(r, cur):
-                        home = r
-                        break
-                other_twos = lifted_twos(region_counts, home, cur, home)
-            blocked = rules.leader_blocked(without_cell(occ, cur), kingdom_twos, other_twos)
-        out.append(minus(base, blocked))
-    return out
+    return occ, base, regions, region_counts
+
+
+def _leader_mask(state: State, seat: Seat, colour: Colour, ground: _Ground) -> Words:
+    """Where ``seat``'s leader of ``colour`` may go: land cells next to a face-up temple,
+    empty once the leader is lifted (not its own cell), and not blocked by the ruleset
+    (classic: touching two kingdoms). Lifting a leader changes only its own kingdom (it may
+    split or lose its crown), so the counts of the board are corrected for that kingdom
+    alone (``lifted_twos``)."""
+    occ, base, regions, region_counts = ground
+    cache = _cached(state)
+    rules = state.options.rules
+    cur = state.leaders[seat * 4 + colour]
+    if cur < 0:
+        return minus(base, rules.leader_blocked(occ, cache.twos, region_counts[1]))
+    home = EMPTY
+    for k in cache.kingdoms:
+        if has(k, cur):
+            home = k
+            break
+    counts = (cache.ones, cache.twos, cache.threes)
+    kingdom_twos = lifted_twos(counts, home, cur, state.lmask)
+    other_twos = EMPTY
+    if rules.needs_regions:
+        for r in regions:
+            if has(r, cur):
+                home = r
+                break
+        other_twos = lifted_twos(region_counts, home, cur, home)
+    return minus(base, rules.leader_blocked(without_cell(occ, cur), kingdom_twos, other_twos))
 
 
 def catastrophe_targets(state: State) -> Words:
     """Cells a catastrophe may hit (the ruleset's ``catastrophe_targets``)."""
     return state.options.rules.catastrophe_targets(state)
-
-
-_SWAP_LISTS: dict[tuple[int, ...], list[Action]] = {}
-
-
-def swap_actions(hand: list[int] | tuple[int, int, int, int]) -> list[Action]:
-    """The swap actions open to ``hand`` (cached per hand; do not mutate)."""
-    key = tuple(hand)
-    acts = _SWAP_LISTS.get(key)
-    if acts is None:
-        acts = _SWAP_LISTS[key] = [swap_action(t) for t in swap_options(hand)]
-    return acts
-
-
-def swap_options(
-    hand: list[int] | tuple[int, int, int, int],
-) -> Iterator[tuple[int, int, int, int]]:
-    """Every way to swap 1–6 tiles from ``hand`` (counts per colour)."""
-    for r in range(hand[0] + 1):
-        for b in range(hand[1] + 1):
-            for g in range(hand[2] + 1):
-                for k in range(hand[3] + 1):
-                    if 0 < r + b + g + k <= 6:
-                        yield (r, b, g, k)
 
 
 def conflict(state: State) -> Support:
@@ -316,108 +269,46 @@ def war_sides(state: State, colour: Colour) -> tuple[Seat, Seat, int, int]:
     return att, dfn, abase, dbase
 
 
-def _action_chunks(kind: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
-    chunks = _ACTION_CHUNKS[kind]
-    if chunks is None:
-        table = KIND_ACTIONS[kind]
-        chunks = _ACTION_CHUNKS[kind] = tuple(
-            tuple(tuple(table[i * 8 + o] for o in bits) for bits in _BYTE_BITS)
-            for i in range(_NBYTES)
-        )
-    return chunks
-
-
-def _text_chunks(kind: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
-    chunks = _TEXT_CHUNKS[kind]
-    if chunks is None:
-        table = KIND_TEXTS[kind]
-        chunks = _TEXT_CHUNKS[kind] = tuple(
-            tuple(tuple(table[i * 8 + o] for o in bits) for bits in _BYTE_BITS)
-            for i in range(_NBYTES)
-        )
-    return chunks
-
-
-def _expand(mask: Words, kind: int, out: list[Action]) -> None:
-    """Append the actions of ``kind`` on the cells of ``mask``, in cell order (a word is six
-    bytes: byte ``j`` of word ``q`` is byte ``6q + j`` of the board)."""
-    chunks = _action_chunks(kind)
-    for q in range(4):
-        x = word(mask, q)
-        if x:
-            for j in range(6):
-                b = (x >> (8 * j)) & 255
-                if b:
-                    out.extend(chunks[q * 6 + j][b])
-
-
-def _expand_texts(mask: Words, kind: int, out: list[str]) -> None:
-    """``_expand``, the notations instead of the actions."""
-    chunks = _text_chunks(kind)
-    for q in range(4):
-        x = word(mask, q)
-        if x:
-            for j in range(6):
-                b = (x >> (8 * j)) & 255
-                if b:
-                    out.extend(chunks[q * 6 + j][b])
-
-
-def _kth(mask: Words, k: int) -> Cell:
-    """The ``k``-th cell of ``mask`` in cell order."""
-    for q in range(4):
-        x = word(mask, q)
-        n = count_word(x)
-        if k >= n:
-            k -= n
-            continue
-        for j in range(6):
-            b = (x >> (8 * j)) & 255
-            if b:
-                bits = _BYTE_BITS[b]
-                if k < len(bits):
-                    return (q * 6 + j) * 8 + bits[k]
-                k -= len(bits)
-    raise IndexError(k)
-
-
-def _turn_groups(
-    state: State,
-) -> tuple[list[Words], list[int], list[Action], list[Action]]:
-    """The turn actions: the masks of target cells with the kind of each (the index of its
-    table in ``KIND_ACTIONS``: tiles, leaders, the catastrophe), the withdrawals, and the
-    swaps (a shared list: do not mutate); then ``pass``."""
+def turn_groups(state: State) -> TurnGroups:
+    """The turn actions of the player to act between decisions (``TurnGroups``)."""
     seat = state.turn
     h = state.hands
     i = seat * 4
-    hand = (h[i], h[i + 1], h[i + 2], h[i + 3])
-    masks: list[Words] = []
-    kinds: list[int] = []
-    if hand[0] or hand[1] or hand[2] or hand[3]:
+    r, b, g, k = h[i], h[i + 1], h[i + 2], h[i + 3]
+    hand = (r, b, g, k)
+    out = TurnGroups(hand, swap_actions(hand))
+    if r or b or g or k:
         threes = _cached(state).threes
         free = invert(union(union(state.occupied(), state.catastrophes), threes))
         rivers = state.options.board.rivers
         land = minus(free, rivers)
-        for colour in range(4):
-            if hand[colour]:
-                m = inter(free, rivers) if colour == BLUE else land
-                if not empty(m):
-                    masks.append(m)
-                    kinds.append(colour)
-    lm = leader_masks(state, seat)
+        if not empty(land):
+            if r:
+                out.put(0, land)
+            if g:
+                out.put(2, land)
+            if k:
+                out.put(3, land)
+        if b:
+            water = inter(free, rivers)
+            if not empty(water):
+                out.put(1, water)
+    ground = _leader_ground(state)
     for colour in range(4):
-        m = lm[colour]
+        m = _leader_mask(state, seat, colour, ground)
         if not empty(m):
-            masks.append(m)
-            kinds.append(4 + colour)
+            out.put(4 + colour, m)
     if state.cats[seat]:
         m = catastrophe_targets(state)
         if not empty(m):
-            masks.append(m)
-            kinds.append(CATASTROPHE_KIND)
+            out.put(CATASTROPHE_KIND, m)
     leaders = state.leaders
-    withdrawals: list[Action] = [WITHDRAW_ACTIONS[c] for c in range(4) if leaders[i + c] >= 0]
-    return masks, kinds, withdrawals, swap_actions(hand)
+    w = 0
+    for c in range(4):
+        if leaders[i + c] >= 0:
+            w |= 1 << c
+    out.withdrawals = w
+    return out
 
 
 def _decision_actions(state: State, d: Decision) -> list[Action]:
@@ -440,8 +331,9 @@ def _decision_actions(state: State, d: Decision) -> list[Action]:
         out.append(DECLINE)
         return out
     if isinstance(d, TreasurePick | Harvest):
-        _expand(d.cells, TREASURE_KIND, out)
-        return out
+        cells: list[object] = [DECLINE] * count(d.cells)
+        expand(d.cells, TREASURE_KIND, cells, 0)
+        return cast("list[Action]", cells)
     if isinstance(d, BuildingOffer):
         out = [PlaceBuilding(d.colour, c) for c in cells_of(d.cells)]
         out.append(DECLINE)
@@ -455,17 +347,22 @@ def legal_actions(state: State) -> list[Action]:
         return []
     if state.pending:
         return _decision_actions(state, state.pending[-1])
-    masks, kinds, withdrawals, swaps = _turn_groups(state)
-    out: list[Action] = []
-    for g in range(len(masks)):
-        _expand(masks[g], kinds[g], out)
-    out.extend(withdrawals)
-    out.extend(swaps)
-    out.append(PASS)
-    return out
-
-
-_SWAP_TEXTS: dict[tuple[int, ...], list[str]] = {}
+    groups = turn_groups(state)
+    out: list[object] = [PASS] * groups.size()
+    at = 0
+    kinds = groups.kinds
+    for kind in range(TURN_KINDS):
+        if kinds >> kind & 1:
+            at = expand(groups.cells(kind), kind, out, at)
+    w = groups.withdrawals
+    for c in range(4):
+        if w >> c & 1:
+            out[at] = WITHDRAW_ACTIONS[c]
+            at += 1
+    for a in groups.swaps:
+        out[at] = a
+        at += 1
+    return cast("list[Action]", out)
 
 
 def legal_notations(state: State) -> list[str]:
@@ -475,21 +372,22 @@ def legal_notations(state: State) -> list[str]:
         return []
     if state.pending:
         return [str(a) for a in _decision_actions(state, state.pending[-1])]
-    masks, kinds, withdrawals, swaps = _turn_groups(state)
-    out: list[str] = []
-    for g in range(len(masks)):
-        _expand_texts(masks[g], kinds[g], out)
-    for a in withdrawals:
-        out.append(str(a))
-    i = state.turn * 4
-    h = state.hands
-    key = (h[i], h[i + 1], h[i + 2], h[i + 3])
-    texts = _SWAP_TEXTS.get(key)
-    if texts is None:
-        texts = _SWAP_TEXTS[key] = [str(a) for a in swaps]
-    out.extend(texts)
-    out.append("pass")
-    return out
+    groups = turn_groups(state)
+    out: list[object] = ["pass"] * groups.size()
+    at = 0
+    kinds = groups.kinds
+    for kind in range(TURN_KINDS):
+        if kinds >> kind & 1:
+            at = expand(groups.cells(kind), TEXTS + kind, out, at)
+    w = groups.withdrawals
+    for c in range(4):
+        if w >> c & 1:
+            out[at] = WITHDRAW_TEXTS[c]
+            at += 1
+    for t in swap_texts(groups.hand, groups.swaps):
+        out[at] = t
+        at += 1
+    return cast("list[str]", out)
 
 
 def legal_groups(state: State) -> tuple[list[Words], list[tuple[Action, ...]], list[Action]]:
@@ -499,15 +397,25 @@ def legal_groups(state: State) -> tuple[list[Words], list[tuple[Action, ...]], l
     Expanding each mask through its table in order, then appending the rest, gives
     ``legal_actions`` in its order; the tables are the interned ``TILE_ACTIONS[c]``,
     ``LEADER_ACTIONS[c]`` and ``CATASTROPHE_ACTIONS``, so a caller may read a mask as bits
-    without building an action per cell (the research adapters' action masks)."""
+    without building an action per cell. (``turn_groups`` is the same between decisions
+    with no list and no table: kinds, sets and bits.)"""
     if state.over:
         return [], [], []
     if state.pending:
         return [], [], _decision_actions(state, state.pending[-1])
-    masks, kinds, withdrawals, swaps = _turn_groups(state)
-    rest = withdrawals + swaps
+    groups = turn_groups(state)
+    masks: list[Words] = []
+    tables: list[tuple[Action, ...]] = []
+    kinds = groups.kinds
+    for kind in range(TURN_KINDS):
+        if kinds >> kind & 1:
+            masks.append(groups.cells(kind))
+            tables.append(KIND_ACTIONS[kind])
+    w = groups.withdrawals
+    rest: list[Action] = [WITHDRAW_ACTIONS[c] for c in range(4) if w >> c & 1]
+    rest.extend(groups.swaps)
     rest.append(PASS)
-    return masks, [KIND_ACTIONS[k] for k in kinds], rest
+    return masks, tables, rest
 
 
 def sample_legal(state: State, rng: random.Random) -> Action:
@@ -516,20 +424,23 @@ def sample_legal(state: State, rng: random.Random) -> Action:
         raise IllegalAction("game-over", "the game is over")
     if state.pending:
         return rng.choice(_decision_actions(state, state.pending[-1]))
-    masks, kinds, withdrawals, swaps = _turn_groups(state)
-    sizes = [count(m) for m in masks]
-    total = len(withdrawals) + len(swaps) + 1
-    for size in sizes:
-        total += size
-    k = int(rng.random() * total)
-    for g in range(len(masks)):
-        size = sizes[g]
-        if k < size:
-            return KIND_ACTIONS[kinds[g]][_kth(masks[g], k)]
-        k -= size
-    if k < len(withdrawals):
-        return withdrawals[k]
-    k -= len(withdrawals)
+    groups = turn_groups(state)
+    k = int(rng.random() * groups.size())
+    kinds = groups.kinds
+    for kind in range(TURN_KINDS):
+        if kinds >> kind & 1:
+            m = groups.cells(kind)
+            size = count(m)
+            if k < size:
+                return KIND_ACTIONS[kind][kth_cell(m, k)]
+            k -= size
+    w = groups.withdrawals
+    for c in range(4):
+        if w >> c & 1:
+            if k == 0:
+                return WITHDRAW_ACTIONS[c]
+            k -= 1
+    swaps = groups.swaps
     return swaps[k] if k < len(swaps) else PASS
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .board import BLOCKS, BLOCKS_AT, GREEN, MONUMENTS, RED
+from .board import BLOCKS, BLOCKS_AT, GREEN, MONUMENTS, NEIGHBOURS, RED
 from .buildings import building_targets
 from .decisions import BuildingOffer, Harvest, MonumentOffer, TreasurePick, WonderPoint
 from .kingdoms import region_at
@@ -225,7 +225,9 @@ class Ruleset:
         for m in range(6):
             if state.monuments[m] < 0 and colour in MONUMENTS[m]:
                 up = minus(state.tiles_of(colour), state.facedown)
-                blocks = tuple(t for t in BLOCKS_AT[cell] if within(BLOCKS[t], up))
+                # a completed block holds two of the cell's neighbours
+                if count(inter(NEIGHBOURS[cell], up)) >= 2:
+                    blocks = tuple([t for t in BLOCKS_AT[cell] if within(BLOCKS[t], up)])
                 break
         centres = wonder_centres(state, cell, colour) if state.options.wonder else ()
         if blocks or centres:

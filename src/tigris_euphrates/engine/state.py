@@ -195,7 +195,7 @@ class State:
 
     def copy(self) -> State:
         """A cheap copy: lists are copied, ints and tuples shared."""
-        s = State.__new__(State)
+        s = State()
         s.options = self.options
         s.red = self.red
         s.blue = self.blue

@@ -4,8 +4,8 @@ batch of games stepped together.
 A seat's observation holds only what its ``player_view`` shows: ``observe(view)`` reads the
 view, and ``observe_state(state, seat)`` (what the environments use) reads the state through
 the view's allowlist and gives the same arrays. Action masks come from the engine's one
-source of legality (``legal_actions``, or the sets of target cells of ``legal_groups``
-for ``legal_mask``).
+source of legality (``legal_actions``, or the turn's actions as integers of
+``turn_groups`` for ``legal_mask``).
 
 The integer work of that fast path (``bits``, ``indices``: no numpy) may run compiled
 (mypyc, built with the engine from this same source by ``setup.py``) or as plain Python,

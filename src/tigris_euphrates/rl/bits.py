@@ -20,11 +20,15 @@ from typing import Final
 from .. import (
     BLOCKS,
     CATASTROPHE_ACTIONS,
+    KIND_ACTIONS,
     LEADER_ACTIONS,
     NCELLS,
     NEIGHBOURS,
     NO_CELLS,
+    PASS,
     TILE_ACTIONS,
+    TURN_KINDS,
+    WITHDRAW_ACTIONS,
     Action,
     Board,
     BuildingOffer,
@@ -38,6 +42,7 @@ from .. import (
     minus,
     to_act,
     to_mask,
+    turn_groups,
     union,
     unseen_tiles,
     with_cell,
@@ -276,15 +281,36 @@ def _rest_bits(rest: list[Action]) -> int:
     return bits
 
 
+#: The first codec index of the actions of each kind of ``TurnGroups`` (``KIND_ACTIONS``).
+_KIND_AT: Final = tuple([_table_at(KIND_ACTIONS[kind]) for kind in range(TURN_KINDS)])
+#: The bits of the withdrawals by ``TurnGroups.withdrawals`` (bit ``c``: colour ``c``).
+_WITHDRAW_BITS: Final = tuple(
+    [
+        sum(1 << INDEX_BY_ID[id(WITHDRAW_ACTIONS[c])] for c in range(4) if w >> c & 1)
+        for w in range(16)
+    ]
+)
+_PASS_BIT: Final = 1 << INDEX_BY_ID[id(PASS)]
+#: The bits of the swaps open to a hand, by the hand (filled on first use).
+_SWAP_BITS: Final[dict[tuple[int, int, int, int], int]] = {}
+
+
 def legal_bits(state: State) -> int:
-    """The legal actions of the player to act as one int, bit ``i`` for index ``i``, read
-    from ``legal_groups``: each set of target cells made an int (``to_mask``) and shifted to
-    its block, the other actions by their indices (no action object is made, no notation
-    read)."""
-    masks, tables, rest = legal_groups(state)
-    bits = _rest_bits(rest) if rest else 0
-    for g in range(len(masks)):
-        table = tables[g]
-        at = _TABLE_AT.get(id(table))
-        bits |= to_mask(masks[g]) << (_table_at(table) if at is None else at)
+    """The legal actions of the player to act as one int, bit ``i`` for index ``i``: between
+    decisions read from ``turn_groups`` (each set of target cells made an int, ``to_mask``,
+    and shifted to its block; the withdrawals, the swaps of the hand and ``pass`` from
+    tables), else the answers to the decision by their indices. No action object is made,
+    no notation read."""
+    if state.over or state.pending:
+        rest = legal_groups(state)[2]
+        return _rest_bits(rest) if rest else 0
+    groups = turn_groups(state)
+    swaps = _SWAP_BITS.get(groups.hand)
+    if swaps is None:
+        swaps = _SWAP_BITS[groups.hand] = _rest_bits(groups.swaps) if groups.swaps else 0
+    bits = swaps | _WITHDRAW_BITS[groups.withdrawals] | _PASS_BIT
+    kinds = groups.kinds
+    for kind in range(TURN_KINDS):
+        if kinds >> kind & 1:
+            bits |= to_mask(groups.cells(kind)) << _KIND_AT[kind]
     return bits

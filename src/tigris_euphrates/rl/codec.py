@@ -9,8 +9,8 @@ then, appended in version 2 for the variants: wonder (centre cell), point (colou
 Cells are ``row * 16 + col``; colours red, blue, green, black.
 
 ``ACTIONS`` holds the action of every index (``decode`` reads it); ``legal_mask(state)`` is
-the mask of the legal actions read straight from the engine's ``legal_groups`` (sets of
-target cells, the few other actions by a table of indices), equal to ``mask_of`` of
+the mask of the legal actions read straight from the engine's ``turn_groups`` (sets of
+target cells by kind, the other actions by tables of indices), equal to ``mask_of`` of
 ``legal_actions`` (tests/rl/test_fast_path.py).
 
 The numpy-free half lives in ``indices`` (the blocks, ``encode``, ``decode``, ``ACTIONS``)

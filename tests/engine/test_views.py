@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from playout import check_views
-from tigris_euphrates import apply, legal_actions, new_game, player_view, redact_event
+from tigris_euphrates import (
+    apply,
+    legal_actions,
+    new_game,
+    player_view,
+    redact_event,
+    shared_view,
+)
 from tigris_euphrates.engine import TilesDrawn, TilesSwapped
 from tigris_euphrates.engine.state import State
 
@@ -94,3 +101,17 @@ def test_events_redacted_for_other_seats() -> None:
                 else:
                     assert r == e.to_dict()
     assert seen_draw and seen_swap
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_views_from_one_shared_part_are_each_seats_view(variant: int) -> None:
+    """A seat's view built from ``shared_view`` (what the server builds once per step for
+    every seat) is that seat's own view, key for key and in the same order, at every state
+    of a game up to its end; the shared part holds no hand, score row or legal action."""
+    for state in states_of_a_game(4, 3, **VARIANTS[variant]):
+        shared = shared_view(state)
+        assert not {"players", "unseen", "legal_actions", "seat"} & shared.keys()
+        for seat in (None, 0, 1, 2):
+            alone = player_view(state, seat)
+            both = player_view(state, seat, shared)
+            assert json.dumps(both) == json.dumps(alone)

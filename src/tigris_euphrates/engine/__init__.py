@@ -129,7 +129,7 @@ from .rules import DEFAULT_RULESET, RULESETS, Ruleset
 from .scoring import final_totals, ranking, ranks, result, seat_totals
 from .state import HAND_SIZE, Options, State, new_game
 from .types import Cell, Colour, Mask, Seat, Words
-from .view import player_view, redact_event, spectator_view, unseen_tiles
+from .view import player_view, redact_event, shared_view, spectator_view, unseen_tiles
 from .words import EMPTY as NO_CELLS
 from .words import FULL as ALL_CELLS
 from .words import (
@@ -307,6 +307,7 @@ __all__ = [
     "result",
     "sample_legal",
     "seat_totals",
+    "shared_view",
     "single",
     "spectator_view",
     "start_of",

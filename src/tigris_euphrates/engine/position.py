@@ -24,7 +24,7 @@ from .decisions import (
     Support,
     TreasurePick,
 )
-from .words import cells_of, has
+from .words import cells_of, has, union
 
 if TYPE_CHECKING:
     from .state import State
@@ -37,19 +37,24 @@ def colour_counts(values: list[int] | tuple[int, ...]) -> dict[str, int]:
 
 
 def board_cells(state: State) -> dict[str, dict[str, Any]]:
-    """The ``cells`` object: every cell that holds a tile, treasure or catastrophe."""
-    found: dict[int, dict[str, Any]] = {}
-    for colour in range(4):
-        for i in cells_of(state.tiles_of(colour)):
-            entry: dict[str, Any] = {"tile": COLOURS[colour]}
-            if has(state.treasures, i):
-                entry["treasure"] = True
-            if has(state.facedown, i):
-                entry["face_down"] = True
-            found[i] = entry
-    for i in cells_of(state.catastrophes):
-        found[i] = {"catastrophe": True}
-    return {CELL_NAMES[i]: found[i] for i in sorted(found)}
+    """The ``cells`` object: every cell that holds a tile, treasure or catastrophe, in cell
+    order (a catastrophe's cell holds nothing else)."""
+    red, blue, green = state.red, state.blue, state.green
+    treasures, facedown, cats = state.treasures, state.facedown, state.catastrophes
+    tiles = union(union(red, blue), union(green, state.black))
+    out: dict[str, dict[str, Any]] = {}
+    for i in cells_of(union(tiles, cats)):
+        if has(cats, i):
+            out[CELL_NAMES[i]] = {"catastrophe": True}
+            continue
+        colour = 0 if has(red, i) else 1 if has(blue, i) else 2 if has(green, i) else 3
+        entry: dict[str, Any] = {"tile": COLOURS[colour]}
+        if has(treasures, i):
+            entry["treasure"] = True
+        if has(facedown, i):
+            entry["face_down"] = True
+        out[CELL_NAMES[i]] = entry
+    return out
 
 
 def board_leaders(state: State) -> list[dict[str, Any]]:

@@ -41,11 +41,51 @@ def unseen_tiles(state: State, seat: Seat | None) -> list[int]:
     return out
 
 
-def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
-    """The game as ``seat`` sees it at the table (``None``: a spectator)."""
+def shared_view(state: State) -> dict[str, Any]:
+    """What every seat's view of ``state`` holds alike: the options, the board, the bag and
+    the tiles out, the turn, the decision, the end. ``player_view`` builds it for each call;
+    a caller making several seats' views of one state (the server, at each step) builds it
+    once and hands it to each: those views then share these values, which must not be
+    changed in place."""
+    over = state.over
+    opts = state.options
+    out: dict[str, Any] = {
+        "options": opts.to_dict(),
+        "grid": list(opts.board.grid),
+        "cells": board_cells(state),
+        "monuments": built_monuments(state),
+        "monuments_left": (
+            [MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0]
+            if opts.rules.monuments
+            else []
+        ),
+        "leaders": board_leaders(state),
+        "bag_size": state.bag_left,
+        "removed": colour_counts(state.out_public),
+        "turn": {"player": state.turn, "actions_left": state.actions_left},
+        "to_act": to_act(state),
+        "pending": _pending(state),
+        "over": over,
+        "ply": state.ply,
+    }
+    if opts.buildings:
+        out["buildings"] = board_buildings(state)
+    if over:
+        out["end"] = state.end
+        out["result"] = result(state)
+    return out
+
+
+def player_view(
+    state: State, seat: Seat | None, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The game as ``seat`` sees it at the table (``None``: a spectator); ``shared``, when
+    given, is ``shared_view(state)`` of this same state."""
     n = state.options.players
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} in a {n}-player game")
+    if shared is None:
+        shared = shared_view(state)
     over = state.over
     open_scores = state.options.open_scoring or over
     players = []
@@ -66,36 +106,32 @@ def player_view(state: State, seat: Seat | None) -> dict[str, Any]:
             row = state.scores[p * 5 : p * 5 + 5]
             entry["score"] = {**colour_counts(row), "treasure": row[4]}
         players.append(entry)
-    actor = to_act(state)
+    actor = shared["to_act"]
     view: dict[str, Any] = {
         "format": FORMAT,
         "seat": seat,
-        "options": state.options.to_dict(),
-        "grid": list(state.options.board.grid),
-        "cells": board_cells(state),
-        "monuments": built_monuments(state),
-        "monuments_left": (
-            [MONUMENT_NAMES[m] for m in range(6) if state.monuments[m] < 0]
-            if state.options.rules.monuments
-            else []
-        ),
-        "leaders": board_leaders(state),
+        "options": shared["options"],
+        "grid": shared["grid"],
+        "cells": shared["cells"],
+        "monuments": shared["monuments"],
+        "monuments_left": shared["monuments_left"],
+        "leaders": shared["leaders"],
         "players": players,
-        "bag_size": state.bag_left,
-        "removed": colour_counts(state.out_public),
+        "bag_size": shared["bag_size"],
+        "removed": shared["removed"],
         "unseen": colour_counts(unseen_tiles(state, seat)),
-        "turn": {"player": state.turn, "actions_left": state.actions_left},
+        "turn": shared["turn"],
         "to_act": actor,
-        "pending": _pending(state),
+        "pending": shared["pending"],
         "legal_actions": (legal_notations(state) if seat is not None and actor == seat else []),
         "over": over,
-        "ply": state.ply,
+        "ply": shared["ply"],
     }
-    if state.options.buildings:
-        view["buildings"] = board_buildings(state)
+    if "buildings" in shared:
+        view["buildings"] = shared["buildings"]
     if over:
-        view["end"] = state.end
-        view["result"] = result(state)
+        view["end"] = shared["end"]
+        view["result"] = shared["result"]
     return view
 
 

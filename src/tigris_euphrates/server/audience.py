@@ -18,12 +18,15 @@ from .frames import SeatInfo, error_frame
 @dataclass
 class FrameCache:
     """The frames built for one version of the game: ``(version, seq)`` they were built
-    for, each frame's text by (seat, first log entry), each seat's view, each entry's events
-    in their wire form, and the seats as everybody sees them."""
+    for, each frame's text by (seat, first log entry), each seat's view, what those views
+    share (the engine's ``shared_view``: the board, the turn, the decision, built once for
+    every seat), each entry's events in their wire form, and the seats as everybody sees
+    them."""
 
     built_for: tuple[int, int] | None = None
     texts: dict[tuple[int | None, int], str] = field(default_factory=dict)
     views: dict[int | None, JsonDict] = field(default_factory=dict)
+    shared: JsonDict | None = None
     wire: dict[int, list[JsonDict]] = field(default_factory=dict)
     seats: list[SeatInfo] | None = None
 
@@ -33,6 +36,7 @@ class FrameCache:
             self.built_for = version
             self.texts.clear()
             self.views.clear()
+            self.shared = None
             self.wire.clear()
             self.seats = None
 

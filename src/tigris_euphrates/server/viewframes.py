@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import player_view, redact_event
+from .. import player_view, redact_event, shared_view
 from ..store.jsontypes import json_value
 from ..store.logentry import Move
 from .answers.games import GameSummary
@@ -84,7 +84,9 @@ def message(game: LiveGame, seat: int | None, start: int = 0) -> ViewFrame:
     if view is None and not log.state.over and log.over:
         view = cache.views[seat] = ended_view(log.state, seat, log.resigned)
     elif view is None:
-        view = cache.views[seat] = player_view(log.state, seat)
+        if cache.shared is None:
+            cache.shared = shared_view(log.state)
+        view = cache.views[seat] = player_view(log.state, seat, cache.shared)
         if log.resigned and log.over:
             view["result"] = json_value(log.result())
     if cache.seats is None:

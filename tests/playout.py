@@ -136,12 +136,15 @@ def check_invariants(s: State) -> None:
         assert plus and plus & sets.facedown == plus, "the wonder stands on five face-down tiles"
     if not s.options.rules.monuments:
         assert sets.facedown == 0 and max(s.monuments) < 0, "no monuments where the rules have none"
-    # What play keeps up to date piece by piece (regions, the legality cache) is what a count
-    # from scratch finds.
+    # What play keeps up to date piece by piece (regions and their touch counts, the legality
+    # cache) is what a count from scratch finds.
     occ = to_mask(s.occupied())
     if s.regions is not None:
         regions = sorted(to_mask(r) for r in s.regions)
         assert regions == sorted(mask_kingdoms(occ, occ)), "regions kept in step"
+        if s.region_counts is not None:
+            every = touch_counts([to_words(r) for r in regions])
+            assert s.region_counts == every, "the regions' touch counts kept in step"
     if s.cache is not None:
         ks = mask_kingdoms(occ, sets.lmask)
         counts = touch_counts([to_words(k) for k in ks])

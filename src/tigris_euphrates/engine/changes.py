@@ -20,7 +20,7 @@ from .events import (
     TreasureLost,
     TreasureTaken,
 )
-from .kingdoms import regions_of, with_piece, without
+from .kingdoms import regions_of, regrouped, with_piece, without
 from .legal import grown_cache
 from .rules import orphaned
 from .scoring import result
@@ -33,23 +33,31 @@ Events = list[Event] | None
 
 
 def add_piece(s: State, cell: Cell, tile: bool) -> None:
-    """Keep the known regions and the legality cache in step with a piece (a ``tile`` or a
-    leader) just written on ``cell``: the cache is carried over when a tile grows at most
-    one kingdom (``legal.grown_cache``), else dropped."""
+    """Keep the known regions, their touch counts and the legality cache in step with a
+    piece (a ``tile`` or a leader) just written on ``cell``: the cache is carried over when
+    a tile grows at most one kingdom (``legal.grown_cache``), else dropped."""
     cache = s.cache
     s.cache = None
-    if s.regions is not None:
-        s.regions = with_piece(s.regions, cell, s.occupied())
+    before = s.regions
+    if before is not None:
+        s.regions = with_piece(before, cell, s.occupied())
         if tile and cache is not None:
             s.cache = grown_cache(cache, cell, s.regions[-1])  # with_piece puts it last
+        counts = s.region_counts
+        if counts is not None:
+            s.region_counts = regrouped(counts, before, NEIGHBOURS[cell], s.regions)
 
 
 def remove_pieces(s: State, cells: Words) -> None:
-    """Keep the known regions in step with the pieces taken off ``cells`` (and drop the
-    legality cache)."""
+    """Keep the known regions and their touch counts in step with the pieces taken off
+    ``cells`` (and drop the legality cache)."""
     s.cache = None
-    if s.regions is not None:
-        s.regions = without(s.regions, cells)
+    before = s.regions
+    if before is not None:
+        s.regions = without(before, cells)
+        counts = s.region_counts
+        if counts is not None:
+            s.region_counts = regrouped(counts, before, cells, s.regions)
 
 
 def push(s: State, decision: Any) -> None:

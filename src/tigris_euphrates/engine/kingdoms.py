@@ -219,22 +219,55 @@ def touch_counts(groups: list[Words] | tuple[Words, ...]) -> tuple[Words, Words,
     return ones, twos, threes, fours
 
 
-def recount(
-    counts: tuple[Words, Words, Words, Words], gone: Words, new: Words
-) -> tuple[Words, Words, Words, Words]:
-    """``touch_counts`` once the group ``gone`` is replaced by the group ``new``."""
+#: ``touch_counts``' four planes: the cells adjacent to one or more groups, two or more,
+#: three or more, four.
+Counts = tuple[Words, Words, Words, Words]
+
+
+def uncount(counts: Counts, gone: Words) -> Counts:
+    """``touch_counts`` without the group ``gone`` (one of those counted)."""
     ones, twos, threes, fours = counts
     d = halo(gone)
-    ones = union(twos, minus(ones, d))
-    twos = union(threes, minus(twos, d))
-    threes = union(fours, minus(threes, d))
-    fours = minus(fours, d)
+    return (
+        union(twos, minus(ones, d)),
+        union(threes, minus(twos, d)),
+        union(fours, minus(threes, d)),
+        minus(fours, d),
+    )
+
+
+def count_in(counts: Counts, new: Words) -> Counts:
+    """``touch_counts`` with the group ``new`` (disjoint from those counted) as well."""
+    ones, twos, threes, fours = counts
     d = halo(new)
-    fours = union(fours, inter(threes, d))
-    threes = union(threes, inter(twos, d))
-    twos = union(twos, inter(ones, d))
-    ones = union(ones, d)
-    return ones, twos, threes, fours
+    return (
+        union(ones, d),
+        union(twos, inter(ones, d)),
+        union(threes, inter(twos, d)),
+        union(fours, inter(threes, d)),
+    )
+
+
+def recount(counts: Counts, gone: Words, new: Words) -> Counts:
+    """``touch_counts`` once the group ``gone`` is replaced by the group ``new``."""
+    return count_in(uncount(counts, gone), new)
+
+
+def regrouped(
+    counts: Counts, before: tuple[Words, ...], changed: Words, after: tuple[Words, ...]
+) -> Counts:
+    """``touch_counts`` of the regions ``after`` from those of the regions ``before``, when
+    ``with_piece`` or ``without`` made the one from the other: the regions of ``before``
+    meeting ``changed`` (the cells beside the piece put, or the cells of the pieces taken off)
+    are gone, and the new ones are the last of ``after``."""
+    gone = 0
+    for r in before:
+        if meets(r, changed):
+            counts = uncount(counts, r)
+            gone += 1
+    for i in range(len(before) - gone, len(after)):
+        counts = count_in(counts, after[i])
+    return counts
 
 
 def lifted_twos(counts: tuple[Words, Words, Words], home: Words, cell: Cell, seeds: Words) -> Words:

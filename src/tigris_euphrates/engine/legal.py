@@ -49,6 +49,7 @@ from .groups import (
     swap_texts,
 )
 from .kingdoms import (
+    Counts,
     LegalCache,
     kingdoms_in,
     lifted_twos,
@@ -157,9 +158,18 @@ def _leader_ground(state: State) -> _Ground:
     region_counts = (EMPTY, EMPTY, EMPTY)
     if state.options.rules.needs_regions:
         regions = regions_of(state)
-        ones, rtwos, rthrees, _ = touch_counts(regions)
+        ones, rtwos, rthrees, _ = _region_counts(state, regions)
         region_counts = (ones, rtwos, rthrees)
     return occ, base, regions, region_counts
+
+
+def _region_counts(state: State, regions: tuple[Words, ...]) -> Counts:
+    """``touch_counts`` of the regions of the board, found once and then kept in step by
+    ``play`` piece by piece (``changes``: ``kingdoms.regrouped``)."""
+    counts = state.region_counts
+    if counts is None:
+        counts = state.region_counts = touch_counts(regions)
+    return counts
 
 
 def _leader_mask(state: State, seat: Seat, colour: Colour, ground: _Ground) -> Words:

@@ -133,6 +133,7 @@ FIELDS = (
     "pending",
     "ply",
     "red",
+    "region_counts",
     "regions",
     "scores",
     "swapped",
@@ -190,6 +191,9 @@ class State:
     dynasties: tuple[str, ...]
     #: The regions of the board (``kingdoms.regions_of``), None until first needed.
     regions: tuple[Words, ...] | None
+    #: The cells touching one or more, two or more, three or more and four of those regions
+    #: (``legal.region_counts``), None until a ruleset needs them.
+    region_counts: tuple[Words, Words, Words, Words] | None
     #: The kingdoms and the cells touching them (``legal._cached``), None until first needed.
     cache: LegalCache | None
 
@@ -225,6 +229,7 @@ class State:
         s.ply = self.ply
         s.dynasties = self.dynasties
         s.regions = self.regions
+        s.region_counts = self.region_counts
         s.cache = None
         return s
 
@@ -345,7 +350,7 @@ class State:
             return NotImplemented
         if self.bag[self.bag_pos :] != other.bag[other.bag_pos :]:
             return False
-        skip = ("cache", "regions", "bag", "bag_pos")
+        skip = ("cache", "regions", "region_counts", "bag", "bag_pos")
         return all(getattr(self, k) == getattr(other, k) for k in FIELDS if k not in skip)
 
     __hash__ = None  # type: ignore[assignment]
@@ -401,6 +406,7 @@ def blank_state(options: Options) -> State:
     s.ply = 0
     s.dynasties = DYNASTIES[:n]
     s.regions = None
+    s.region_counts = None
     s.cache = None
     return s
 

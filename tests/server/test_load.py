@@ -145,7 +145,8 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """200 spectators and two players watch a move: the server builds the spectators'
-    view once and each player's once, not once per connection."""
+    view once and each player's once, not once per connection, and what the three share
+    (the board, the turn) once for them."""
     import asyncio
 
     import websockets
@@ -158,11 +159,16 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
     first = a.wait_view()
     b.wait_view()
     built: list[int | None] = []
-    original = viewframes.player_view
+    shared: list[int] = []
+    original, original_shared = viewframes.player_view, viewframes.shared_view
 
-    def counting(state: Any, seat: int | None) -> dict[str, Any]:
+    def counting(state: Any, seat: int | None, common: Any = None) -> dict[str, Any]:
         built.append(seat)
-        return original(state, seat)
+        return original(state, seat, common)
+
+    def counting_shared(state: Any) -> dict[str, Any]:
+        shared.append(state.ply)
+        return original_shared(state)
 
     async def watch(ready: asyncio.Event, joined: list[int], n: int) -> None:
         async with websockets.connect(f"{server.ws_url}/ws/games/{game['id']}") as ws:
@@ -183,6 +189,7 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
         await asyncio.wait_for(ready.wait(), 60)
         await asyncio.sleep(0.5)  # the last joins' presence updates are sent
         monkeypatch.setattr(viewframes, "player_view", counting)
+        monkeypatch.setattr(viewframes, "shared_view", counting_shared)
         a.move(first["view"]["legal_actions"][0])
         await asyncio.wait_for(asyncio.gather(*tasks), 60)
 
@@ -190,6 +197,7 @@ def test_a_step_builds_each_distinct_view_once_however_many_watch(
     a.wait_view(lambda m: m["seq"] == 1)
     b.wait_view(lambda m: m["seq"] == 1)
     assert sorted(built, key=str) == sorted([None, 0, 1], key=str), built
+    assert len(shared) == 1, shared  # what the three views share, built once for them
     a.close()
     b.close()
 

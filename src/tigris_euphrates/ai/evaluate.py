@@ -27,7 +27,6 @@ from .. import (
     GREEN,
     MONUMENTS,
     NEIGHBOURS,
-    NO_CELLS,
     RED,
     Action,
     BuildMonument,
@@ -112,57 +111,9 @@ def colour_ranks(row: list[int]) -> list[int]:
     return ranks
 
 
-#: ``seat_values`` by weights, then by everything else it reads. The search evaluates the
-#: same public position many times (in each world it deals, and when ranking as well as at a
-#: leaf); hands enter the value only by their sizes, so the worlds share entries. Keys of
-#: ints (and of the tuples of words the state's tile list already holds, so that no set of
-#: cells is boxed to make a key) and values as tuples: the garbage collector stops tracking
-#: them, instead of walking the whole memo at each full collection. Each memo is cleared
-#: when full. The options the value depends on are in the key: one process (the server)
-#: plays every variant.
-_VALUES: Final[dict[Weights, dict[tuple[object, ...], tuple[float, ...]]]] = {}
-
-
 def seat_values(s: State, wt: Weights = BASIC) -> list[float]:
     """Each seat's value in (weighted) victory points (a new list)."""
-    memo = _VALUES.get(wt)
-    if memo is None:
-        memo = _VALUES[wt] = {}
-    opts = s.options
-    fd = s.facedown
-    # The treasures count only for the galaxy's harvest (the ruleset is in the key).
-    tr = s.treasures if opts.rules.harvest_treasures else NO_CELLS
-    key = (
-        # what the value reads of the options (the players show in the lengths below)
-        opts.buildings,
-        opts.ruleset,
-        fd[0],
-        fd[1],
-        fd[2],
-        fd[3],
-        s.bag_pos - len(s.bag),
-        s.red,
-        s.blue,
-        s.green,
-        s.black,
-        *s.leaders,
-        *s.scores,
-        *s.cats,
-        *s.monuments,
-        *[sum(s.hand(p)) for p in range(s.options.players)],
-        s.buildings,
-        s.wonder,
-        tr[0],
-        tr[1],
-        tr[2],
-        tr[3],
-    )
-    v = memo.get(key)
-    if v is None:
-        if len(memo) >= 50_000:
-            memo.clear()
-        v = memo[key] = tuple(_seat_values(s, wt))
-    return list(v)
+    return _seat_values(s, wt)
 
 
 def _seat_values(s: State, wt: Weights) -> list[float]:

@@ -145,7 +145,7 @@ class SearchBot(ViewBot):
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off while a search runs, on again after (if it was on):
-    its passes walked the tree and the evaluation's memo again and again, about a tenth of
+    its passes walked the tree again and again, about a tenth of
     a decision's time. What the search allocates is freed by reference counting as before;
     the collector's next pass after the search finds any cycle it left."""
     was_on = gc.isenabled()
